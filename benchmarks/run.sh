@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# run.sh [BUILD_DIR]: the benchmarks of issue 2, each a figure against a baseline measured in
+# the same run (these machines are noisy):
+#  1. wall seconds to simulate the paper's 14-node 65536 x 65536 matmul in phantom mode
+#     (target: under 10 s on 2 cores);
+#  2. real single-node matmul GFlop/s through Narwhal (one MPI rank, a CPU device per core)
+#     as a ratio of plain OpenBLAS sgemm on the same matrix size (target: at least 0.90).
+# Each figure is the best of REPS runs (default 3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+reps=${REPS:-3}
+nw=$build/narwhal
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+best() { sort -g | head -n1; }
+bestmax() { sort -g | tail -n1; }
+
+echo "== 1. simulating the paper's matmul (14 nodes, n=65536, block 2048, phantom)"
+walls=()
+for _ in $(seq "$reps"); do
+  t0=$(date +%s.%N)
+  out=$("$nw" run --app matmul --backend sim --platform platforms/paper-cluster.xml --nodes 14 \
+    --n 65536 --block 2048 --data phantom --json)
+  t1=$(date +%s.%N)
+  walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
+done
+wall=$(printf '%s\n' "${walls[@]}" | best)
+makespan=$(echo "$out" | sed -n 's/.*"makespan_s":[[:space:]]*\([0-9.eE+-]*\).*/\1/p')
+printf 'wall_s=%.2f (target < 10)  simulated makespan_s=%s\n' "$wall" "$makespan"
+
+for n in 2048 4096; do
+  block=$((n / 4))
+  echo "== 2. real matmul n=$n block=$block vs plain sgemm, 1 rank, $(nproc) cores"
+  base=$(for _ in $(seq "$reps"); do "$build/bench_sgemm" "$n" 1; done | bestmax)
+  nwg=$(for _ in $(seq "$reps"); do
+    mpirun -np 1 "$nw" run --app matmul --backend real --n "$n" --block "$block" --no-verify --json |
+      sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p'
+  done | bestmax)
+  printf 'sgemm_gflops=%.1f narwhal_gflops=%.1f ratio=%.3f (target >= 0.90)\n' "$base" "$nwg" \
+    "$(awk -v a="$nwg" -v b="$base" 'BEGIN { print a / b }')"
+done

@@ -1,0 +1,226 @@
+/* api.c: the public API of narwhal.h, on the driver's side.
+ *
+ * These functions run on the driver's thread. They check their arguments here, where a bad
+ * one can be reported to the caller at once, and hand anything that touches the cluster to
+ * node 0 as a driver call (driver.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_internal.h"
+#include "region.h"
+
+static nw_status fail(nw_runtime *rt, nw_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static nw_status fail(nw_runtime *rt, nw_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(rt->error, sizeof rt->error, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+static nw_status call(nw_runtime *rt, nw_driver_call *c) {
+  rt->post(rt->be, c);
+  if (c->status != NW_OK && c->error[0])
+    snprintf(rt->error, sizeof rt->error, "%s", c->error);
+  return c->status;
+}
+
+int nw_runtime_functional(const nw_runtime *rt) {
+  return rt->functional;
+}
+int nw_runtime_nodes(const nw_runtime *rt) {
+  return rt->nodes;
+}
+const char *nw_runtime_error(const nw_runtime *rt) {
+  return rt->error;
+}
+
+nw_status nw_space_create(nw_runtime *rt, uint64_t size, uint64_t pitch, nw_space **out) {
+  if (size == 0 || pitch == 0)
+    return fail(rt, NW_ERR_ARG, "nw_space_create: size and pitch must be positive");
+  nw_space *s = calloc(1, sizeof *s);
+  if (!s)
+    return fail(rt, NW_ERR_NOMEM, "nw_space_create: out of memory");
+  *s = (nw_space){.rt = rt, .size = size, .pitch = pitch};
+  nw_driver_call c = {.kind = CALL_SPACE_CREATE, .space = s};
+  nw_status st = call(rt, &c);
+  if (st != NW_OK) {
+    free(s);
+    return fail(rt, st, "nw_space_create: cannot create a %llu-byte space",
+                (unsigned long long)size);
+  }
+  *out = s;
+  return NW_OK;
+}
+
+void nw_space_destroy(nw_space *s) {
+  free(s);
+}
+
+uint64_t nw_space_size(const nw_space *s) {
+  return s->size;
+}
+
+static nw_status check_range(nw_space *s, const char *fn, uint64_t offset, uint64_t length) {
+  if (offset > s->size || length > s->size - offset)
+    return fail(s->rt, NW_ERR_RANGE, "%s: bytes [%llu, +%llu) are outside the %llu-byte space", fn,
+                (unsigned long long)offset, (unsigned long long)length,
+                (unsigned long long)s->size);
+  return NW_OK;
+}
+
+nw_status nw_space_write(nw_space *s, uint64_t offset, const void *src, uint64_t length) {
+  nw_status st = check_range(s, "nw_space_write", offset, length);
+  if (st != NW_OK)
+    return st;
+  /* Before any task, node 0 (the creator) owns every byte; after, ownership is spread and a
+   * driver write would bypass the directory. */
+  if (s->bound)
+    return fail(s->rt, NW_ERR_STATE,
+                "nw_space_write: the space is bound to a submitted task; write before submitting");
+  nw_driver_call c = {
+      .kind = CALL_SPACE_WRITE, .space = s, .offset = offset, .length = length, .src = src};
+  return call(s->rt, &c);
+}
+
+nw_status nw_space_read(nw_space *s, uint64_t offset, void *dst, uint64_t length) {
+  nw_status st = check_range(s, "nw_space_read", offset, length);
+  if (st != NW_OK)
+    return st;
+  nw_driver_call c = {
+      .kind = CALL_SPACE_READ, .space = s, .offset = offset, .length = length, .dst = dst};
+  st = call(s->rt, &c);
+  if (st != NW_OK && !s->rt->error[0])
+    fail(s->rt, st, "nw_space_read failed");
+  return st;
+}
+
+nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t step,
+                         uint64_t count, int node) {
+  nw_runtime *rt = s->rt;
+  if (node < 0 || node >= rt->nodes)
+    return fail(rt, NW_ERR_ARG, "nw_space_place: node %d does not exist (%d nodes)", node,
+                rt->nodes);
+  if (s->bound)
+    return fail(rt, NW_ERR_STATE, "nw_space_place: the space is bound to a submitted task");
+  char why[256];
+  nw_status st = nw_quad_check((nw_quad){offset, length, step, count}, s->size, why, sizeof why);
+  if (st != NW_OK)
+    return fail(rt, st, "nw_space_place: %s", why);
+  nw_driver_call c = {.kind = CALL_SPACE_PLACE,
+                      .space = s,
+                      .offset = offset,
+                      .length = length,
+                      .step = step,
+                      .count = count,
+                      .node = node};
+  return call(rt, &c);
+}
+
+nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
+                         const void *conf, size_t conf_size, nw_task **out) {
+  if (!kind || !kind->name || !kind->subscribe)
+    return fail(rt, NW_ERR_ARG,
+                "nw_task_create: the task kind needs a name and a subscription "
+                "callback");
+  if (!kind->cpu_kernel)
+    return fail(rt, NW_ERR_ARG, "nw_task_create: task kind '%s' has no CPU kernel", kind->name);
+  if (subtasks == 0)
+    return fail(rt, NW_ERR_ARG, "nw_task_create: a task needs at least one subtask");
+  nw_task *t = calloc(1, sizeof *t);
+  unsigned char *copy = malloc(conf_size ? conf_size : 1);
+  if (!t || !copy) {
+    free(t);
+    free(copy);
+    return fail(rt, NW_ERR_NOMEM, "nw_task_create: out of memory");
+  }
+  if (conf_size)
+    memcpy(copy, conf, conf_size);
+  *t =
+      (nw_task){.rt = rt, .kind = kind, .subtasks = subtasks, .conf = copy, .conf_size = conf_size};
+  *out = t;
+  return NW_OK;
+}
+
+void nw_task_destroy(nw_task *t) {
+  if (!t)
+    return;
+  free(t->conf);
+  free(t);
+}
+
+nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
+  if (t->submitted)
+    return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the task is already submitted");
+  if (access != NW_READ_ONLY && access != NW_WRITE_ONLY && access != NW_READ_WRITE)
+    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: unknown access mode %d", (int)access);
+  if (t->nbound == NW_MAX_BOUND_SPACES)
+    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: at most %d spaces per task", NW_MAX_BOUND_SPACES);
+  for (int i = 0; i < t->nbound; i++)
+    if (t->space[i] == s)
+      return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the space is already bound to this task");
+  t->space[t->nbound] = s;
+  t->access[t->nbound++] = access;
+  return NW_OK;
+}
+
+/* Runs every subtask's subscription callback once, so a bad subscription is reported here,
+ * naming the subtask and quad, and never reaches a node. Also sums the cost model. */
+static nw_status check_subscriptions(nw_task *t, double *flops) {
+  nw_task_info info = {
+      .subtasks = t->subtasks, .conf = t->conf, .conf_size = t->conf_size, .nspaces = t->nbound};
+  for (int i = 0; i < t->nbound; i++) {
+    info.space_size[i] = t->space[i]->size;
+    info.space_pitch[i] = t->space[i]->pitch;
+  }
+  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  char why[400];
+  *flops = 0;
+  for (uint64_t k = 0; k < t->subtasks; k++) {
+    nw_status st = nw_subscriptions(t->kind, &info, t->access, k, read, write, why, sizeof why);
+    for (int i = 0; i < t->nbound; i++) {
+      nw_region_free(&read[i]);
+      nw_region_free(&write[i]);
+    }
+    if (st != NW_OK)
+      return fail(t->rt, st, "task '%s': %s", t->kind->name, why);
+    if (t->kind->flops)
+      *flops += t->kind->flops(&info, k, NW_DEVICE_CPU);
+  }
+  return NW_OK;
+}
+
+nw_status nw_task_submit(nw_task *t) {
+  if (t->submitted)
+    return fail(t->rt, NW_ERR_STATE, "nw_task_submit: the task is already submitted");
+  double flops;
+  nw_status st = check_subscriptions(t, &flops);
+  if (st != NW_OK)
+    return st;
+  for (int i = 0; i < t->nbound; i++)
+    t->space[i]->bound = 1;
+  t->submitted = 1;
+  t->flops = flops;
+  nw_driver_call c = {.kind = CALL_TASK_SUBMIT, .task = t};
+  return call(t->rt, &c);
+}
+
+nw_status nw_task_wait(nw_task *t) {
+  if (!t->submitted)
+    return fail(t->rt, NW_ERR_STATE, "nw_task_wait: the task was never submitted");
+  nw_driver_call c = {.kind = CALL_TASK_WAIT, .task = t};
+  nw_status st = call(t->rt, &c);
+  if (st != NW_OK && !t->rt->error[0])
+    fail(t->rt, st, "task '%s' failed", t->kind->name);
+  return st;
+}
+
+void nw_runtime_shutdown(nw_runtime *rt) {
+  nw_driver_call c = {.kind = CALL_SHUTDOWN};
+  call(rt, &c);
+}

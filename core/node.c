@@ -1,0 +1,240 @@
+/* node.c: a node's life: creation, the one event handler, sending, failure, the end.
+ *
+ * nw_node_handle() is the only entry point that changes a node; it decodes the event and hands
+ * it to the file that owns the concept (space.c, task.c, sched.c, steal.c, driver.c).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_internal.h"
+
+nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out) {
+  if (cfg->nodes < 1 || cfg->nodes > NW_MAX_NODES || cfg->id < 0 || cfg->id >= cfg->nodes)
+    return NW_ERR_ARG;
+  if (cfg->devices < 1 || cfg->devices > NW_MAX_DEVICES_PER_NODE)
+    return NW_ERR_ARG;
+  nw_node *n = calloc(1, sizeof *n);
+  if (!n)
+    return NW_ERR_NOMEM;
+  n->cfg = *cfg;
+  n->be = backend;
+  n->stats.devices = cfg->devices;
+  n->next_space_id = 1;
+  n->next_task_id = 1;
+  *out = n;
+  return NW_OK;
+}
+
+void nw_node_destroy(nw_node *n) {
+  if (!n)
+    return;
+  while (n->tasks) {
+    nw_task_state *t = n->tasks;
+    n->tasks = t->next;
+    nw_task_free(t);
+  }
+  while (n->stash) {
+    nw_stashed *s = n->stash;
+    n->stash = s->next;
+    free(s->buf);
+    free(s);
+  }
+  while (n->submitted) {
+    nw_submitted *s = n->submitted;
+    n->submitted = s->next;
+    free(s);
+  }
+  nw_space_free_all(n);
+  free(n);
+}
+
+int nw_node_finished(const nw_node *n) {
+  return n->ended;
+}
+
+const nw_stats *nw_node_stats(const nw_node *n) {
+  return &n->stats;
+}
+
+nw_task_state *nw_node_task(nw_node *n, uint64_t id) {
+  for (nw_task_state *t = n->tasks; t; t = t->next)
+    if (t->id == id)
+      return t;
+  return NULL;
+}
+
+void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes) {
+  if (w->oom) {
+    nw_w_free(w);
+    nw_node_fail(n, "node %d: out of memory building a message", n->cfg.id);
+    return;
+  }
+  if (dst != n->cfg.id) {
+    if (ch == NW_CHANNEL_DATA) {
+      n->stats.messages_data++;
+      n->stats.bytes_network += payload_bytes;
+    } else {
+      n->stats.messages_control++;
+    }
+  }
+  /* In phantom mode the payload is not in the buffer; the wire still carries it. */
+  uint64_t wire = w->len + (n->cfg.functional ? 0 : payload_bytes);
+  n->be.ops->send(n->be.be, dst, ch, w->buf, w->len, wire);
+  memset(w, 0, sizeof *w);
+}
+
+void nw_node_fail(nw_node *n, const char *fmt, ...) {
+  char msg[sizeof n->error];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (n->cfg.id == 0) {
+    if (!n->error[0])
+      snprintf(n->error, sizeof n->error, "%s", msg);
+    nw_driver_task_complete(n, NW_ERR_INTERNAL);
+    return;
+  }
+  nw_writer w;
+  nw_w_init(&w, MSG_FAIL);
+  nw_w_bytes(&w, msg, strlen(msg) + 1);
+  nw_node_send(n, 0, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+/* A message for a task this node has not started yet waits for the task's start: the backends
+ * promise no order between different senders. */
+static int stash_if_early(nw_node *n, uint64_t task, int src, void *buf, size_t len) {
+  if (task <= n->last_started_task)
+    return 0;
+  nw_stashed *s = malloc(sizeof *s);
+  if (!s) {
+    free(buf);
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return 1;
+  }
+  *s = (nw_stashed){.task = task, .src = src, .buf = buf, .len = len, .next = n->stash};
+  n->stash = s;
+  return 1;
+}
+
+static void handle_message(nw_node *n, int src, void *buf, size_t len);
+
+/* Replays, oldest first, the messages stashed for tasks that have now started. */
+static void replay_stash(nw_node *n) {
+  nw_stashed *ready = NULL, **p = &n->stash;
+  while (*p) {
+    nw_stashed *s = *p;
+    if (s->task <= n->last_started_task) {
+      *p = s->next;
+      s->next = ready;
+      ready = s;
+    } else {
+      p = &s->next;
+    }
+  }
+  while (ready) {
+    nw_stashed *s = ready;
+    ready = s->next;
+    handle_message(n, s->src, s->buf, s->len);
+    free(s);
+  }
+}
+
+/* Messages that belong to a task carry its id right after the type byte. */
+static int task_scoped(nw_msg_type t) {
+  return t == MSG_SUBTASK_DONE || t == MSG_TASK_FINISH || t == MSG_OWN_UPDATE ||
+         t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE;
+}
+
+static void handle_message(nw_node *n, int src, void *buf, size_t len) {
+  nw_reader r;
+  nw_r_init(&r, buf, len);
+  nw_msg_type type = (nw_msg_type)nw_r_u8(&r);
+  if (task_scoped(type)) {
+    nw_reader peek = r;
+    uint64_t task = nw_r_u64(&peek);
+    if (!peek.bad && stash_if_early(n, task, src, buf, len))
+      return;
+  }
+  switch (type) {
+  case MSG_TASK_START:
+    nw_task_on_start(n, src, &r);
+    break;
+  case MSG_SUBTASK_DONE:
+    nw_task_on_subtask_done(n, &r);
+    break;
+  case MSG_TASK_FINISH:
+    nw_task_on_finish(n, &r);
+    break;
+  case MSG_OWN_UPDATE:
+    nw_task_on_update(n, src, &r);
+    break;
+  case MSG_OWN_PREV:
+    nw_task_on_prev(n, src, &r);
+    break;
+  case MSG_OWN_PREV_ACK:
+    nw_task_on_prev_ack(n, &r);
+    break;
+  case MSG_MASTER_DONE:
+    nw_task_on_master_done(n, &r);
+    break;
+  case MSG_FETCH:
+    nw_space_on_fetch(n, &r);
+    break;
+  case MSG_DATA:
+    nw_space_on_data(n, &r);
+    break;
+  case MSG_STEAL_REQ:
+    nw_steal_on_request(n, src, &r);
+    break;
+  case MSG_STEAL_RESP:
+    nw_steal_on_response(n, &r);
+    break;
+  case MSG_PLACE:
+    nw_space_on_place(n, src, &r);
+    break;
+  case MSG_PLACE_DIR:
+    nw_space_on_place_dir(n, src, &r);
+    break;
+  case MSG_PLACE_ACK:
+    nw_driver_on_place_ack(n);
+    break;
+  case MSG_FAIL: {
+    const unsigned char *s = nw_r_bytes(&r, len - 1);
+    if (s && memchr(s, 0, len - 1))
+      nw_node_fail(n, "%s", (const char *)s);
+    else
+      nw_node_fail(n, "node %d: malformed failure report", src);
+    break;
+  }
+  case MSG_END:
+    n->ended = 1;
+    break;
+  default:
+    r.bad = 1;
+  }
+  if (r.bad)
+    nw_node_fail(n, "node %d: malformed message of type %d from node %d", n->cfg.id, (int)type,
+                 src);
+  free(buf);
+  if (type == MSG_TASK_START && n->stash)
+    replay_stash(n);
+}
+
+void nw_node_handle(nw_node *n, nw_event *ev) {
+  switch (ev->kind) {
+  case NW_EVENT_MESSAGE:
+    handle_message(n, ev->src, ev->buf, ev->len);
+    break;
+  case NW_EVENT_EXEC_DONE:
+    nw_sched_on_exec_done(n, ev->exec);
+    break;
+  case NW_EVENT_TIMER:
+    nw_steal_on_timer(n, ev->token);
+    break;
+  case NW_EVENT_DRIVER:
+    nw_driver_on_call(n, ev->call);
+    break;
+  }
+}

@@ -1,0 +1,57 @@
+/* node.h: one node of the cluster, as the backends see it.
+ *
+ * A backend creates one node per cluster node, feeds it events with nw_node_handle() (one at a
+ * time, on one logical thread per node) until nw_node_finished(), then reads its statistics.
+ * The application's driver reaches node 0 through an nw_runtime (see nw_runtime_init).
+ */
+#ifndef NW_NODE_H
+#define NW_NODE_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "stats.h"
+
+typedef struct nw_node nw_node;
+
+#define NW_MAX_NODES 1024
+#define NW_MAX_DEVICES_PER_NODE 64
+
+/* Scheduler parameters shared by every node of a run. */
+typedef struct nw_sched_config {
+  int pipeline;         /* fetch the next queued subtask's data while one runs */
+  double steal_retry_s; /* first back-off after a failed stealing round; doubles to 1024x */
+} nw_sched_config;
+
+typedef struct nw_node_config {
+  int id;
+  int nodes;
+  int functional;                     /* real bytes and kernels (1) or sizes only (0) */
+  int devices;                        /* local devices: this node's CPU work-groups */
+  int devices_per_node[NW_MAX_NODES]; /* every node's device count, for the initial split */
+  nw_sched_config sched;
+  const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
+} nw_node_config;
+
+nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out);
+/* Handles one event; the node takes ownership of what the event carries. */
+void nw_node_handle(nw_node *n, nw_event *ev);
+/* True once node 0 has announced the end of the run and this node has no work in flight. */
+int nw_node_finished(const nw_node *n);
+const nw_stats *nw_node_stats(const nw_node *n);
+void nw_node_destroy(nw_node *n);
+
+/* The driver's runtime handle. post() must hand the call to node 0 as NW_EVENT_DRIVER and block
+ * the calling (driver) thread until node 0 calls driver_return for it. */
+struct nw_runtime {
+  void (*post)(void *be, nw_driver_call *call);
+  void *be;
+  int functional;
+  int nodes;
+  char error[512];
+};
+
+/* Ends the run: posted by the backend's driver thread after the application main returns. */
+void nw_runtime_shutdown(nw_runtime *rt);
+
+#endif

@@ -1,0 +1,239 @@
+/* node_internal.h: the state of one node, shared by the core's files (not by backends).
+ *
+ * One struct holds everything a node knows (STYLE.md: "all state hangs off one struct"):
+ * the address spaces it has seen, the tasks under way, its devices, and the driver call it is
+ * serving (node 0). Only nw_node_handle() and the functions it calls change it.
+ */
+#ifndef NW_NODE_INTERNAL_H
+#define NW_NODE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "directory.h"
+#include "node.h"
+#include "region.h"
+#include "wire.h"
+
+typedef struct nw_task_state nw_task_state;
+
+/* One address space as this node knows it (paper section 3). */
+typedef struct nw_space_state {
+  uint64_t id, size, pitch;
+  int master, creator;
+  unsigned char *data; /* this node's copy, laid out as the space (functional mode only) */
+  nw_region owned;     /* regions this node owns: its part of the ownership directory */
+  nw_region resident;  /* owned + fetched: the temporary ownership directory */
+  nw_region inflight;  /* requested, not yet arrived */
+  nw_directory *dir;   /* the master directory; only on the master */
+  struct nw_space_state *next;
+} nw_space_state;
+
+typedef struct nw_range {
+  uint64_t first, last; /* subtask ids [first, last) */
+} nw_range;
+
+/* A subtask prepared on a device: subscriptions known, reads requested. */
+typedef struct nw_prepared {
+  uint64_t subtask;
+  nw_region read[NW_MAX_BOUND_SPACES];
+  nw_region write[NW_MAX_BOUND_SPACES];
+  int waiting; /* reads not yet all resident */
+} nw_prepared;
+
+struct nw_exec {
+  nw_task_state *task;
+  int device;
+  uint64_t subtask;
+  double flops;
+  double started_s;
+  nw_prepared *prep;
+  nw_view views[NW_MAX_BOUND_SPACES];
+  unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
+};
+
+typedef enum { DEV_IDLE, DEV_WAITING, DEV_EXECUTING, DEV_STEALING, DEV_BACKOFF } nw_dev_state;
+
+/* A device's share of one task: its queue of subtask ranges and pipeline. */
+typedef struct nw_device_slot {
+  nw_range *queue; /* FIFO of ranges; stolen ranges are appended */
+  size_t qhead, qn, qcap;
+  nw_prepared *current; /* waiting for data or executing */
+  nw_prepared *next;    /* prefetched (pipelining) */
+  nw_dev_state state;
+  uint64_t executed;
+  double busy_s;
+  /* stealing round (paper 4.3.2): nodes tried since the round began */
+  unsigned char *tried;
+  int tried_count;
+  double backoff_s;
+} nw_device_slot;
+
+typedef struct nw_bound {
+  nw_space_state *space;
+  nw_access access;
+} nw_bound;
+
+/* A task as one node runs it. */
+struct nw_task_state {
+  uint64_t id;
+  const nw_task_kind *kind;
+  nw_task_info info;
+  unsigned char *conf;
+  nw_bound bound[NW_MAX_BOUND_SPACES];
+  nw_device_slot *dev; /* one per local device */
+  int ndev, nodes;
+  nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
+  nw_exec **deferred; /* read-write views, applied at task end (transactional semantics) */
+  size_t ndeferred, capdeferred;
+  int finishing; /* TASK_FINISH seen */
+  /* node 0 only */
+  uint64_t done; /* subtasks committed anywhere */
+  int masters_pending;
+  /* master only: ownership updates (paper section 3, step 3) */
+  int updates_pending;
+  int acks_pending;
+  int master_started;
+  nw_region *lost; /* [space slot * nodes + node]: regions that changed owner, per old owner */
+  struct nw_task_state *next;
+};
+
+/* A message that arrived for a task this node has not started yet: replayed at its start. */
+typedef struct nw_stashed {
+  uint64_t task;
+  int src;
+  void *buf;
+  size_t len;
+  struct nw_stashed *next;
+} nw_stashed;
+
+typedef enum {
+  CALL_SPACE_CREATE = 1,
+  CALL_SPACE_WRITE,
+  CALL_SPACE_READ,
+  CALL_SPACE_PLACE,
+  CALL_TASK_SUBMIT,
+  CALL_TASK_WAIT,
+  CALL_SHUTDOWN
+} nw_call_kind;
+
+struct nw_driver_call {
+  nw_call_kind kind;
+  nw_status status;
+  nw_space *space;
+  nw_task *task;
+  uint64_t offset, length, step, count;
+  int node;
+  const void *src;
+  void *dst;
+  char error[512]; /* why, when status is not NW_OK and node 0 knows */
+};
+
+/* The driver's handles (api.c). */
+struct nw_space {
+  nw_runtime *rt;
+  uint64_t id, size, pitch;
+  int bound; /* bound to a submitted task: no more nw_space_write */
+};
+
+struct nw_task {
+  nw_runtime *rt;
+  uint64_t id;
+  const nw_task_kind *kind;
+  uint64_t subtasks;
+  unsigned char *conf;
+  size_t conf_size;
+  int nbound;
+  nw_space *space[NW_MAX_BOUND_SPACES];
+  nw_access access[NW_MAX_BOUND_SPACES];
+  int submitted, complete; /* submitted: 1 queued, 2 started */
+  nw_status result;
+  double flops; /* cost-model work of all subtasks (CPU) */
+};
+
+/* Node 0's queue of submitted tasks (run one at a time, in submission order). */
+typedef struct nw_submitted {
+  nw_task *task;
+  nw_driver_call *wait_call; /* a driver blocked in nw_task_wait on it */
+  struct nw_submitted *next;
+} nw_submitted;
+
+struct nw_node {
+  nw_node_config cfg;
+  nw_backend be;
+  nw_stats stats;
+  nw_space_state *spaces;
+  nw_task_state *tasks;
+  nw_stashed *stash;
+  uint64_t last_started_task; /* tasks are numbered from 1 */
+  int ended;                  /* END received */
+  /* node 0 */
+  nw_submitted *submitted; /* head is the running task */
+  uint64_t next_space_id, next_task_id;
+  nw_driver_call *read_call; /* a driver read waiting for data */
+  nw_region read_need;
+  nw_driver_call *place_call; /* a driver placement waiting for acknowledgements */
+  int place_acks;
+  char error[512]; /* first failure of the run */
+};
+
+/* node.c */
+void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes);
+nw_task_state *nw_node_task(nw_node *n, uint64_t id);
+
+/* space.c */
+nw_space_state *nw_space_find(nw_node *n, uint64_t id);
+nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
+                             int creator);
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need);
+int nw_space_has(const nw_space_state *s, const nw_region *need);
+void nw_space_on_fetch(nw_node *n, nw_reader *r);
+void nw_space_on_data(nw_node *n, nw_reader *r);
+nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks);
+void nw_space_on_place(nw_node *n, int src, nw_reader *r);
+void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);
+void nw_space_free_all(nw_node *n);
+
+/* task.c */
+void nw_task_on_start(nw_node *n, int src, nw_reader *r);
+void nw_task_on_subtask_done(nw_node *n, nw_reader *r);
+void nw_task_on_finish(nw_node *n, nw_reader *r);
+void nw_task_on_update(nw_node *n, int src, nw_reader *r);
+void nw_task_on_prev(nw_node *n, int src, nw_reader *r);
+void nw_task_on_prev_ack(nw_node *n, nw_reader *r);
+void nw_task_on_master_done(nw_node *n, nw_reader *r);
+void nw_task_start_next(nw_node *n);
+void nw_task_free(nw_task_state *t);
+void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
+
+/* sched.c */
+void nw_sched_start(nw_node *n, nw_task_state *t);
+void nw_sched_advance(nw_node *n, nw_task_state *t, int d);
+void nw_sched_on_exec_done(nw_node *n, nw_exec *e);
+void nw_sched_data_arrived(nw_node *n);
+uint64_t nw_sched_queued(const nw_device_slot *s);
+uint64_t nw_sched_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
+nw_status nw_sched_append(nw_device_slot *s, nw_range r);
+/* Copies an exec's private write views into the node's copy of its spaces and frees it. */
+void nw_exec_commit(nw_node *n, nw_exec *e);
+void nw_sched_free_slot(nw_device_slot *s, int nspaces);
+double nw_sched_rate(const nw_device_slot *s);
+
+/* steal.c */
+void nw_steal_begin(nw_node *n, nw_task_state *t, int d);
+void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
+void nw_steal_on_response(nw_node *n, nw_reader *r);
+void nw_steal_on_timer(nw_node *n, uint64_t token);
+
+/* driver.c */
+void nw_driver_on_call(nw_node *n, nw_driver_call *c);
+void nw_driver_read_progress(nw_node *n);
+void nw_driver_task_complete(nw_node *n, nw_status st);
+void nw_driver_on_place_ack(nw_node *n);
+
+/* subscribe.c */
+nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
+                           const nw_access *access, uint64_t subtask, nw_region *read,
+                           nw_region *write, char *why, size_t why_len);
+
+#endif

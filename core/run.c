@@ -1,0 +1,66 @@
+/* run.c: a run's default configuration, and its result summed from every node's counters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+
+void nw_run_config_defaults(nw_run_config *c) {
+  memset(c, 0, sizeof *c);
+  strcpy(c->app, "matmul");
+  strcpy(c->backend, "sim");
+  strcpy(c->platform, "platforms/paper-cluster.xml");
+  c->functional = 1;
+  c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
+  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0.001};
+  c->seed = 1;
+}
+
+nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
+                             const nw_app_outcome *outcome) {
+  res->nodes = nodes;
+  res->verified = outcome ? outcome->verified : -1;
+  memset(&res->total, 0, sizeof res->total);
+  int rows = 0;
+  for (int k = 0; k < nodes; k++)
+    rows += node_stats[k].devices;
+  res->devices = calloc((size_t)(rows ? rows : 1), sizeof *res->devices);
+  if (!res->devices)
+    return NW_ERR_NOMEM;
+  res->ndevices = rows;
+  int row = 0;
+  for (int k = 0; k < nodes; k++) {
+    const nw_stats *s = &node_stats[k];
+    nw_stats *t = &res->total;
+    t->subtasks_executed += s->subtasks_executed;
+    t->steals_attempted += s->steals_attempted;
+    t->steals_succeeded += s->steals_succeeded;
+    t->steals_local_attempted += s->steals_local_attempted;
+    t->steals_local_succeeded += s->steals_local_succeeded;
+    t->bytes_network += s->bytes_network;
+    t->messages_control += s->messages_control;
+    t->messages_data += s->messages_data;
+    t->ownership_messages += s->ownership_messages;
+    t->fetch_requests += s->fetch_requests;
+    for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
+      res->devices[row].node = k;
+      res->devices[row].kind = NW_DEVICE_CPU;
+      res->devices[row].subtasks = s->device[d].subtasks;
+      res->devices[row].busy_s = s->device[d].busy_s;
+      res->devices[row].finish_s = s->device[d].finish_s;
+    }
+  }
+  res->ndevices = row;
+  const nw_stats *root = &node_stats[0];
+  res->total.task_first_submit_s = root->task_first_submit_s;
+  res->total.task_last_complete_s = root->task_last_complete_s;
+  res->total.total_flops = root->total_flops;
+  res->subtasks = res->total.subtasks_executed;
+  res->makespan_s = root->task_last_complete_s - root->task_first_submit_s;
+  res->gflops = res->makespan_s > 0 ? root->total_flops / res->makespan_s / 1e9 : 0.0;
+  return NW_OK;
+}
+
+void nw_run_result_free(nw_run_result *res) {
+  free(res->devices);
+  res->devices = NULL;
+}

@@ -1,0 +1,52 @@
+/* run.h: one run of an application on a cluster: its configuration and its result.
+ *
+ * The narwhal tool fills an nw_run_config (from options or a JSON file), picks a backend, and
+ * the backend runs the nodes and the application's driver and fills an nw_run_result with
+ * nw_run_result_fill().
+ */
+#ifndef NW_RUN_H
+#define NW_RUN_H
+
+#include "narwhal_app.h"
+#include "node.h"
+#include "stats.h"
+
+typedef struct nw_run_config {
+  char app[64];
+  char backend[16];    /* "sim" or "real" */
+  char platform[1024]; /* SimGrid platform file (sim) */
+  int nodes;           /* nodes to use: the first `nodes` of the platform, or the MPI ranks */
+  int functional;      /* data mode: 1 functional (real bytes), 0 phantom (sizes only) */
+  int cpu_devices;     /* CPU devices per node; 0: one per core */
+  nw_app_args args;
+  nw_sched_config sched;
+  uint64_t seed; /* scheduler randomness (victim choice) */
+} nw_run_config;
+
+void nw_run_config_defaults(nw_run_config *c);
+
+typedef struct nw_run_result {
+  nw_status status;
+  char error[512];
+  int reporter; /* 1 on the one process that prints the result (MPI rank 0) */
+  int nodes;
+  int verified;      /* -1: not checked */
+  double makespan_s; /* first task submission to last task completion */
+  double gflops;     /* cost-model flops / makespan */
+  uint64_t subtasks;
+  nw_stats total; /* counters summed over nodes (device arrays unused) */
+  int ndevices;   /* rows of devices[] */
+  struct {
+    int node;
+    nw_device_kind kind;
+    uint64_t subtasks;
+    double busy_s, finish_s;
+  } * devices; /* malloc'd; nw_run_result_free */
+} nw_run_result;
+
+/* Sums per-node statistics (node_stats[i] of node i) and the app outcome into res. */
+nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
+                             const nw_app_outcome *outcome);
+void nw_run_result_free(nw_run_result *res);
+
+#endif

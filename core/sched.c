@@ -1,0 +1,309 @@
+/* sched.c: subtasks on devices: the initial split, each device's pipeline, commits.
+ *
+ * Paper section 4.3.2: a task starts with an equal share of contiguous subtask ids per device
+ * in the cluster. A device runs its queue in order; with pipelining on (section 4.3), the next
+ * subtask's data is requested while the current one executes. When a device's queue is empty
+ * it steals (steal.c). A finished subtask's private write views are committed to the node's
+ * copy (write-only) or kept until the task ends (read-write: transactional semantics).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_internal.h"
+
+uint64_t nw_sched_queued(const nw_device_slot *s) {
+  uint64_t q = 0;
+  for (size_t i = s->qhead; i < s->qn; i++)
+    q += s->queue[i].last - s->queue[i].first;
+  return q;
+}
+
+nw_status nw_sched_append(nw_device_slot *s, nw_range r) {
+  if (r.first >= r.last)
+    return NW_OK;
+  if (s->qhead == s->qn)
+    s->qhead = s->qn = 0;
+  if (s->qn == s->qcap) {
+    size_t cap = s->qcap ? 2 * s->qcap : 4;
+    nw_range *q = realloc(s->queue, cap * sizeof *q);
+    if (!q)
+      return NW_ERR_NOMEM;
+    s->queue = q;
+    s->qcap = cap;
+  }
+  s->queue[s->qn++] = r;
+  return NW_OK;
+}
+
+/* Takes up to `want` subtasks from the tail of the queue (UNICORN-NOTES: "stealing takes
+ * subtasks from the tail of the victim's range"), from its last range only, so what is
+ * stolen stays contiguous. */
+uint64_t nw_sched_take_tail(nw_device_slot *s, uint64_t want, nw_range *out) {
+  if (s->qhead == s->qn || want == 0)
+    return 0;
+  nw_range *last = &s->queue[s->qn - 1];
+  uint64_t have = last->last - last->first;
+  uint64_t take = want < have ? want : have;
+  out->last = last->last;
+  out->first = last->last - take;
+  last->last -= take;
+  if (last->first == last->last)
+    s->qn--;
+  return take;
+}
+
+static int pop_front(nw_device_slot *s, uint64_t *id) {
+  if (s->qhead == s->qn)
+    return 0;
+  nw_range *r = &s->queue[s->qhead];
+  *id = r->first++;
+  if (r->first == r->last)
+    s->qhead++;
+  return 1;
+}
+
+double nw_sched_rate(const nw_device_slot *s) {
+  return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
+}
+
+static void free_prepared(nw_prepared *p, int nspaces) {
+  if (!p)
+    return;
+  for (int i = 0; i < nspaces; i++) {
+    nw_region_free(&p->read[i]);
+    nw_region_free(&p->write[i]);
+  }
+  free(p);
+}
+
+static int reads_resident(nw_task_state *t, nw_prepared *p) {
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (!nw_region_empty(&p->read[i]) && !nw_space_has(t->bound[i].space, &p->read[i]))
+      return 0;
+  return 1;
+}
+
+/* Computes the subtask's subscriptions and requests the reads this node lacks. */
+static nw_prepared *prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
+  nw_prepared *p = calloc(1, sizeof *p);
+  if (!p) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return NULL;
+  }
+  p->subtask = subtask;
+  nw_access access[NW_MAX_BOUND_SPACES];
+  for (int i = 0; i < t->info.nspaces; i++)
+    access[i] = t->bound[i].access;
+  char why[256];
+  nw_status st =
+      nw_subscriptions(t->kind, &t->info, access, subtask, p->read, p->write, why, sizeof why);
+  for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
+    if (!nw_region_empty(&p->read[i]))
+      st = nw_space_need(n, t->bound[i].space, &p->read[i]);
+  if (st != NW_OK) {
+    /* Node 0 checked every subscription at submission, so this is a callback that answers
+     * differently on different nodes or calls, or memory running out. */
+    nw_node_fail(n, "node %d, task %llu: %s", n->cfg.id, (unsigned long long)t->id, why);
+    free_prepared(p, t->info.nspaces);
+    return NULL;
+  }
+  p->waiting = !reads_resident(t, p);
+  return p;
+}
+
+/* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
+ * writes go to a private buffer spanning the subtask's writes (and, read-write, its reads),
+ * so that a discarded or concurrent subtask never touches shared bytes. */
+static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+  nw_exec *e = calloc(1, sizeof *e);
+  if (!e)
+    return NULL;
+  e->task = t;
+  e->device = d;
+  e->subtask = p->subtask;
+  e->prep = p;
+  e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, NW_DEVICE_CPU) : 0.0;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_space_state *s = t->bound[i].space;
+    nw_access a = t->bound[i].access;
+    nw_view *v = &e->views[i];
+    if (a == NW_READ_ONLY) {
+      *v = (nw_view){.base = s->data, .lo = 0, .hi = s->size};
+      continue;
+    }
+    uint64_t lo, hi, rlo, rhi;
+    nw_region_bounds(&p->write[i], &lo, &hi);
+    nw_region_bounds(&p->read[i], &rlo, &rhi); /* empty unless read-write */
+    if (rhi > rlo) {
+      lo = hi > lo && lo < rlo ? lo : rlo; /* union of the two byte ranges */
+      hi = hi > rhi ? hi : rhi;
+    }
+    *v = (nw_view){.base = NULL, .lo = lo, .hi = hi};
+    if (!n->cfg.functional || hi <= lo)
+      continue;
+    e->write_buf[i] = a == NW_WRITE_ONLY ? calloc(1, hi - lo) : malloc(hi - lo);
+    if (!e->write_buf[i]) {
+      for (int j = 0; j < i; j++)
+        free(e->write_buf[j]);
+      free(e);
+      return NULL;
+    }
+    if (a == NW_READ_WRITE)
+      memcpy(e->write_buf[i], s->data + lo, hi - lo);
+    v->base = e->write_buf[i];
+  }
+  return e;
+}
+
+static void launch(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *slot = &t->dev[d];
+  nw_exec *e = make_exec(n, t, d, slot->current);
+  if (!e) {
+    nw_node_fail(n, "node %d: out of memory for a subtask's views", n->cfg.id);
+    return;
+  }
+  slot->state = DEV_EXECUTING;
+  e->started_s = n->be.ops->now(n->be.be);
+  n->be.ops->launch(n->be.be, d, e);
+}
+
+void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *slot = &t->dev[d];
+  uint64_t id;
+  if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF)
+    return;
+  if (slot->state != DEV_EXECUTING) {
+    if (!slot->current) {
+      if (slot->next) {
+        slot->current = slot->next;
+        slot->next = NULL;
+      } else if (pop_front(slot, &id)) {
+        slot->current = prepare(n, t, id);
+        if (!slot->current)
+          return;
+      } else {
+        slot->state = DEV_IDLE;
+        nw_steal_begin(n, t, d);
+        return;
+      }
+    }
+    if (slot->current->waiting) {
+      slot->state = DEV_WAITING;
+      return;
+    }
+    launch(n, t, d);
+  }
+  if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
+    slot->next = prepare(n, t, id);
+}
+
+void nw_sched_start(nw_node *n, nw_task_state *t) {
+  uint64_t total = 0, before = 0;
+  for (int k = 0; k < n->cfg.nodes; k++) {
+    if (k == n->cfg.id)
+      before = total;
+    total += (uint64_t)n->cfg.devices_per_node[k];
+  }
+  /* Device g of the cluster gets [g*S/total, (g+1)*S/total): equal contiguous ranges. */
+  for (int d = 0; d < n->cfg.devices; d++) {
+    uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
+    nw_range r = {g * s / total, (g + 1) * s / total};
+    if (nw_sched_append(&t->dev[d], r) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return;
+    }
+  }
+  for (int d = 0; d < n->cfg.devices; d++)
+    nw_sched_advance(n, t, d);
+}
+
+void nw_sched_data_arrived(nw_node *n) {
+  for (nw_task_state *t = n->tasks; t; t = t->next) {
+    if (t->finishing)
+      continue;
+    for (int d = 0; d < n->cfg.devices; d++) {
+      nw_device_slot *slot = &t->dev[d];
+      if (slot->next && slot->next->waiting)
+        slot->next->waiting = !reads_resident(t, slot->next);
+      if (slot->current && slot->current->waiting) {
+        slot->current->waiting = !reads_resident(t, slot->current);
+        if (!slot->current->waiting && slot->state == DEV_WAITING)
+          nw_sched_advance(n, t, d);
+      }
+    }
+  }
+}
+
+/* Copies the bytes of `what` from a private view (holding [lo, ...)) into the space. */
+static void copy_view(const nw_region *what, const unsigned char *view, uint64_t lo,
+                      unsigned char *space) {
+  for (size_t i = 0; i < what->n; i++) {
+    const nw_rect *r = &what->r[i];
+    for (uint64_t row = r->row0; row < r->row1; row++) {
+      uint64_t at = row * what->pitch + r->col0;
+      memcpy(space + at, view + (at - lo), r->col1 - r->col0);
+    }
+  }
+}
+
+void nw_exec_commit(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    if (e->write_buf[i] && n->cfg.functional)
+      copy_view(&e->prep->write[i], e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
+    free(e->write_buf[i]);
+  }
+  free_prepared(e->prep, t->info.nspaces);
+  free(e);
+}
+
+void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  int d = e->device;
+  nw_device_slot *slot = &t->dev[d];
+  double now = n->be.ops->now(n->be.be);
+  slot->busy_s += now - e->started_s;
+  slot->executed++;
+  n->stats.subtasks_executed++;
+  nw_device_stats *ds = &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
+  ds->subtasks++;
+  ds->busy_s += now - e->started_s;
+  ds->finish_s = now;
+  int deferred = 0;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    if (nw_region_empty(&e->prep->write[i]))
+      continue;
+    if (nw_region_add(&t->written[i], &e->prep->write[i]) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    if (t->bound[i].access == NW_READ_WRITE)
+      deferred = 1;
+  }
+  if (deferred) {
+    if (t->ndeferred == t->capdeferred) {
+      size_t cap = t->capdeferred ? 2 * t->capdeferred : 8;
+      nw_exec **a = realloc(t->deferred, cap * sizeof *a);
+      if (!a) {
+        nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+        return;
+      }
+      t->deferred = a;
+      t->capdeferred = cap;
+    }
+    t->deferred[t->ndeferred++] = e;
+  } else {
+    nw_exec_commit(n, e);
+  }
+  slot->current = NULL;
+  slot->state = DEV_IDLE;
+  nw_sched_advance(n, t, d);
+  /* Last: on node 0 this may complete the task and free t. */
+  nw_task_subtask_committed(n, t, 1);
+}
+
+void nw_sched_free_slot(nw_device_slot *s, int nspaces) {
+  free(s->queue);
+  free(s->tried);
+  if (s->state != DEV_EXECUTING)
+    free_prepared(s->current, nspaces);
+  free_prepared(s->next, nspaces);
+}

@@ -1,0 +1,314 @@
+/* space.c: address spaces on one node and the fetch protocol of paper sections 3 and 4.2.
+ *
+ * A node keeps its own copy of each space (functional mode) and three region sets: what it
+ * owns (its part of the ownership directory), what is resident (owned plus fetched: the
+ * temporary directory) and what is in flight. A read it lacks is requested from the master,
+ * which forwards each part to its true owner; owners reply with the bytes directly. The
+ * master itself splits requests by its directory and asks the owners directly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_internal.h"
+
+nw_space_state *nw_space_find(nw_node *n, uint64_t id) {
+  for (nw_space_state *s = n->spaces; s; s = s->next)
+    if (s->id == id)
+      return s;
+  return NULL;
+}
+
+/* Finds the space, or makes this node's state for it as it stands at its creation: the creator
+ * owns every byte and the master knows it (paper section 3, state I). A node first hears of a
+ * space when the first task that binds it starts (or a fetch names it), and no task can have
+ * written it before then without this node taking part in that task. */
+nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
+                             int creator) {
+  nw_space_state *s = nw_space_find(n, id);
+  if (s)
+    return s;
+  if (pitch == 0 || size == 0 || master < 0 || master >= n->cfg.nodes || creator < 0 ||
+      creator >= n->cfg.nodes)
+    return NULL;
+  s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  *s = (nw_space_state){
+      .id = id, .size = size, .pitch = pitch, .master = master, .creator = creator};
+  nw_region_init(&s->owned, pitch);
+  nw_region_init(&s->resident, pitch);
+  nw_region_init(&s->inflight, pitch);
+  int ok = 1;
+  if (n->cfg.functional) {
+    /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
+    s->data = calloc(1, size);
+    ok = s->data != NULL;
+  }
+  if (ok && creator == n->cfg.id)
+    ok = nw_region_add_range(&s->owned, 0, size) == NW_OK &&
+         nw_region_add_range(&s->resident, 0, size) == NW_OK;
+  if (ok && master == n->cfg.id)
+    ok = nw_directory_create(n->cfg.nodes, pitch, size, creator, &s->dir) == NW_OK;
+  if (!ok) {
+    nw_directory_free(s->dir);
+    nw_region_free(&s->owned);
+    nw_region_free(&s->resident);
+    nw_region_free(&s->inflight);
+    free(s->data);
+    free(s);
+    return NULL;
+  }
+  s->next = n->spaces;
+  n->spaces = s;
+  return s;
+}
+
+void nw_space_free_all(nw_node *n) {
+  while (n->spaces) {
+    nw_space_state *s = n->spaces;
+    n->spaces = s->next;
+    nw_directory_free(s->dir);
+    nw_region_free(&s->owned);
+    nw_region_free(&s->resident);
+    nw_region_free(&s->inflight);
+    free(s->data);
+    free(s);
+  }
+}
+
+int nw_space_has(const nw_space_state *s, const nw_region *need) {
+  return nw_region_contains(&s->resident, need);
+}
+
+static void write_descriptor(nw_writer *w, const nw_space_state *s) {
+  nw_w_u64(w, s->id);
+  nw_w_u64(w, s->size);
+  nw_w_u64(w, s->pitch);
+  nw_w_u32(w, (uint32_t)s->master);
+  nw_w_u32(w, (uint32_t)s->creator);
+}
+
+static nw_space_state *read_descriptor(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r), size = nw_r_u64(r), pitch = nw_r_u64(r);
+  int master = (int)nw_r_u32(r), creator = (int)nw_r_u32(r);
+  if (r->bad)
+    return NULL;
+  nw_space_state *s = nw_space_get(n, id, size, pitch, master, creator);
+  if (!s)
+    r->bad = 1;
+  return s;
+}
+
+static void send_fetch(nw_node *n, int dst, const nw_space_state *s, int requester,
+                       const nw_region *part) {
+  nw_writer w;
+  nw_w_init(&w, MSG_FETCH);
+  write_descriptor(&w, s);
+  nw_w_u32(&w, (uint32_t)requester);
+  nw_w_region(&w, part);
+  nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+static void send_data(nw_node *n, int dst, const nw_space_state *s, const nw_region *part) {
+  uint64_t bytes = nw_region_bytes(part);
+  nw_writer w;
+  nw_w_init(&w, MSG_DATA);
+  nw_w_u64(&w, s->id);
+  nw_w_region(&w, part);
+  if (n->cfg.functional) {
+    unsigned char *dstp = nw_w_reserve(&w, bytes);
+    if (dstp)
+      nw_region_gather(part, s->data, dstp);
+  }
+  nw_node_send(n, dst, NW_CHANNEL_DATA, &w, bytes);
+}
+
+/* On the master: serve what it owns, forward each other part to its owner. */
+static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester,
+                                    const nw_region *need) {
+  nw_region *parts = calloc((size_t)n->cfg.nodes, sizeof *parts);
+  if (!parts)
+    return NW_ERR_NOMEM;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_init(&parts[k], s->pitch);
+  nw_status st = nw_directory_split(s->dir, need, parts);
+  for (int k = 0; k < n->cfg.nodes && st == NW_OK; k++) {
+    if (nw_region_empty(&parts[k]))
+      continue;
+    if (k == requester) {
+      nw_node_fail(n, "node %d: node %d asked for space %llu bytes it owns", n->cfg.id, requester,
+                   (unsigned long long)s->id);
+      break;
+    }
+    if (k == n->cfg.id)
+      send_data(n, requester, s, &parts[k]);
+    else
+      send_fetch(n, k, s, requester, &parts[k]);
+  }
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_free(&parts[k]);
+  free(parts);
+  return st;
+}
+
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need) {
+  nw_region missing;
+  nw_status st = nw_region_copy(&missing, need);
+  if (st == NW_OK)
+    st = nw_region_subtract(&missing, &s->resident);
+  if (st == NW_OK)
+    st = nw_region_subtract(&missing, &s->inflight);
+  if (st == NW_OK && !nw_region_empty(&missing)) {
+    st = nw_region_add(&s->inflight, &missing);
+    n->stats.fetch_requests++;
+    if (st == NW_OK) {
+      if (s->master == n->cfg.id)
+        st = route_by_directory(n, s, n->cfg.id, &missing);
+      else
+        send_fetch(n, s->master, s, n->cfg.id, &missing);
+    }
+  }
+  nw_region_free(&missing);
+  return st;
+}
+
+void nw_space_on_fetch(nw_node *n, nw_reader *r) {
+  nw_space_state *s = read_descriptor(n, r);
+  int requester = (int)nw_r_u32(r);
+  if (r->bad)
+    return;
+  nw_region need;
+  nw_r_region(r, &need, s->pitch);
+  if (r->bad || requester < 0 || requester >= n->cfg.nodes) {
+    r->bad = 1;
+  } else if (s->master == n->cfg.id) {
+    if (route_by_directory(n, s, requester, &need) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory routing a fetch", n->cfg.id);
+  } else if (!nw_region_contains(&s->owned, &need)) {
+    nw_node_fail(n, "node %d: asked for %llu bytes of space %llu it does not own", n->cfg.id,
+                 (unsigned long long)nw_region_bytes(&need), (unsigned long long)s->id);
+  } else {
+    send_data(n, requester, s, &need);
+  }
+  nw_region_free(&need);
+}
+
+void nw_space_on_data(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  nw_space_state *s = nw_space_find(n, id);
+  if (r->bad || !s) {
+    r->bad = 1;
+    return;
+  }
+  nw_region got;
+  nw_r_region(r, &got, s->pitch);
+  if (!r->bad && n->cfg.functional) {
+    const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(&got));
+    if (bytes)
+      nw_region_scatter(&got, bytes, s->data);
+  }
+  if (!r->bad) {
+    if (nw_region_add(&s->resident, &got) != NW_OK ||
+        nw_region_subtract(&s->inflight, &got) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory recording data", n->cfg.id);
+  }
+  nw_region_free(&got);
+  if (r->bad)
+    return;
+  nw_sched_data_arrived(n);
+  nw_driver_read_progress(n);
+}
+
+static void send_ack(nw_node *n, int dst) {
+  nw_writer w;
+  nw_w_init(&w, MSG_PLACE_ACK);
+  nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+/* Node 0 gives `what` (which it owns) to `node`: the bytes go to the new owner, the news to the
+ * master; each acknowledges. *acks counts the acknowledgements to wait for. */
+nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks) {
+  *acks = 0;
+  if (node == n->cfg.id)
+    return NW_OK;
+  nw_writer w;
+  nw_w_init(&w, MSG_PLACE);
+  write_descriptor(&w, s);
+  nw_w_region(&w, what);
+  uint64_t bytes = nw_region_bytes(what);
+  if (n->cfg.functional) {
+    unsigned char *dst = nw_w_reserve(&w, bytes);
+    if (dst)
+      nw_region_gather(what, s->data, dst);
+  }
+  nw_node_send(n, node, NW_CHANNEL_DATA, &w, bytes);
+  (*acks)++;
+  nw_status st = nw_region_subtract(&s->owned, what);
+  if (st == NW_OK)
+    st = nw_region_subtract(&s->resident, what);
+  if (st != NW_OK)
+    return st;
+  if (s->master == n->cfg.id) {
+    nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
+    if (!lost)
+      return NW_ERR_NOMEM;
+    for (int k = 0; k < n->cfg.nodes; k++)
+      nw_region_init(&lost[k], s->pitch);
+    st = nw_directory_assign(s->dir, node, what, lost);
+    for (int k = 0; k < n->cfg.nodes; k++)
+      nw_region_free(&lost[k]);
+    free(lost);
+    return st;
+  }
+  nw_w_init(&w, MSG_PLACE_DIR);
+  write_descriptor(&w, s);
+  nw_w_u32(&w, (uint32_t)node);
+  nw_w_region(&w, what);
+  nw_node_send(n, s->master, NW_CHANNEL_CONTROL, &w, 0);
+  (*acks)++;
+  return NW_OK;
+}
+
+void nw_space_on_place(nw_node *n, int src, nw_reader *r) {
+  nw_space_state *s = read_descriptor(n, r);
+  if (r->bad)
+    return;
+  nw_region got;
+  nw_r_region(r, &got, s->pitch);
+  if (!r->bad && n->cfg.functional) {
+    const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(&got));
+    if (bytes)
+      nw_region_scatter(&got, bytes, s->data);
+  }
+  if (!r->bad &&
+      (nw_region_add(&s->owned, &got) != NW_OK || nw_region_add(&s->resident, &got) != NW_OK))
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  nw_region_free(&got);
+  if (!r->bad)
+    send_ack(n, src);
+}
+
+void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r) {
+  nw_space_state *s = read_descriptor(n, r);
+  uint32_t node = nw_r_u32(r);
+  if (r->bad || !s->dir || node >= (uint32_t)n->cfg.nodes) {
+    r->bad = 1;
+    return;
+  }
+  nw_region got;
+  nw_r_region(r, &got, s->pitch);
+  nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
+  nw_status st = lost ? NW_OK : NW_ERR_NOMEM;
+  for (int k = 0; lost && k < n->cfg.nodes; k++)
+    nw_region_init(&lost[k], s->pitch);
+  if (!r->bad && st == NW_OK)
+    st = nw_directory_assign(s->dir, (int)node, &got, lost);
+  for (int k = 0; lost && k < n->cfg.nodes; k++)
+    nw_region_free(&lost[k]);
+  free(lost);
+  nw_region_free(&got);
+  if (st != NW_OK)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  else if (!r->bad)
+    send_ack(n, src);
+}

@@ -1,0 +1,33 @@
+/* stats.h: counters a node keeps about a run, flat so a backend can gather them as bytes. */
+#ifndef NW_STATS_H
+#define NW_STATS_H
+
+#include <stdint.h>
+
+#define NW_STATS_MAX_DEVICES 64
+
+typedef struct nw_device_stats {
+  uint64_t subtasks; /* subtasks executed and committed */
+  double busy_s;     /* time spent executing */
+  double finish_s;   /* when the device last finished a subtask */
+} nw_device_stats;
+
+typedef struct nw_stats {
+  uint64_t subtasks_executed;
+  uint64_t steals_attempted; /* steal requests made by this node's devices */
+  uint64_t steals_succeeded;
+  uint64_t steals_local_attempted; /* of which to this node's own steal agent */
+  uint64_t steals_local_succeeded;
+  uint64_t bytes_network;      /* payload bytes this node sent to other nodes */
+  uint64_t messages_control;   /* control messages sent to other nodes */
+  uint64_t messages_data;      /* data messages sent to other nodes */
+  uint64_t ownership_messages; /* ownership updates sent (paper section 3, steps 2-4) */
+  uint64_t fetch_requests;     /* fetch requests this node issued */
+  double task_first_submit_s;  /* node 0 only: first submission */
+  double task_last_complete_s; /* node 0 only: last completion */
+  double total_flops;          /* node 0 only: cost-model work of all tasks */
+  int devices;
+  nw_device_stats device[NW_STATS_MAX_DEVICES];
+} nw_stats;
+
+#endif

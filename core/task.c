@@ -1,0 +1,469 @@
+/* task.c: a task's life across the cluster, and the ownership update protocol.
+ *
+ * Node 0 runs submitted tasks one at a time, in submission order (which satisfies every
+ * dependency, since a task can only depend on one submitted before it). TASK_START goes to all
+ * nodes; each node runs its share and reports committed subtasks to node 0. When all are in,
+ * node 0 sends TASK_FINISH and the deferred ownership updates of paper section 3 run:
+ *   1) each node has kept the set S of regions its subtasks wrote;
+ *   2) at TASK_FINISH it commits S to its own directory and sends one OWN_UPDATE per master
+ *      (one message per master, covering every space that master holds), even when empty, so
+ *      the master knows when it has heard from everyone;
+ *   3) the master commits each S, finds the regions that changed owner and sends each previous
+ *      owner one OWN_PREV;
+ *   4) previous owners drop those regions (they now route through the master) and acknowledge.
+ * A master reports MASTER_DONE to node 0 once acknowledged; with all masters done the task is
+ * complete. Temporary directories (resident data) of written spaces are discarded at task end;
+ * those of read-only spaces are kept for the next task.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "node_internal.h"
+
+static int writes(nw_access a) {
+  return (a & NW_WRITE_ONLY) != 0;
+}
+
+void nw_task_free(nw_task_state *t) {
+  int ns = t->info.nspaces;
+  if (t->dev) {
+    for (int d = 0; d < t->ndev; d++)
+      nw_sched_free_slot(&t->dev[d], ns);
+    free(t->dev);
+  }
+  for (size_t i = 0; i < t->ndeferred; i++) {
+    for (int j = 0; j < ns; j++)
+      free(t->deferred[i]->write_buf[j]);
+    nw_prepared *p = t->deferred[i]->prep;
+    for (int j = 0; j < ns; j++) {
+      nw_region_free(&p->read[j]);
+      nw_region_free(&p->write[j]);
+    }
+    free(p);
+    free(t->deferred[i]);
+  }
+  free(t->deferred);
+  for (int i = 0; i < ns; i++)
+    nw_region_free(&t->written[i]);
+  if (t->lost) {
+    for (int i = 0; i < ns * t->nodes; i++)
+      nw_region_free(&t->lost[i]);
+    free(t->lost);
+  }
+  free(t->conf);
+  free(t);
+}
+
+static void unlink_task(nw_node *n, nw_task_state *t) {
+  for (nw_task_state **p = &n->tasks; *p; p = &(*p)->next)
+    if (*p == t) {
+      *p = t->next;
+      break;
+    }
+  nw_task_free(t);
+}
+
+static int is_master_here(const nw_node *n, const nw_task_state *t) {
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (writes(t->bound[i].access) && t->bound[i].space->master == n->cfg.id)
+      return 1;
+  return 0;
+}
+
+/* A node forgets a task once it has nothing more to do for it. */
+static void maybe_forget(nw_node *n, nw_task_state *t) {
+  if (!t->finishing || n->cfg.id == 0)
+    return; /* node 0 forgets at completion */
+  if (is_master_here(n, t) && (!t->master_started || t->updates_pending || t->acks_pending))
+    return;
+  unlink_task(n, t);
+}
+
+void nw_task_start_next(nw_node *n) {
+  nw_submitted *head = n->submitted;
+  if (!head || head->task->submitted > 1)
+    return;
+  head->task->submitted = 2; /* started */
+  nw_task *task = head->task;
+  nw_writer w;
+  nw_w_init(&w, MSG_TASK_START);
+  nw_w_u64(&w, task->id);
+  size_t name_len = strlen(task->kind->name);
+  nw_w_u32(&w, (uint32_t)name_len);
+  nw_w_bytes(&w, task->kind->name, name_len);
+  nw_w_u64(&w, task->subtasks);
+  nw_w_u64(&w, task->conf_size);
+  nw_w_bytes(&w, task->conf, task->conf_size);
+  nw_w_u32(&w, (uint32_t)task->nbound);
+  for (int i = 0; i < task->nbound; i++) {
+    nw_space_state *s = nw_space_find(n, task->space[i]->id);
+    nw_w_u64(&w, s->id);
+    nw_w_u64(&w, s->size);
+    nw_w_u64(&w, s->pitch);
+    nw_w_u32(&w, (uint32_t)s->master);
+    nw_w_u32(&w, (uint32_t)s->creator);
+    nw_w_u32(&w, (uint32_t)task->access[i]);
+  }
+  for (int k = 0; k < n->cfg.nodes; k++) {
+    nw_writer copy = w;
+    if (k + 1 < n->cfg.nodes) { /* every destination gets its own buffer */
+      copy.buf = malloc(w.len);
+      if (!copy.buf) {
+        nw_w_free(&w);
+        nw_node_fail(n, "node 0: out of memory");
+        return;
+      }
+      memcpy(copy.buf, w.buf, w.len);
+    }
+    nw_node_send(n, k, NW_CHANNEL_CONTROL, &copy, 0);
+  }
+}
+
+static const nw_task_kind *find_kind(const nw_node *n, const char *name, size_t len) {
+  for (const nw_task_kind *const *k = n->cfg.kinds; k && *k; k++)
+    if (strlen((*k)->name) == len && memcmp((*k)->name, name, len) == 0)
+      return *k;
+  return NULL;
+}
+
+void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
+  (void)src;
+  nw_task_state *t = calloc(1, sizeof *t);
+  if (!t) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
+  t->nodes = n->cfg.nodes;
+  t->id = nw_r_u64(r);
+  uint32_t name_len = nw_r_u32(r);
+  const char *name = (const char *)nw_r_bytes(r, name_len);
+  t->info.subtasks = nw_r_u64(r);
+  uint64_t conf_size = nw_r_u64(r);
+  const unsigned char *conf = nw_r_bytes(r, conf_size);
+  uint32_t nspaces = nw_r_u32(r);
+  if (r->bad || nspaces > NW_MAX_BOUND_SPACES) {
+    r->bad = 1;
+    free(t);
+    return;
+  }
+  t->kind = find_kind(n, name, name_len);
+  if (!t->kind) {
+    nw_node_fail(n, "node %d: task kind '%.*s' is not registered here", n->cfg.id, (int)name_len,
+                 name);
+    free(t);
+    return;
+  }
+  t->conf = malloc(conf_size ? conf_size : 1);
+  if (t->conf && conf_size)
+    memcpy(t->conf, conf, conf_size);
+  t->info = (nw_task_info){.task_id = t->id,
+                           .subtasks = t->info.subtasks,
+                           .conf = t->conf,
+                           .conf_size = conf_size,
+                           .nspaces = (int)nspaces};
+  for (uint32_t i = 0; i < nspaces; i++) {
+    uint64_t id = nw_r_u64(r), size = nw_r_u64(r), pitch = nw_r_u64(r);
+    int master = (int)nw_r_u32(r), creator = (int)nw_r_u32(r);
+    nw_access a = (nw_access)nw_r_u32(r);
+    nw_space_state *s = r->bad ? NULL : nw_space_get(n, id, size, pitch, master, creator);
+    if (!s) {
+      r->bad = 1;
+      break;
+    }
+    t->bound[i] = (nw_bound){s, a};
+    t->info.space_size[i] = size;
+    t->info.space_pitch[i] = pitch;
+    nw_region_init(&t->written[i], pitch);
+  }
+  t->ndev = n->cfg.devices;
+  t->dev = calloc((size_t)t->ndev, sizeof *t->dev);
+  if (r->bad || !t->conf || !t->dev) {
+    if (!r->bad)
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    nw_task_free(t);
+    return;
+  }
+  n->last_started_task = t->id;
+  t->next = n->tasks;
+  n->tasks = t;
+  nw_sched_start(n, t);
+}
+
+static void complete_task(nw_node *n, nw_task_state *t) {
+  n->stats.task_last_complete_s = n->be.ops->now(n->be.be);
+  unlink_task(n, t);
+  nw_driver_task_complete(n, NW_OK);
+}
+
+static void broadcast_finish(nw_node *n, nw_task_state *t) {
+  int masters[NW_MAX_BOUND_SPACES], nm = 0;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    if (!writes(t->bound[i].access))
+      continue;
+    int m = t->bound[i].space->master, seen = 0;
+    for (int j = 0; j < nm; j++)
+      seen |= masters[j] == m;
+    if (!seen)
+      masters[nm++] = m;
+  }
+  t->masters_pending = nm;
+  for (int k = 0; k < n->cfg.nodes; k++) {
+    nw_writer w;
+    nw_w_init(&w, MSG_TASK_FINISH);
+    nw_w_u64(&w, t->id);
+    nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
+  }
+  if (nm == 0)
+    complete_task(n, t);
+}
+
+void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count) {
+  if (n->cfg.id != 0) {
+    nw_writer w;
+    nw_w_init(&w, MSG_SUBTASK_DONE);
+    nw_w_u64(&w, t->id);
+    nw_w_u64(&w, count);
+    nw_node_send(n, 0, NW_CHANNEL_CONTROL, &w, 0);
+    return;
+  }
+  t->done += count;
+  if (t->done == t->info.subtasks)
+    broadcast_finish(n, t);
+}
+
+void nw_task_on_subtask_done(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r), count = nw_r_u64(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t || n->cfg.id != 0) {
+    r->bad = 1;
+    return;
+  }
+  nw_task_subtask_committed(n, t, count);
+}
+
+static int begin_master(nw_node *n, nw_task_state *t) {
+  if (t->master_started)
+    return 1;
+  t->master_started = 1;
+  t->updates_pending = n->cfg.nodes; /* every node, this one included */
+  t->lost = calloc((size_t)(t->info.nspaces * n->cfg.nodes), sizeof *t->lost);
+  if (!t->lost) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return 0;
+  }
+  for (int i = 0; i < t->info.nspaces; i++)
+    for (int k = 0; k < n->cfg.nodes; k++)
+      nw_region_init(&t->lost[i * n->cfg.nodes + k], t->info.space_pitch[i]);
+  return 1;
+}
+
+static int bound_slot(const nw_task_state *t, uint64_t space_id) {
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (t->bound[i].space->id == space_id)
+      return i;
+  return -1;
+}
+
+/* Step 3, once every node's S is in: this master's view of what it owns, and one OWN_PREV
+ * per previous owner that lost something. */
+static void settle_master(nw_node *n, nw_task_state *t) {
+  int nodes = n->cfg.nodes;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_space_state *s = t->bound[i].space;
+    if (!writes(t->bound[i].access) || s->master != n->cfg.id)
+      continue;
+    nw_region_free(&s->owned);
+    nw_region_free(&s->resident);
+    if (nw_region_copy(&s->owned, nw_directory_owned_by(s->dir, n->cfg.id)) != NW_OK ||
+        nw_region_copy(&s->resident, &s->owned) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  }
+  for (int k = 0; k < nodes; k++) {
+    if (k == n->cfg.id)
+      continue;
+    nw_writer w;
+    nw_w_init(&w, MSG_OWN_PREV);
+    nw_w_u64(&w, t->id);
+    uint32_t entries = 0;
+    for (int i = 0; i < t->info.nspaces; i++)
+      entries += !nw_region_empty(&t->lost[i * nodes + k]);
+    if (entries == 0) {
+      nw_w_free(&w);
+      continue;
+    }
+    nw_w_u32(&w, entries);
+    for (int i = 0; i < t->info.nspaces; i++) {
+      if (nw_region_empty(&t->lost[i * nodes + k]))
+        continue;
+      nw_w_u64(&w, t->bound[i].space->id);
+      nw_w_region(&w, &t->lost[i * nodes + k]);
+    }
+    n->stats.ownership_messages++;
+    t->acks_pending++;
+    nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
+  }
+  if (t->acks_pending == 0) {
+    nw_writer w;
+    nw_w_init(&w, MSG_MASTER_DONE);
+    nw_w_u64(&w, t->id);
+    nw_node_send(n, 0, NW_CHANNEL_CONTROL, &w, 0);
+  }
+}
+
+/* Applies one node's S (as read from an OWN_UPDATE, or this node's own). */
+static void master_apply(nw_node *n, nw_task_state *t, int writer, uint64_t space_id,
+                         const nw_region *written) {
+  int i = bound_slot(t, space_id);
+  if (i < 0 || t->bound[i].space->master != n->cfg.id) {
+    nw_node_fail(n, "node %d: ownership update for space %llu it is not master of", n->cfg.id,
+                 (unsigned long long)space_id);
+    return;
+  }
+  nw_status st =
+      nw_directory_assign(t->bound[i].space->dir, writer, written, &t->lost[i * n->cfg.nodes]);
+  if (st != NW_OK)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+}
+
+static void update_received(nw_node *n, nw_task_state *t) {
+  if (--t->updates_pending == 0)
+    settle_master(n, t);
+  maybe_forget(n, t);
+}
+
+void nw_task_on_finish(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t)
+    return; /* node 0 completed a task that wrote nothing before its own FINISH arrived */
+  t->finishing = 1;
+  for (size_t i = 0; i < t->ndeferred; i++)
+    nw_exec_commit(n, t->deferred[i]);
+  t->ndeferred = 0;
+  /* Step 2: commit S here; written spaces drop their fetched (now stale) data. */
+  int masters[NW_MAX_BOUND_SPACES], nm = 0;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    if (!writes(t->bound[i].access))
+      continue;
+    nw_space_state *s = t->bound[i].space;
+    nw_region_free(&s->resident);
+    if (nw_region_add(&s->owned, &t->written[i]) != NW_OK ||
+        nw_region_copy(&s->resident, &s->owned) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    int seen = 0;
+    for (int j = 0; j < nm; j++)
+      seen |= masters[j] == s->master;
+    if (!seen)
+      masters[nm++] = s->master;
+  }
+  int master_here = 0;
+  for (int j = 0; j < nm; j++) {
+    int m = masters[j];
+    if (m == n->cfg.id) {
+      master_here = 1;
+      continue;
+    }
+    nw_writer w;
+    nw_w_init(&w, MSG_OWN_UPDATE);
+    nw_w_u64(&w, t->id);
+    uint32_t entries = 0;
+    for (int i = 0; i < t->info.nspaces; i++)
+      entries += writes(t->bound[i].access) && t->bound[i].space->master == m;
+    nw_w_u32(&w, entries);
+    for (int i = 0; i < t->info.nspaces; i++) {
+      if (!writes(t->bound[i].access) || t->bound[i].space->master != m)
+        continue;
+      nw_w_u64(&w, t->bound[i].space->id);
+      nw_w_region(&w, &t->written[i]);
+    }
+    n->stats.ownership_messages++;
+    nw_node_send(n, m, NW_CHANNEL_CONTROL, &w, 0);
+  }
+  /* Last, because it may complete the master's part and let this node forget the task. */
+  if (master_here) {
+    if (!begin_master(n, t))
+      return;
+    for (int i = 0; i < t->info.nspaces; i++)
+      if (writes(t->bound[i].access) && t->bound[i].space->master == n->cfg.id)
+        master_apply(n, t, n->cfg.id, t->bound[i].space->id, &t->written[i]);
+    update_received(n, t); /* ends with maybe_forget */
+    return;
+  }
+  maybe_forget(n, t);
+}
+
+void nw_task_on_update(nw_node *n, int src, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  uint32_t entries = nw_r_u32(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t || !begin_master(n, t)) {
+    r->bad = !t;
+    return;
+  }
+  for (uint32_t e = 0; e < entries && !r->bad; e++) {
+    uint64_t space_id = nw_r_u64(r);
+    int i = bound_slot(t, space_id);
+    if (i < 0) {
+      r->bad = 1;
+      return;
+    }
+    nw_region got;
+    nw_r_region(r, &got, t->info.space_pitch[i]);
+    if (!r->bad)
+      master_apply(n, t, src, space_id, &got);
+    nw_region_free(&got);
+  }
+  if (!r->bad)
+    update_received(n, t);
+}
+
+void nw_task_on_prev(nw_node *n, int src, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  uint32_t entries = nw_r_u32(r);
+  for (uint32_t e = 0; e < entries && !r->bad; e++) {
+    nw_space_state *s = nw_space_find(n, nw_r_u64(r));
+    if (!s) {
+      r->bad = 1;
+      return;
+    }
+    nw_region lost;
+    nw_r_region(r, &lost, s->pitch);
+    if (!r->bad && (nw_region_subtract(&s->owned, &lost) != NW_OK ||
+                    nw_region_subtract(&s->resident, &lost) != NW_OK))
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    nw_region_free(&lost);
+  }
+  if (r->bad)
+    return;
+  nw_writer w;
+  nw_w_init(&w, MSG_OWN_PREV_ACK);
+  nw_w_u64(&w, id);
+  nw_node_send(n, src, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+void nw_task_on_prev_ack(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t || t->acks_pending == 0) {
+    r->bad = 1;
+    return;
+  }
+  if (--t->acks_pending == 0) {
+    nw_writer w;
+    nw_w_init(&w, MSG_MASTER_DONE);
+    nw_w_u64(&w, t->id);
+    nw_node_send(n, 0, NW_CHANNEL_CONTROL, &w, 0);
+  }
+  maybe_forget(n, t);
+}
+
+void nw_task_on_master_done(nw_node *n, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t || n->cfg.id != 0 || t->masters_pending == 0) {
+    r->bad = 1;
+    return;
+  }
+  if (--t->masters_pending == 0)
+    complete_task(n, t);
+}

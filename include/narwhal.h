@@ -1,0 +1,123 @@
+/* narwhal.h: the one header an application programs against.
+ *
+ * The Unicorn programming model (Beri et al., TPDS, section 2): an application creates
+ * address spaces, creates tasks of registered task kinds, binds spaces to them (read-only,
+ * write-only, read-write), submits them and waits. Each task has N subtasks; for each subtask
+ * the runtime calls the kind's subscription callback on the node that will run it, fetches the
+ * subscribed data, and runs the kernel on a private view of the spaces. Writes become visible
+ * only to later tasks (transactional semantics, section 3).
+ *
+ * The application's driver (its "main") runs on node 0 only; callbacks and kernels run on
+ * every node, so they must depend on nothing but their arguments.
+ */
+#ifndef NARWHAL_H
+#define NARWHAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: every call that can fail returns one. */
+typedef enum {
+  NW_OK = 0,
+  NW_ERR_ARG,     /* a bad argument: the message says which */
+  NW_ERR_RANGE,   /* a subscription or access outside its address space */
+  NW_ERR_STATE,   /* API misuse, e.g. binding a space twice */
+  NW_ERR_NOMEM,   /* an allocation failed */
+  NW_ERR_INTERNAL /* a broken runtime invariant: a bug in Narwhal */
+} nw_status;
+
+typedef enum { NW_READ_ONLY = 1, NW_WRITE_ONLY = 2, NW_READ_WRITE = 3 } nw_access;
+typedef enum { NW_DEVICE_CPU = 0, NW_DEVICE_GPU = 1 } nw_device_kind;
+
+typedef struct nw_runtime nw_runtime;       /* the driver's handle on the cluster */
+typedef struct nw_space nw_space;           /* an address space, as the driver sees it */
+typedef struct nw_task nw_task;             /* a task, as the driver sees it */
+typedef struct nw_subscriber nw_subscriber; /* passed to subscription callbacks */
+
+/* What a callback knows about its task: the configuration bytes given at creation and the
+ * address spaces bound to it, in binding order (index 0, 1, ...). */
+typedef struct nw_task_info {
+  uint64_t task_id;
+  uint64_t subtasks;
+  const void *conf;
+  size_t conf_size;
+  int nspaces;
+  uint64_t space_size[8];
+  uint64_t space_pitch[8];
+} nw_task_info;
+
+#define NW_MAX_BOUND_SPACES 8
+
+/* A subtask's view of one bound space. For reads it covers the whole space; for writes it
+ * covers the byte range [lo, hi) spanning the subtask's write subscriptions. Use nw_view_at to
+ * turn an address-space offset into a pointer. */
+typedef struct nw_view {
+  unsigned char *base; /* holds the bytes of [lo, hi) */
+  uint64_t lo, hi;
+} nw_view;
+
+static inline void *nw_view_at(const nw_view *v, uint64_t offset) {
+  return v->base + (offset - v->lo);
+}
+
+/* A kind of task: registered per application, looked up by name on every node. */
+typedef struct nw_task_kind {
+  const char *name;
+  /* Declares the subtask's reads and writes with nw_subscribe(). Returns NW_OK or the first
+   * error nw_subscribe() returned. */
+  nw_status (*subscribe)(nw_subscriber *s, const nw_task_info *t, uint64_t subtask);
+  /* Runs the subtask on one CPU device; views[i] is the view of bound space i. NULL when the
+   * kind has no CPU implementation. */
+  void (*cpu_kernel)(const nw_task_info *t, uint64_t subtask, const nw_view *views);
+  /* Cost model used by the simulator and by model-based policies: floating-point operations
+   * of one subtask on a device of the given kind. */
+  double (*flops)(const nw_task_info *t, uint64_t subtask, nw_device_kind kind);
+} nw_task_kind;
+
+/* Subscription quad (paper section 3): count segments of length bytes, the first at offset,
+ * each next one step bytes further. count == 1 is a contiguous range. */
+nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint64_t offset,
+                       uint64_t length, uint64_t step, uint64_t count);
+
+/* Driver API (node 0). Spaces are created with a row pitch: the byte length of one row of the
+ * data they hold (e.g. a matrix row). Subscriptions whose step equals the pitch are stored as
+ * one rectangle, which keeps the directory small; any pitch is correct, a matching one is fast.
+ */
+nw_status nw_space_create(nw_runtime *rt, uint64_t size, uint64_t pitch, nw_space **out);
+/* Copies bytes into / out of a space from the driver. Out of range gives NW_ERR_RANGE. In
+ * phantom data mode these move no bytes and return NW_OK. */
+nw_status nw_space_write(nw_space *s, uint64_t offset, const void *src, uint64_t length);
+nw_status nw_space_read(nw_space *s, uint64_t offset, void *dst, uint64_t length);
+/* Moves the bytes of a quad, and their ownership, from node 0 to `node`, before any task uses
+ * the space: the paper's experiments start with inputs spread over the nodes (section 5).
+ * Not timed: a run's makespan starts at its first task submission. */
+nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t step,
+                         uint64_t count, int node);
+uint64_t nw_space_size(const nw_space *s);
+/* Frees the driver's handle; the space's data stays in the cluster until the run ends. */
+void nw_space_destroy(nw_space *s);
+
+nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
+                         const void *conf, size_t conf_size, nw_task **out);
+nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access);
+/* Submits asynchronously. Checks every subtask's subscriptions first, so a bad subscription
+ * fails here with a message naming the subtask, space and quad. */
+nw_status nw_task_submit(nw_task *t);
+nw_status nw_task_wait(nw_task *t);
+/* Frees a task handle that is not submitted, or whose wait has returned. */
+void nw_task_destroy(nw_task *t);
+
+/* True when kernels run on real bytes (functional data mode, or a real backend). */
+int nw_runtime_functional(const nw_runtime *rt);
+int nw_runtime_nodes(const nw_runtime *rt);
+/* The last error message, for printing. */
+const char *nw_runtime_error(const nw_runtime *rt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* narwhal_app.h: how an application presents itself to the narwhal tool.
+ *
+ * An application is a driver (its main, run on node 0) plus the task kinds it registers. The
+ * tool finds it by name, checks its arguments before anything starts, and runs it unchanged on
+ * either backend.
+ */
+#ifndef NARWHAL_APP_H
+#define NARWHAL_APP_H
+
+#include "narwhal.h"
+
+typedef struct nw_app_args {
+  uint64_t n;     /* problem size (matmul: matrix dimension) */
+  uint64_t block; /* subtask granularity (matmul: block dimension) */
+  uint64_t seed;  /* input data seed */
+  int verify;     /* compare against a single-process reference (functional mode only) */
+  int spread;     /* start with inputs spread over the nodes in random blocks (paper
+                   * section 5); 0 leaves them all on node 0 */
+} nw_app_args;
+
+typedef struct nw_app_outcome {
+  int verified; /* 1 equal to the reference, 0 different, -1 not checked */
+} nw_app_outcome;
+
+typedef struct nw_app {
+  const char *name;
+  const nw_task_kind *const *kinds; /* NULL-terminated */
+  /* Rejects arguments the app cannot run with; writes a one-line reason. */
+  nw_status (*check_args)(const nw_app_args *a, char *why, size_t why_len);
+  nw_status (*main)(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out);
+} nw_app;
+
+/* The applications compiled into this build (apps/registry.c). */
+const nw_app *nw_app_find(const char *name);
+/* The task kind of that name in app, or NULL. */
+const nw_task_kind *nw_app_kind(const nw_app *app, const char *kind_name);
+
+#endif

@@ -1,0 +1,271 @@
+/* loop_backend.c: see loop_backend.h. */
+#include "loop_backend.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+typedef struct pending {
+  double at;
+  uint64_t seq; /* ties break by insertion order: deterministic */
+  int node;
+  nw_event ev;
+} pending;
+
+typedef struct loop {
+  loop_config cfg;
+  pending *heap;
+  size_t n, cap;
+  uint64_t seq;
+  double now;
+  uint64_t rng;
+  nw_node **nodes;
+  struct node_be *be;
+  /* driver handshake */
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  nw_driver_call *posted;   /* a call the driver made, not yet handed to node 0 */
+  nw_driver_call *returned; /* the call node 0 answered */
+  int driver_done;
+  int just_answered; /* loop thread only: node 0 answered a call in the last event */
+  const nw_app *app;
+  const nw_app_args *args;
+  nw_app_outcome outcome;
+  nw_status app_status;
+  nw_runtime rt;
+} loop;
+
+typedef struct node_be {
+  loop *l;
+  int id;
+} node_be;
+
+static void push(loop *l, double at, int node, nw_event ev) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 256;
+    l->heap = realloc(l->heap, l->cap * sizeof *l->heap);
+  }
+  size_t i = l->n++;
+  pending p = {at, l->seq++, node, ev};
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    pending *q = &l->heap[parent];
+    if (q->at < p.at || (q->at == p.at && q->seq < p.seq))
+      break;
+    l->heap[i] = *q;
+    i = parent;
+  }
+  l->heap[i] = p;
+}
+
+static pending pop(loop *l) {
+  pending top = l->heap[0], last = l->heap[--l->n];
+  size_t i = 0;
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= l->n)
+      break;
+    if (c + 1 < l->n &&
+        (l->heap[c + 1].at < l->heap[c].at ||
+         (l->heap[c + 1].at == l->heap[c].at && l->heap[c + 1].seq < l->heap[c].seq)))
+      c++;
+    if (last.at < l->heap[c].at || (last.at == l->heap[c].at && last.seq < l->heap[c].seq))
+      break;
+    l->heap[i] = l->heap[c];
+    i = c;
+  }
+  if (l->n)
+    l->heap[i] = last;
+  return top;
+}
+
+static double be_now(void *be) {
+  return ((node_be *)be)->l->now;
+}
+
+static uint64_t be_random(void *be) {
+  return nw_rng_next(&((node_be *)be)->l->rng);
+}
+
+static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
+  node_be *b = be;
+  loop *l = b->l;
+  (void)ch;
+  double delay = 0;
+  if (dst != b->id) {
+    delay = l->cfg.latency_s + (double)wire / l->cfg.bandwidth;
+    if (l->cfg.jitter_s > 0)
+      delay += l->cfg.jitter_s * (double)(nw_rng_next(&l->rng) % 1000) / 1000.0;
+  }
+  nw_event ev = {.kind = NW_EVENT_MESSAGE, .src = b->id, .buf = buf, .len = len};
+  push(l, l->now + delay, dst, ev);
+}
+
+static void be_launch(void *be, int device, nw_exec *e) {
+  node_be *b = be;
+  loop *l = b->l;
+  (void)device;
+  if (l->cfg.functional)
+    nw_exec_run(e);
+  double speed = l->cfg.speed / (b->id == 1 ? l->cfg.slow_node_factor : 1.0);
+  nw_event ev = {.kind = NW_EVENT_EXEC_DONE, .exec = e};
+  push(l, l->now + nw_exec_flops(e) / speed, b->id, ev);
+}
+
+static void be_timer(void *be, double delay, uint64_t token) {
+  node_be *b = be;
+  nw_event ev = {.kind = NW_EVENT_TIMER, .token = token};
+  push(b->l, b->l->now + delay, b->id, ev);
+}
+
+static void be_driver_return(void *be, nw_driver_call *call) {
+  loop *l = ((node_be *)be)->l;
+  l->just_answered = 1;
+  pthread_mutex_lock(&l->mu);
+  l->returned = call;
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+}
+
+static const nw_backend_ops ops = {be_now,   be_send,          be_launch,
+                                   be_timer, be_driver_return, be_random};
+
+/* Driver thread side: hand the call over and wait for node 0's answer. */
+static void driver_post(void *be, nw_driver_call *call) {
+  loop *l = be;
+  pthread_mutex_lock(&l->mu);
+  l->posted = call;
+  pthread_cond_broadcast(&l->cv);
+  while (l->returned != call)
+    pthread_cond_wait(&l->cv, &l->mu);
+  l->returned = NULL;
+  pthread_mutex_unlock(&l->mu);
+}
+
+static void *driver_main(void *arg) {
+  loop *l = arg;
+  l->app_status = l->app->main(&l->rt, l->args, &l->outcome);
+  nw_runtime_shutdown(&l->rt);
+  pthread_mutex_lock(&l->mu);
+  l->driver_done = 1;
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
+  return NULL;
+}
+
+/* Waits until the driver has posted a call (returned 1) or finished (0). The driver is
+ * running or blocked; blocked on an answered call means it is about to run. */
+static int wait_driver(loop *l, nw_driver_call **call) {
+  pthread_mutex_lock(&l->mu);
+  while (!l->posted && !(l->driver_done && !l->returned))
+    pthread_cond_wait(&l->cv, &l->mu);
+  *call = l->posted;
+  l->posted = NULL;
+  pthread_mutex_unlock(&l->mu);
+  return *call != NULL;
+}
+
+void loop_config_defaults(loop_config *c) {
+  *c = (loop_config){.nodes = 4,
+                     .devices = 2,
+                     .functional = 1,
+                     .latency_s = 1e-5,
+                     .bandwidth = 1e9,
+                     .speed = 1e9,
+                     .jitter_s = 0,
+                     .slow_node_factor = 1,
+                     .seed = 1,
+                     .sched = {.pipeline = 1, .steal_retry_s = 0.001}};
+}
+
+nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,
+                   nw_run_result *res) {
+  loop *l = calloc(1, sizeof *l);
+  l->cfg = *c;
+  l->rng = c->seed;
+  l->app = app;
+  l->args = args;
+  l->outcome.verified = -1;
+  pthread_mutex_init(&l->mu, NULL);
+  pthread_cond_init(&l->cv, NULL);
+  l->nodes = calloc((size_t)c->nodes, sizeof *l->nodes);
+  l->be = calloc((size_t)c->nodes, sizeof *l->be);
+  nw_node_config nc;
+  memset(&nc, 0, sizeof nc);
+  nc.nodes = c->nodes;
+  nc.functional = c->functional;
+  nc.devices = c->devices;
+  nc.sched = c->sched;
+  nc.kinds = app->kinds;
+  for (int k = 0; k < c->nodes; k++)
+    nc.devices_per_node[k] = c->devices;
+  for (int k = 0; k < c->nodes; k++) {
+    nc.id = k;
+    l->be[k] = (node_be){l, k};
+    nw_node_create(&nc, (nw_backend){&ops, &l->be[k]}, &l->nodes[k]);
+  }
+  l->rt =
+      (nw_runtime){.post = driver_post, .be = l, .functional = c->functional, .nodes = c->nodes};
+  pthread_t driver;
+  pthread_create(&driver, NULL, driver_main, l);
+  int ended = 0;
+  while (ended < c->nodes) {
+    /* Serve the driver whenever the cluster has nothing left to do before its next call. */
+    if (l->n == 0) {
+      nw_driver_call *call;
+      if (!wait_driver(l, &call)) {
+        fprintf(stderr, "loop backend: no event and no driver call: the core is stuck\n");
+        break;
+      }
+      l->just_answered = 0;
+      nw_event ev = {.kind = NW_EVENT_DRIVER, .call = call};
+      push(l, l->now, 0, ev);
+    }
+    pending p = pop(l);
+    l->now = p.at;
+    nw_node *node = l->nodes[p.node];
+    if (nw_node_finished(node)) { /* late arrivals after the end are dropped */
+      if (p.ev.kind == NW_EVENT_MESSAGE)
+        free(p.ev.buf);
+      continue;
+    }
+    nw_node_handle(node, &p.ev);
+    if (nw_node_finished(node))
+      ended++;
+    /* A driver call answered synchronously lets the driver run on: wait for its next move
+     * before simulated time advances, so the loop stays deterministic. */
+    nw_driver_call *call;
+    int answered = l->just_answered;
+    l->just_answered = 0;
+    if (answered && ended < c->nodes && wait_driver(l, &call)) {
+      nw_event ev = {.kind = NW_EVENT_DRIVER, .call = call};
+      push(l, l->now, 0, ev);
+    }
+  }
+  pthread_join(driver, NULL);
+  while (l->n) {
+    pending p = pop(l);
+    if (p.ev.kind == NW_EVENT_MESSAGE)
+      free(p.ev.buf);
+  }
+  nw_stats *stats = calloc((size_t)c->nodes, sizeof *stats);
+  for (int k = 0; k < c->nodes; k++)
+    stats[k] = *nw_node_stats(l->nodes[k]);
+  memset(res, 0, sizeof *res);
+  nw_run_result_fill(res, stats, c->nodes, &l->outcome);
+  res->status = l->app_status;
+  snprintf(res->error, sizeof res->error, "%s", l->rt.error);
+  for (int k = 0; k < c->nodes; k++)
+    nw_node_destroy(l->nodes[k]);
+  free(stats);
+  free(l->nodes);
+  free(l->be);
+  free(l->heap);
+  pthread_mutex_destroy(&l->mu);
+  pthread_cond_destroy(&l->cv);
+  free(l);
+  return res->status;
+}

@@ -1,0 +1,29 @@
+/* loop_backend.h: a deterministic in-process backend for testing the core without SimGrid.
+ *
+ * A discrete-event loop runs every node in one thread. Messages arrive after a latency plus
+ * size / bandwidth, optionally with a random extra delay (jitter) so that messages overtake
+ * each other: the core promises not to rely on delivery order, and this checks it. Kernels run
+ * at launch (functional mode); an exec completes after flops / speed. The application's driver
+ * runs in its own thread, handing calls to node 0 through the loop.
+ */
+#ifndef NW_LOOP_BACKEND_H
+#define NW_LOOP_BACKEND_H
+
+#include "run.h"
+
+typedef struct loop_config {
+  int nodes, devices;
+  int functional;
+  double latency_s, bandwidth, speed; /* seconds, bytes/s, flops/s per device */
+  double jitter_s;                    /* max random extra delay per message */
+  double slow_node_factor;            /* node 1 computes this many times slower (1 = none) */
+  uint64_t seed;
+  nw_sched_config sched;
+} loop_config;
+
+void loop_config_defaults(loop_config *c);
+/* Runs app on the modelled cluster; returns the app's status, fills res. */
+nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,
+                   nw_run_result *res);
+
+#endif
