@@ -51,7 +51,16 @@ struct nw_exec {
   unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
 };
 
-typedef enum { DEV_IDLE, DEV_WAITING, DEV_EXECUTING, DEV_STEALING, DEV_BACKOFF } nw_dev_state;
+/* DEV_RETIRED: stopped stealing for this task after a failed round (UNICORN-NOTES: the
+ * original gives up after (number of nodes) consecutive failures). */
+typedef enum {
+  DEV_IDLE,
+  DEV_WAITING,
+  DEV_EXECUTING,
+  DEV_STEALING,
+  DEV_BACKOFF,
+  DEV_RETIRED
+} nw_dev_state;
 
 /* A device's share of one task: its queue of subtask ranges and pipeline. */
 typedef struct nw_device_slot {

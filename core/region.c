@@ -179,16 +179,16 @@ nw_status nw_quad_check(nw_quad q, uint64_t space_size, char *why, size_t why_le
   }
   if (q.length == 0 || q.count == 0) {
     snprintf(why, why_len, "quad (offset %llu, length %llu, step %llu, count %llu) is empty",
-             (unsigned long long)q.offset, (unsigned long long)q.length,
-             (unsigned long long)q.step, (unsigned long long)q.count);
+             (unsigned long long)q.offset, (unsigned long long)q.length, (unsigned long long)q.step,
+             (unsigned long long)q.count);
     return NW_ERR_ARG;
   }
   if (q.count > 1 && q.step < q.length) {
     snprintf(why, why_len,
              "quad (offset %llu, length %llu, step %llu, count %llu) has a step shorter than "
              "its length",
-             (unsigned long long)q.offset, (unsigned long long)q.length,
-             (unsigned long long)q.step, (unsigned long long)q.count);
+             (unsigned long long)q.offset, (unsigned long long)q.length, (unsigned long long)q.step,
+             (unsigned long long)q.count);
     return NW_ERR_ARG;
   }
   /* end = offset + (count-1)*step + length, checked for overflow at each step */
@@ -225,8 +225,8 @@ nw_status nw_region_add_quad(nw_region *s, nw_quad q) {
     return nw_region_add_range(s, q.offset, q.offset + (q.count - 1) * q.step + q.length);
   /* One segment per row, all in the same columns: one rectangle. */
   if (q.step == p && q.offset % p + q.length <= p)
-    return nw_region_add_rect(s, (nw_rect){q.offset / p, q.offset / p + q.count, q.offset % p,
-                                           q.offset % p + q.length});
+    return nw_region_add_rect(
+        s, (nw_rect){q.offset / p, q.offset / p + q.count, q.offset % p, q.offset % p + q.length});
   nw_status st = NW_OK;
   for (uint64_t i = 0; i < q.count && st == NW_OK; i++)
     st = nw_region_add_range(s, q.offset + i * q.step, q.offset + i * q.step + q.length);

@@ -11,7 +11,7 @@ void nw_run_config_defaults(nw_run_config *c) {
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
-  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0.001};
+  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0};
   c->seed = 1;
 }
 

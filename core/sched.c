@@ -170,7 +170,8 @@ static void launch(nw_node *n, nw_task_state *t, int d) {
 void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   uint64_t id;
-  if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF)
+  if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF ||
+      slot->state == DEV_RETIRED)
     return;
   if (slot->state != DEV_EXECUTING) {
     if (!slot->current) {

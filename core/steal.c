@@ -4,8 +4,9 @@
  * random remote node not yet tried in this round. The agent picks the local device expected
  * to finish its queue last (largest Q/R) and hands over ceil(Q * Rs / (Rs + Rv)) subtasks from
  * the tail of its queue; below one, the steal fails. When every node has failed, the round
- * ends and the device retries after a back-off that doubles up to 1024x steal_retry_s, so an
- * idle cluster waiting on its last subtasks sends few messages.
+ * ends. Work only moves between queues, never appears, so by default the device then stops
+ * stealing for this task, as the original Unicorn does after (number of nodes) consecutive
+ * failures; with steal_retry_s > 0 it retries after a back-off doubling up to 1024x.
  *
  * This walking-skeleton version steals only queued (not yet prepared) subtasks: aggression 1
  * for every device. Aggression levels, ProSteal and multi-assign build on it.
@@ -67,6 +68,10 @@ static void try_remote(nw_node *n, nw_task_state *t, int d) {
   int untried = n->cfg.nodes - slot->tried_count;
   if (untried <= 0) {
     double base = n->cfg.sched.steal_retry_s;
+    if (base <= 0) {
+      slot->state = DEV_RETIRED;
+      return;
+    }
     slot->backoff_s = slot->backoff_s > 0 ? slot->backoff_s * 2 : base;
     if (slot->backoff_s > 1024 * base)
       slot->backoff_s = 1024 * base;
