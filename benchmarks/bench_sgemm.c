@@ -1,5 +1,6 @@
 /* bench_sgemm.c N [REPS]: plain OpenBLAS sgemm on N x N matrices with every core, the
  * baseline that Narwhal's real backend is measured against. Prints the best GFlop/s. */
+#define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,415 @@
+/* real_backend.c: the core's node on real hardware, one MPI rank per node (DESIGN.md).
+ *
+ * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node;
+ * one compute thread per CPU device runs kernels; one network thread makes every
+ * point-to-point MPI call (so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics
+ * gather and MPI_Finalize happen while it is not running). On rank 0 the main thread runs the
+ * application's driver. Messages travel with tag = channel, so control and data are separate
+ * streams, as in Unicorn's network subsystem (section 4.2).
+ *
+ * Shutdown: when the node has finished, the network thread completes its sends, then enters a
+ * non-blocking barrier and keeps receiving (and dropping) until every rank is there. A rank
+ * enters only after its own sends completed, so no send is left unmatched and none hangs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "real_backend.h"
+
+#include <cblas.h>
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "real_queue.h"
+#include "rng.h"
+
+typedef struct outgoing {
+  int dst, tag;
+  void *buf;
+  size_t len;
+  MPI_Request req;
+  struct outgoing *next;
+} outgoing;
+
+typedef struct device {
+  struct rank_state *rs;
+  int index;
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  nw_exec *pending; /* the node launches one exec at a time per device */
+  int stop;
+} device;
+
+typedef struct rank_state {
+  int rank, size;
+  nw_node *node;
+  real_queue q;
+  double t0;
+  uint64_t rng;
+  device *dev;
+  int ndev;
+  /* network thread */
+  pthread_t net;
+  pthread_mutex_t out_mu;
+  outgoing *out_head, *out_tail; /* handed over by send(), not yet posted */
+  int node_done;                 /* set by the event loop when the node finished */
+  char net_error[256];
+  /* driver (rank 0) */
+  pthread_mutex_t drv_mu;
+  pthread_cond_t drv_cv;
+  nw_driver_call *drv_returned;
+} rank_state;
+
+static double monotonic(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static nw_event *new_event(nw_event_kind kind) {
+  nw_event *ev = calloc(1, sizeof *ev);
+  if (!ev) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  ev->kind = kind;
+  return ev;
+}
+
+/* ---- backend operations (core/backend.h); called on the event-loop thread */
+
+static double op_now(void *be) {
+  return monotonic() - ((rank_state *)be)->t0;
+}
+
+static uint64_t op_random(void *be) {
+  return nw_rng_next(&((rank_state *)be)->rng);
+}
+
+static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
+  rank_state *rs = be;
+  (void)wire;
+  if (dst == rs->rank) {
+    nw_event *ev = new_event(NW_EVENT_MESSAGE);
+    ev->src = dst;
+    ev->buf = buf;
+    ev->len = len;
+    real_queue_push(&rs->q, ev);
+    return;
+  }
+  outgoing *o = calloc(1, sizeof *o);
+  if (!o) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  *o = (outgoing){.dst = dst, .tag = (int)ch, .buf = buf, .len = len};
+  pthread_mutex_lock(&rs->out_mu);
+  if (rs->out_tail)
+    rs->out_tail->next = o;
+  else
+    rs->out_head = o;
+  rs->out_tail = o;
+  pthread_mutex_unlock(&rs->out_mu);
+}
+
+static void op_launch(void *be, int d, nw_exec *exec) {
+  device *dv = &((rank_state *)be)->dev[d];
+  pthread_mutex_lock(&dv->mu);
+  dv->pending = exec;
+  pthread_cond_signal(&dv->cv);
+  pthread_mutex_unlock(&dv->mu);
+}
+
+static void op_timer(void *be, double delay, uint64_t token) {
+  rank_state *rs = be;
+  nw_event *ev = new_event(NW_EVENT_TIMER);
+  ev->token = token;
+  real_queue_push_at(&rs->q, ev, monotonic() + delay);
+}
+
+static void op_driver_return(void *be, nw_driver_call *call) {
+  rank_state *rs = be;
+  pthread_mutex_lock(&rs->drv_mu);
+  rs->drv_returned = call;
+  pthread_cond_broadcast(&rs->drv_cv);
+  pthread_mutex_unlock(&rs->drv_mu);
+}
+
+static const nw_backend_ops real_ops = {op_now,   op_send,          op_launch,
+                                        op_timer, op_driver_return, op_random};
+
+/* ---- threads */
+
+static void *compute_thread(void *arg) {
+  device *dv = arg;
+  for (;;) {
+    pthread_mutex_lock(&dv->mu);
+    while (!dv->pending && !dv->stop)
+      pthread_cond_wait(&dv->cv, &dv->mu);
+    nw_exec *e = dv->pending;
+    dv->pending = NULL;
+    int stop = dv->stop;
+    pthread_mutex_unlock(&dv->mu);
+    if (!e && stop)
+      return NULL;
+    nw_exec_run(e);
+    nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+    ev->exec = e;
+    real_queue_push(&dv->rs->q, ev);
+  }
+}
+
+static void event_loop(rank_state *rs) {
+  while (!nw_node_finished(rs->node)) {
+    nw_event *ev = real_queue_pop(&rs->q);
+    nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
+    free(ev);
+  }
+  pthread_mutex_lock(&rs->out_mu);
+  rs->node_done = 1;
+  pthread_mutex_unlock(&rs->out_mu);
+}
+
+static void *event_thread(void *arg) {
+  event_loop(arg);
+  return NULL;
+}
+
+/* Receives one message if one is waiting; returns 1 if it did. */
+static int receive_one(rank_state *rs, int deliver) {
+  int flag = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+  if (!flag)
+    return 0;
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  void *buf = malloc(count > 0 ? (size_t)count : 1);
+  if (!buf) {
+    fprintf(stderr, "narwhal: rank %d: out of memory receiving %d bytes\n", rs->rank, count);
+    exit(1);
+  }
+  MPI_Recv(buf, count, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  if (!deliver) {
+    free(buf);
+    return 1;
+  }
+  nw_event *ev = new_event(NW_EVENT_MESSAGE);
+  ev->src = status.MPI_SOURCE;
+  ev->buf = buf;
+  ev->len = (size_t)count;
+  real_queue_push(&rs->q, ev);
+  return 1;
+}
+
+static void *network_thread(void *arg) {
+  rank_state *rs = arg;
+  outgoing *inflight = NULL;
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  int in_barrier = 0;
+  long idle_us = 20;
+  for (;;) {
+    int busy = 0;
+    pthread_mutex_lock(&rs->out_mu);
+    outgoing *fresh = rs->out_head;
+    rs->out_head = rs->out_tail = NULL;
+    int done = rs->node_done;
+    pthread_mutex_unlock(&rs->out_mu);
+    while (fresh) {
+      outgoing *o = fresh;
+      fresh = o->next;
+      if (o->len > (size_t)0x7fffffff) {
+        snprintf(rs->net_error, sizeof rs->net_error,
+                 "rank %d: a %zu-byte message exceeds MPI's 2 GiB per message", rs->rank, o->len);
+        free(o->buf);
+        free(o);
+        continue;
+      }
+      MPI_Isend(o->buf, (int)o->len, MPI_BYTE, o->dst, o->tag, MPI_COMM_WORLD, &o->req);
+      o->next = inflight;
+      inflight = o;
+      busy = 1;
+    }
+    for (outgoing **p = &inflight; *p;) {
+      int flag = 0;
+      MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
+      if (flag) {
+        outgoing *o = *p;
+        *p = o->next;
+        free(o->buf);
+        free(o);
+        busy = 1;
+      } else {
+        p = &(*p)->next;
+      }
+    }
+    while (receive_one(rs, !done))
+      busy = 1;
+    if (done && !inflight && !in_barrier) {
+      MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+      in_barrier = 1;
+    }
+    if (in_barrier) {
+      int flag = 0;
+      MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE);
+      if (flag)
+        return NULL;
+    }
+    /* Back off while idle, so this thread does not take a core from the kernels. */
+    if (busy) {
+      idle_us = 20;
+    } else {
+      struct timespec ts = {0, idle_us * 1000};
+      nanosleep(&ts, NULL);
+      if (idle_us < 500)
+        idle_us *= 2;
+    }
+  }
+}
+
+/* ---- driver (rank 0, main thread) */
+
+static void driver_post(void *be, nw_driver_call *call) {
+  rank_state *rs = be;
+  nw_event *ev = new_event(NW_EVENT_DRIVER);
+  ev->call = call;
+  real_queue_push(&rs->q, ev);
+  pthread_mutex_lock(&rs->drv_mu);
+  while (rs->drv_returned != call)
+    pthread_cond_wait(&rs->drv_cv, &rs->drv_mu);
+  rs->drv_returned = NULL;
+  pthread_mutex_unlock(&rs->drv_mu);
+}
+
+/* ---- set-up and tear-down */
+
+static int online_cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+/* Every rank checks the same configuration, so all fail alike and none waits for another. */
+static nw_status check_config(const nw_run_config *cfg, int size, int devices, nw_run_result *res) {
+  if (!cfg->functional) {
+    snprintf(res->error, sizeof res->error, "--data phantom is for the simulator (--backend sim)");
+    return NW_ERR_ARG;
+  }
+  if (cfg->nodes > 0 && cfg->nodes != size) {
+    snprintf(res->error, sizeof res->error, "--nodes %d but mpirun started %d processes",
+             cfg->nodes, size);
+    return NW_ERR_ARG;
+  }
+  if (size > NW_MAX_NODES || devices > NW_MAX_DEVICES_PER_NODE) {
+    snprintf(res->error, sizeof res->error, "at most %d ranks and %d devices per rank",
+             NW_MAX_NODES, NW_MAX_DEVICES_PER_NODE);
+    return NW_ERR_ARG;
+  }
+  return NW_OK;
+}
+
+nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
+  memset(res, 0, sizeof *res);
+  res->verified = -1;
+  int provided = 0;
+  MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  rank_state rs;
+  memset(&rs, 0, sizeof rs);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
+  res->reporter = rs.rank == 0;
+  int cores = online_cores();
+  rs.ndev = cfg->cpu_devices > 0 ? cfg->cpu_devices : cores;
+  nw_status st = check_config(cfg, rs.size, rs.ndev, res);
+  if (st == NW_OK && provided < MPI_THREAD_SERIALIZED) {
+    snprintf(res->error, sizeof res->error,
+             "this MPI gives thread level %d; Narwhal needs MPI_THREAD_SERIALIZED", provided);
+    st = NW_ERR_ARG;
+  }
+  if (st != NW_OK) {
+    MPI_Finalize();
+    return res->status = st;
+  }
+  /* Each device calls BLAS from its own thread: give each its share of the cores. */
+  openblas_set_num_threads(cores / rs.ndev > 1 ? cores / rs.ndev : 1);
+
+  nw_node_config nc;
+  memset(&nc, 0, sizeof nc);
+  nc.id = rs.rank;
+  nc.nodes = rs.size;
+  nc.functional = 1;
+  nc.devices = rs.ndev;
+  nc.sched = cfg->sched;
+  nc.kinds = app->kinds;
+  MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
+  rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
+  real_queue_init(&rs.q);
+  pthread_mutex_init(&rs.out_mu, NULL);
+  pthread_mutex_init(&rs.drv_mu, NULL);
+  pthread_cond_init(&rs.drv_cv, NULL);
+  st = nw_node_create(&nc, (nw_backend){&real_ops, &rs}, &rs.node);
+  rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
+  if (st != NW_OK || !rs.dev) {
+    snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
+    MPI_Abort(MPI_COMM_WORLD, 1); /* the others are already past their checks */
+  }
+  MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
+  rs.t0 = monotonic();
+  for (int d = 0; d < rs.ndev; d++) {
+    rs.dev[d] = (device){.rs = &rs, .index = d};
+    pthread_mutex_init(&rs.dev[d].mu, NULL);
+    pthread_cond_init(&rs.dev[d].cv, NULL);
+    pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
+  }
+  pthread_create(&rs.net, NULL, network_thread, &rs);
+
+  nw_app_outcome outcome = {.verified = -1};
+  nw_status app_status = NW_OK;
+  nw_runtime rt = {.post = driver_post, .be = &rs, .functional = 1, .nodes = rs.size};
+  if (rs.rank == 0) {
+    pthread_t loop;
+    pthread_create(&loop, NULL, event_thread, &rs);
+    app_status = app->main(&rt, &cfg->args, &outcome);
+    nw_runtime_shutdown(&rt);
+    pthread_join(loop, NULL);
+  } else {
+    event_loop(&rs);
+  }
+  pthread_join(rs.net, NULL);
+  for (int d = 0; d < rs.ndev; d++) {
+    pthread_mutex_lock(&rs.dev[d].mu);
+    rs.dev[d].stop = 1;
+    pthread_cond_signal(&rs.dev[d].cv);
+    pthread_mutex_unlock(&rs.dev[d].mu);
+    pthread_join(rs.dev[d].thread, NULL);
+    pthread_mutex_destroy(&rs.dev[d].mu);
+    pthread_cond_destroy(&rs.dev[d].cv);
+  }
+
+  nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
+  MPI_Gather(nw_node_stats(rs.node), (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats),
+             MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (rs.rank == 0) {
+    st = all ? nw_run_result_fill(res, all, rs.size, &outcome) : NW_ERR_NOMEM;
+    if (app_status != NW_OK) {
+      st = app_status;
+      snprintf(res->error, sizeof res->error, "%s", rt.error[0] ? rt.error : "the run failed");
+    } else if (rs.net_error[0]) {
+      st = NW_ERR_INTERNAL;
+      snprintf(res->error, sizeof res->error, "%s", rs.net_error);
+    }
+  }
+  free(all);
+  real_queue_destroy(&rs.q);
+  nw_node_destroy(rs.node);
+  free(rs.dev);
+  pthread_mutex_destroy(&rs.out_mu);
+  pthread_mutex_destroy(&rs.drv_mu);
+  pthread_cond_destroy(&rs.drv_cv);
+  MPI_Finalize();
+  return res->status = st;
+}

@@ -1,0 +1,460 @@
+/* sim_backend.c: the core's nodes on a SimGrid-modelled cluster (DESIGN.md).
+ *
+ * Per node: an actor that runs the node's event loop on host n<i>-cpu; one actor per CPU
+ * device, which executes the cost model's flops on that host (a host with C cores runs C such
+ * actors at full per-core speed); one receiver actor per channel, so a large data transfer
+ * never blocks the event loop nor delays control messages; and one sender actor for data,
+ * because Unicorn sends heavy data through one dedicated thread per node (paper section 4.1):
+ * a node's outgoing transfers go one after another, control messages go at once. Besides
+ * being the paper's design, this keeps the number of concurrent flows at most one per node;
+ * with every transfer concurrent, SimGrid's bandwidth-sharing solver took 92% of a 35 s run. The
+ * application's driver is an actor on n0-cpu. Local events go through a plain list and a semaphore:
+ * actors are cooperative threads of one OS thread, and a mailbox would charge simulated latency.
+ *
+ * Network model: latency and bandwidth factors 1, TCP gamma 0, so a transfer takes exactly
+ * latency + size / bandwidth (../shared/SIMGRID-NOTES.md). The paper gives no calibration
+ * that would justify SimGrid's default corrections (about +3%); measured platforms can
+ * override these flags later.
+ */
+#include "sim_backend.h"
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xbt/log.h>
+
+#include "platform_check.h"
+#include "rng.h"
+
+/* Gets kept outstanding per receiver: transfers to one node proceed concurrently. */
+#define RECEIVER_SLOTS 64
+
+typedef struct evq {
+  nw_event *head, *tail;
+  sg_sem_t sem;
+} evq;
+
+typedef struct sim_device {
+  struct sim_node *node;
+  int index;
+  nw_exec **queue; /* execs launched, not yet started: at most one in practice */
+  size_t n, cap;
+  sg_sem_t sem;
+} sim_device;
+
+typedef struct envelope {
+  int src;
+  void *buf;
+  size_t len;
+  long wire;
+  int dst;
+  struct envelope *next;
+} envelope;
+
+typedef struct sim_node {
+  struct sim_world *w;
+  int id;
+  nw_node *node;
+  sg_host_t host;
+  evq q;
+  envelope *out_head, *out_tail; /* data transfers waiting for the sender actor */
+  sg_sem_t out_sem;
+  sim_device *dev;
+  int ndev;
+  uint64_t rng;
+  char mbox[2][32]; /* per channel */
+} sim_node;
+
+typedef struct sim_world {
+  const nw_run_config *cfg;
+  const nw_app *app;
+  int nodes;
+  sim_node *node;
+  nw_runtime rt;
+  sg_sem_t driver_sem;
+  nw_app_outcome outcome;
+  nw_status app_status;
+} sim_world;
+
+static void post(sim_node *sn, nw_event *ev) {
+  ev->next = NULL;
+  if (sn->q.tail)
+    sn->q.tail->next = ev;
+  else
+    sn->q.head = ev;
+  sn->q.tail = ev;
+  sg_sem_release(sn->q.sem);
+}
+
+static nw_event *new_event(nw_event_kind kind) {
+  nw_event *ev = calloc(1, sizeof *ev);
+  if (!ev) {
+    fprintf(stderr, "narwhal: out of memory in the simulator\n");
+    exit(1);
+  }
+  ev->kind = kind;
+  return ev;
+}
+
+/* ---- backend operations (core/backend.h) */
+
+static double op_now(void *be) {
+  (void)be;
+  return simgrid_get_clock();
+}
+
+static uint64_t op_random(void *be) {
+  return nw_rng_next(&((sim_node *)be)->rng);
+}
+
+static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
+  sim_node *sn = be;
+  if (dst == sn->id) {
+    nw_event *ev = new_event(NW_EVENT_MESSAGE);
+    ev->src = sn->id;
+    ev->buf = buf;
+    ev->len = len;
+    post(sn, ev);
+    return;
+  }
+  envelope *e = malloc(sizeof *e);
+  if (!e) {
+    fprintf(stderr, "narwhal: out of memory in the simulator\n");
+    exit(1);
+  }
+  *e = (envelope){.src = sn->id, .buf = buf, .len = len, .wire = (long)wire, .dst = dst};
+  if (ch == NW_CHANNEL_DATA) {
+    if (sn->out_tail)
+      sn->out_tail->next = e;
+    else
+      sn->out_head = e;
+    sn->out_tail = e;
+    sg_sem_release(sn->out_sem);
+    return;
+  }
+  sg_mailbox_t mb = sg_mailbox_by_name(sn->w->node[dst].mbox[ch]);
+  sg_comm_t c = sg_mailbox_put_init(mb, e, (long)wire); /* detach starts it */
+  sg_comm_detach(c, NULL);
+}
+
+static void op_launch(void *be, int device, nw_exec *exec) {
+  sim_device *d = &((sim_node *)be)->dev[device];
+  if (d->n == d->cap) {
+    d->cap = d->cap ? 2 * d->cap : 4;
+    d->queue = realloc(d->queue, d->cap * sizeof *d->queue);
+    if (!d->queue) {
+      fprintf(stderr, "narwhal: out of memory in the simulator\n");
+      exit(1);
+    }
+  }
+  d->queue[d->n++] = exec;
+  sg_sem_release(d->sem);
+}
+
+typedef struct timer_arg {
+  sim_node *sn;
+  double delay;
+  uint64_t token;
+} timer_arg;
+
+static void timer_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  timer_arg *t = sg_actor_self_get_data();
+  sg_actor_sleep_for(t->delay);
+  nw_event *ev = new_event(NW_EVENT_TIMER);
+  ev->token = t->token;
+  post(t->sn, ev);
+  free(t);
+}
+
+static void op_timer(void *be, double delay, uint64_t token) {
+  sim_node *sn = be;
+  timer_arg *t = malloc(sizeof *t);
+  if (!t) {
+    fprintf(stderr, "narwhal: out of memory in the simulator\n");
+    exit(1);
+  }
+  *t = (timer_arg){sn, delay, token};
+  sg_actor_t a = sg_actor_init("timer", sn->host);
+  sg_actor_set_data(a, t);
+  sg_actor_daemonize(a);
+  sg_actor_start_(a, timer_actor, 0, NULL);
+}
+
+static void op_driver_return(void *be, nw_driver_call *call) {
+  (void)call;
+  sg_sem_release(((sim_node *)be)->w->driver_sem);
+}
+
+static const nw_backend_ops sim_ops = {op_now,   op_send,          op_launch,
+                                       op_timer, op_driver_return, op_random};
+
+/* ---- actors */
+
+static void node_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_node *sn = sg_actor_self_get_data();
+  while (!nw_node_finished(sn->node)) {
+    sg_sem_acquire(sn->q.sem);
+    nw_event *ev = sn->q.head;
+    sn->q.head = ev->next;
+    if (!sn->q.head)
+      sn->q.tail = NULL;
+    nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
+    free(ev);
+  }
+}
+
+static void device_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_device *d = sg_actor_self_get_data();
+  int functional = d->node->w->cfg->functional;
+  for (;;) {
+    sg_sem_acquire(d->sem);
+    nw_exec *e = d->queue[0];
+    memmove(d->queue, d->queue + 1, --d->n * sizeof *d->queue);
+    if (functional)
+      nw_exec_run(e); /* real bytes, no simulated time */
+    sg_actor_execute(nw_exec_flops(e));
+    nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+    ev->exec = e;
+    post(d->node, ev);
+  }
+}
+
+static void sender_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_node *sn = sg_actor_self_get_data();
+  for (;;) {
+    sg_sem_acquire(sn->out_sem);
+    envelope *e = sn->out_head;
+    sn->out_head = e->next;
+    if (!sn->out_head)
+      sn->out_tail = NULL;
+    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].mbox[NW_CHANNEL_DATA]), e, e->wire);
+  }
+}
+
+typedef struct receiver_arg {
+  sim_node *sn;
+  int channel;
+} receiver_arg;
+
+static void receiver_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  receiver_arg *ra = sg_actor_self_get_data();
+  sim_node *sn = ra->sn;
+  sg_mailbox_t mb = sg_mailbox_by_name(sn->mbox[ra->channel]);
+  free(ra);
+  sg_comm_t comms[RECEIVER_SLOTS];
+  void *got[RECEIVER_SLOTS];
+  for (int i = 0; i < RECEIVER_SLOTS; i++)
+    comms[i] = sg_mailbox_get_async(mb, &got[i]);
+  for (;;) {
+    ssize_t i = sg_comm_wait_any(comms, RECEIVER_SLOTS);
+    if (i < 0)
+      continue;
+    envelope *e = got[i];
+    nw_event *ev = new_event(NW_EVENT_MESSAGE);
+    ev->src = e->src;
+    ev->buf = e->buf;
+    ev->len = e->len;
+    free(e);
+    post(sn, ev);
+    comms[i] = sg_mailbox_get_async(mb, &got[i]);
+  }
+}
+
+static void driver_post(void *be, nw_driver_call *call) {
+  sim_world *w = be;
+  nw_event *ev = new_event(NW_EVENT_DRIVER);
+  ev->call = call;
+  post(&w->node[0], ev);
+  sg_sem_acquire(w->driver_sem);
+}
+
+static void driver_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_world *w = sg_actor_self_get_data();
+  w->app_status = w->app->main(&w->rt, &w->cfg->args, &w->outcome);
+  nw_runtime_shutdown(&w->rt);
+}
+
+static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                        int daemon) {
+  sg_actor_t a = sg_actor_init(name, host);
+  sg_actor_set_data(a, data);
+  if (daemon)
+    sg_actor_daemonize(a);
+  sg_actor_start_(a, code, 0, NULL);
+  return a;
+}
+
+/* ---- set-up */
+
+static int count_nodes(void) {
+  int k = 0;
+  char name[32];
+  for (;;) {
+    snprintf(name, sizeof name, "n%d-cpu", k);
+    if (!sg_host_by_name(name))
+      return k;
+    k++;
+  }
+}
+
+static nw_status build_nodes(sim_world *w, nw_run_result *res) {
+  const nw_run_config *cfg = w->cfg;
+  w->node = calloc((size_t)w->nodes, sizeof *w->node);
+  if (!w->node)
+    return NW_ERR_NOMEM;
+  nw_node_config nc;
+  memset(&nc, 0, sizeof nc);
+  nc.nodes = w->nodes;
+  nc.functional = cfg->functional;
+  nc.sched = cfg->sched;
+  nc.kinds = w->app->kinds;
+  for (int i = 0; i < w->nodes; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "n%d-cpu", i);
+    sg_host_t h = sg_host_by_name(name);
+    int cores = sg_host_core_count(h);
+    int devices = cfg->cpu_devices > 0 ? cfg->cpu_devices : cores;
+    if (devices > cores || devices > NW_MAX_DEVICES_PER_NODE) {
+      snprintf(res->error, sizeof res->error,
+               "--cpu-devices %d: node %d of platform %.300s has %d cores (at most %d devices)",
+               cfg->cpu_devices, i, cfg->platform, cores, NW_MAX_DEVICES_PER_NODE);
+      return NW_ERR_ARG;
+    }
+    nc.devices_per_node[i] = devices;
+    w->node[i].host = h;
+  }
+  for (int i = 0; i < w->nodes; i++) {
+    sim_node *sn = &w->node[i];
+    sn->w = w;
+    sn->id = i;
+    sn->ndev = nc.devices_per_node[i];
+    sn->rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1));
+    sn->q.sem = sg_sem_init(0);
+    sn->out_sem = sg_sem_init(0);
+    snprintf(sn->mbox[NW_CHANNEL_CONTROL], sizeof sn->mbox[0], "ctl-%d", i);
+    snprintf(sn->mbox[NW_CHANNEL_DATA], sizeof sn->mbox[1], "data-%d", i);
+    sn->dev = calloc((size_t)sn->ndev, sizeof *sn->dev);
+    if (!sn->dev)
+      return NW_ERR_NOMEM;
+    nc.id = i;
+    nc.devices = sn->ndev;
+    nw_status st = nw_node_create(&nc, (nw_backend){&sim_ops, sn}, &sn->node);
+    if (st != NW_OK)
+      return st;
+    for (int d = 0; d < sn->ndev; d++)
+      sn->dev[d] = (sim_device){.node = sn, .index = d, .sem = sg_sem_init(0)};
+  }
+  return NW_OK;
+}
+
+static void start_actors(sim_world *w) {
+  for (int i = 0; i < w->nodes; i++) {
+    sim_node *sn = &w->node[i];
+    spawn("node", sn->host, node_actor, sn, 0);
+    for (int d = 0; d < sn->ndev; d++)
+      spawn("device", sn->host, device_actor, &sn->dev[d], 1);
+    spawn("sender", sn->host, sender_actor, sn, 1);
+    for (int ch = 0; ch < 2; ch++) {
+      receiver_arg *ra = malloc(sizeof *ra);
+      *ra = (receiver_arg){sn, ch};
+      spawn("receiver", sn->host, receiver_actor, ra, 1);
+    }
+  }
+  spawn("driver", w->node[0].host, driver_actor, w, 0);
+}
+
+static void free_world(sim_world *w) {
+  for (int i = 0; w->node && i < w->nodes; i++) {
+    sim_node *sn = &w->node[i];
+    while (sn->q.head) {
+      nw_event *ev = sn->q.head;
+      sn->q.head = ev->next;
+      if (ev->kind == NW_EVENT_MESSAGE)
+        free(ev->buf);
+      free(ev);
+    }
+    while (sn->out_head) {
+      envelope *e = sn->out_head;
+      sn->out_head = e->next;
+      free(e->buf);
+      free(e);
+    }
+    for (int d = 0; sn->dev && d < sn->ndev; d++)
+      free(sn->dev[d].queue);
+    free(sn->dev);
+    nw_node_destroy(sn->node);
+  }
+  free(w->node);
+}
+
+nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
+  static int initialized;
+  memset(res, 0, sizeof *res);
+  res->verified = -1;
+  if (initialized) {
+    snprintf(res->error, sizeof res->error, "the simulator runs once per process");
+    return res->status = NW_ERR_STATE;
+  }
+  nw_status st = nw_platform_check(cfg->platform, res->error, sizeof res->error);
+  if (st != NW_OK)
+    return res->status = st;
+  initialized = 1;
+  int argc = 5;
+  char *argv[] = {"narwhal",
+                  "--cfg=network/latency-factor:1",
+                  "--cfg=network/bandwidth-factor:1",
+                  "--cfg=network/TCP-gamma:0",
+                  "--log=root.thres:critical",
+                  NULL};
+  xbt_log_control_set("root.thres:critical");
+  simgrid_init(&argc, argv);
+  simgrid_load_platform(cfg->platform);
+
+  sim_world w = {.cfg = cfg, .app = app, .app_status = NW_OK};
+  w.outcome.verified = -1;
+  int available = count_nodes();
+  w.nodes = cfg->nodes > 0 ? cfg->nodes : available;
+  if (available == 0 || w.nodes > available || w.nodes > NW_MAX_NODES) {
+    snprintf(res->error, sizeof res->error,
+             "platform %.300s has %d nodes (hosts n<i>-cpu), %d requested", cfg->platform,
+             available, w.nodes);
+    return res->status = NW_ERR_ARG;
+  }
+  st = build_nodes(&w, res);
+  if (st != NW_OK) {
+    if (!res->error[0])
+      snprintf(res->error, sizeof res->error, "cannot set up the simulated nodes (status %d)",
+               (int)st);
+    free_world(&w);
+    return res->status = st;
+  }
+  w.driver_sem = sg_sem_init(0);
+  w.rt =
+      (nw_runtime){.post = driver_post, .be = &w, .functional = cfg->functional, .nodes = w.nodes};
+  start_actors(&w);
+  simgrid_run();
+
+  nw_stats *stats = calloc((size_t)w.nodes, sizeof *stats);
+  for (int i = 0; stats && i < w.nodes; i++)
+    stats[i] = *nw_node_stats(w.node[i].node);
+  st = stats ? nw_run_result_fill(res, stats, w.nodes, &w.outcome) : NW_ERR_NOMEM;
+  free(stats);
+  res->reporter = 1;
+  res->status = st != NW_OK ? st : w.app_status;
+  if (w.app_status != NW_OK)
+    snprintf(res->error, sizeof res->error, "%s", w.rt.error[0] ? w.rt.error : "the run failed");
+  free_world(&w);
+  return res->status;
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# gen-platform.sh [options] > FILE.xml: writes a SimGrid 3.32 platform of identical nodes with
+# GPUs, in the layout of ../shared/SIMGRID-NOTES.md. The naming is a contract the SimGrid
+# backend relies on: node i is zone n<i> with CPU host n<i>-cpu (one core per CPU core, speed
+# per core) and GPU hosts n<i>-gpu<k> (property kind=gpu, memsize in bytes).
+set -euo pipefail
+nodes=4 cores=4 core_speed=1Gf gpus=0 gpu_speed=10Gf gpu_mem=1073741824
+pcie_bw=1GBps pcie_lat=10us nic_bw=100MBps nic_lat=50us bb_bw=1GBps bb_lat=1us comment=""
+die() { echo "gen-platform: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || die "option $1 needs a value"
+  case $1 in
+  --nodes) nodes=$2 ;; --cores) cores=$2 ;; --core-speed) core_speed=$2 ;;
+  --gpus) gpus=$2 ;; --gpu-speed) gpu_speed=$2 ;; --gpu-mem) gpu_mem=$2 ;;
+  --pcie-bw) pcie_bw=$2 ;; --pcie-lat) pcie_lat=$2 ;; --nic-bw) nic_bw=$2 ;;
+  --nic-lat) nic_lat=$2 ;; --backbone-bw) bb_bw=$2 ;; --backbone-lat) bb_lat=$2 ;;
+  --comment) comment=$2 ;;
+  *) die "unknown option $1" ;;
+  esac
+  shift 2
+done
+for v in nodes cores gpus gpu_mem; do
+  [[ ${!v} =~ ^[0-9]+$ ]] || die "--${v//_/-} must be a whole number, not '${!v}'"
+done
+[ "$nodes" -ge 1 ] && [ "$cores" -ge 1 ] || die "--nodes and --cores must be at least 1"
+
+echo '<?xml version="1.0"?>'
+echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+[ -n "$comment" ] && printf '<!--\n%s\n-->\n' "$comment"
+echo '<platform version="4.1">'
+echo '  <zone id="cluster" routing="Full">'
+for ((i = 0; i < nodes; i++)); do
+  echo "    <zone id=\"n$i\" routing=\"Full\">"
+  echo "      <host id=\"n$i-cpu\" speed=\"$core_speed\" core=\"$cores\"><prop id=\"kind\" value=\"cpu\"/></host>"
+  for ((k = 0; k < gpus; k++)); do
+    echo "      <host id=\"n$i-gpu$k\" speed=\"$gpu_speed\"><prop id=\"kind\" value=\"gpu\"/><prop id=\"memsize\" value=\"$gpu_mem\"/></host>"
+  done
+  for ((k = 0; k < gpus; k++)); do
+    echo "      <link id=\"n$i-pcie$k\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
+  done
+  for ((k = 0; k < gpus; k++)); do
+    echo "      <route src=\"n$i-cpu\" dst=\"n$i-gpu$k\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"UP\"/></route>"
+    echo "      <route src=\"n$i-gpu$k\" dst=\"n$i-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"DOWN\"/></route>"
+  done
+  echo "    </zone>"
+done
+# Each node's NIC is split-duplex: sending and receiving do not share bandwidth, as on
+# InfiniBand; the switch (backbone) is a fat pipe: every flow gets its full bandwidth.
+for ((i = 0; i < nodes; i++)); do
+  echo "    <link id=\"n$i-nic\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
+done
+echo "    <link id=\"backbone\" bandwidth=\"$bb_bw\" latency=\"$bb_lat\" sharing_policy=\"FATPIPE\"/>"
+for ((i = 0; i < nodes; i++)); do
+  for ((j = 0; j < nodes; j++)); do
+    [ "$i" -eq "$j" ] && continue
+    echo "    <zoneRoute src=\"n$i\" dst=\"n$j\" gw_src=\"n$i-cpu\" gw_dst=\"n$j-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-nic\" direction=\"UP\"/><link_ctn id=\"backbone\"/><link_ctn id=\"n$j-nic\" direction=\"DOWN\"/></zoneRoute>"
+  done
+done
+echo '  </zone>'
+echo '</platform>'

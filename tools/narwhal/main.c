@@ -1,0 +1,81 @@
+/* main.c: the narwhal tool: `narwhal run` runs one application on a backend, `narwhal sweep`
+ * runs a family of runs from a JSON file and tabulates them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_choice.h"
+#include "options.h"
+#include "report.h"
+#include "sweep.h"
+
+#include <cjson/cJSON.h>
+
+/* Under mpirun every rank parses the same arguments; one of them is enough to complain. */
+static int quiet_rank(void) {
+  const char *r = getenv("OMPI_COMM_WORLD_RANK");
+  return r && strcmp(r, "0") != 0;
+}
+
+static int fail(int code, const char *msg) {
+  if (!quiet_rank())
+    fprintf(stderr, "narwhal: %s\n", msg);
+  return code;
+}
+
+static int run(int argc, char **argv, char **all_argv) {
+  tool_options o;
+  char why[1024];
+  if (tool_options_parse(argc, argv, &o, why, sizeof why))
+    return fail(2, why);
+  if (o.help) {
+    tool_options_usage();
+    return 0;
+  }
+  const nw_app *app = nw_app_find(o.run.app);
+  if (!app) {
+    snprintf(why, sizeof why, "--app: unknown application '%s' (built in: matmul)", o.run.app);
+    return fail(2, why);
+  }
+  if (app->check_args(&o.run.args, why, sizeof why) != NW_OK)
+    return fail(2, why);
+  if (o.dry_run) {
+    cJSON *j = tool_options_to_json(&o);
+    char *text = cJSON_Print(j);
+    printf("%s\n", text);
+    free(text);
+    cJSON_Delete(j);
+    return 0;
+  }
+  nw_run_result res;
+  nw_status st = tool_run_backend(&o, app, all_argv, &res);
+  int code = 0;
+  if (st != NW_OK) {
+    code = fail(st == NW_ERR_ARG ? 2 : 1, res.error[0] ? res.error : "the run failed");
+  } else if (res.reporter) {
+    if (o.json)
+      report_json(&o, &res);
+    else
+      report_text(&o, &res);
+    if (res.verified == 0) {
+      fprintf(stderr, "narwhal: the result differs from the single-process reference\n");
+      code = 3;
+    }
+  }
+  nw_run_result_free(&res);
+  return code;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    tool_options_usage();
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "run"))
+    return run(argc - 2, argv + 2, argv);
+  if (!strcmp(argv[1], "sweep"))
+    return sweep_main(argc - 2, argv + 2);
+  char msg[300];
+  snprintf(msg, sizeof msg, "unknown command '%.200s' (run or sweep)", argv[1]);
+  return fail(2, msg);
+}

@@ -1,0 +1,351 @@
+/* options.c: one table of `narwhal run` options serves the command line (--name VALUE) and
+ * JSON run files ("name": value), so the two can never disagree on names or checks. */
+#define _POSIX_C_SOURCE 200809L
+#include "options.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE } opt_type;
+
+typedef struct opt_def {
+  const char *name;
+  opt_type type;
+  const char *choices[4]; /* T_CHOICE */
+  const char *help;
+} opt_def;
+
+static const opt_def defs[] = {
+    {"app", T_STRING, {0}, "application to run (matmul)"},
+    {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
+    {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
+    {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
+    {"n", T_U64, {0}, "problem size (matmul: matrix dimension)"},
+    {"block", T_U64, {0}, "subtask granularity (matmul: block dimension)"},
+    {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
+    {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
+    {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
+    {"placement",
+     T_CHOICE,
+     {"spread", "node0"},
+     "inputs start spread in random blocks, or on node 0"},
+    {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
+    {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
+    {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"json", T_BOOL, {0}, "print one JSON object on stdout"},
+    {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
+};
+enum { NDEFS = sizeof defs / sizeof defs[0] };
+
+static const opt_def *find(const char *name) {
+  for (int i = 0; i < NDEFS; i++)
+    if (strcmp(defs[i].name, name) == 0)
+      return &defs[i];
+  return NULL;
+}
+
+static int parse_u64(const char *s, unsigned long long *out) {
+  if (!*s || *s == '-' || *s == '+')
+    return 0;
+  char *end;
+  errno = 0;
+  *out = strtoull(s, &end, 10);
+  return errno == 0 && *end == '\0';
+}
+
+/* Sets one option from its text form. `who` is how messages name it ("--nodes", "key
+ * 'nodes' of run.json"). */
+static int set(tool_options *o, const opt_def *d, const char *v, const char *who, char *why,
+               size_t len) {
+  nw_run_config *c = &o->run;
+  unsigned long long u = 0;
+  double x = 0;
+  char *end;
+  switch (d->type) {
+  case T_INT:
+  case T_U64:
+    if (!parse_u64(v, &u) || (d->type == T_INT && u > 1000000)) {
+      snprintf(why, len, "%s: '%s' is not a whole number%s", who, v,
+               d->type == T_INT ? " from 0 to 1000000" : "");
+      return 1;
+    }
+    break;
+  case T_DOUBLE:
+    errno = 0;
+    x = strtod(v, &end);
+    if (!*v || *end || errno || !(x >= 0) || x > 1e9) {
+      snprintf(why, len, "%s: '%s' is not a number of seconds >= 0", who, v);
+      return 1;
+    }
+    break;
+  case T_CHOICE: {
+    int ok = 0;
+    for (int i = 0; i < 4 && d->choices[i]; i++)
+      ok |= strcmp(v, d->choices[i]) == 0;
+    if (!ok) {
+      snprintf(why, len, "%s: unknown value '%s' (one of: %s%s%s)", who, v, d->choices[0],
+               d->choices[1] ? ", " : "", d->choices[1] ? d->choices[1] : "");
+      return 1;
+    }
+    break;
+  }
+  case T_BOOL:
+    if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0) {
+      snprintf(why, len, "%s: '%s' is not true or false", who, v);
+      return 1;
+    }
+    break;
+  case T_STRING:
+    if (!*v) {
+      snprintf(why, len, "%s: the value is empty", who);
+      return 1;
+    }
+    break;
+  }
+  const char *n = d->name;
+  int on = strcmp(v, "true") == 0;
+  if (!strcmp(n, "app"))
+    snprintf(c->app, sizeof c->app, "%s", v);
+  else if (!strcmp(n, "backend"))
+    snprintf(c->backend, sizeof c->backend, "%s", v);
+  else if (!strcmp(n, "platform"))
+    snprintf(c->platform, sizeof c->platform, "%s", v);
+  else if (!strcmp(n, "nodes")) {
+    if (u < 1) {
+      snprintf(why, len, "%s: must be at least 1", who);
+      return 1;
+    }
+    c->nodes = (int)u;
+  } else if (!strcmp(n, "n"))
+    c->args.n = u;
+  else if (!strcmp(n, "block"))
+    c->args.block = u;
+  else if (!strcmp(n, "data"))
+    c->functional = strcmp(v, "functional") == 0;
+  else if (!strcmp(n, "seed"))
+    c->seed = c->args.seed = u;
+  else if (!strcmp(n, "verify")) {
+    c->args.verify = on;
+    o->verify_set = 1;
+  } else if (!strcmp(n, "placement"))
+    c->args.spread = strcmp(v, "spread") == 0;
+  else if (!strcmp(n, "cpu-devices"))
+    c->cpu_devices = (int)u;
+  else if (!strcmp(n, "pipeline"))
+    c->sched.pipeline = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "steal-retry"))
+    c->sched.steal_retry_s = x;
+  else if (!strcmp(n, "json"))
+    o->json = on;
+  else if (!strcmp(n, "dry-run"))
+    o->dry_run = on;
+  return 0;
+}
+
+int tool_options_apply_json(const void *object, const char *where, tool_options *o, char *why,
+                            size_t len) {
+  const cJSON *root = object;
+  if (!cJSON_IsObject(root)) {
+    snprintf(why, len, "%s: expected a JSON object", where);
+    return 1;
+  }
+  for (const cJSON *item = root->child; item; item = item->next) {
+    const opt_def *d = find(item->string);
+    char who[300], text[64];
+    snprintf(who, sizeof who, "%s: key '%s'", where, item->string);
+    if (!d) {
+      snprintf(why, len, "%s: unknown key '%s'", where, item->string);
+      return 1;
+    }
+    const char *v = text;
+    if (d->type == T_BOOL) {
+      if (!cJSON_IsBool(item)) {
+        snprintf(why, len, "%s must be true or false", who);
+        return 1;
+      }
+      v = cJSON_IsTrue(item) ? "true" : "false";
+    } else if (d->type == T_INT || d->type == T_U64 || d->type == T_DOUBLE) {
+      if (!cJSON_IsNumber(item)) {
+        snprintf(why, len, "%s must be a number", who);
+        return 1;
+      }
+      double x = item->valuedouble;
+      if (d->type != T_DOUBLE && (x < 0 || x != (double)(unsigned long long)x)) {
+        snprintf(why, len, "%s must be a whole number >= 0", who);
+        return 1;
+      }
+      if (d->type == T_DOUBLE)
+        snprintf(text, sizeof text, "%.17g", x);
+      else
+        snprintf(text, sizeof text, "%llu", (unsigned long long)x);
+    } else if (d->type == T_CHOICE && !strcmp(d->name, "pipeline") && cJSON_IsBool(item)) {
+      v = cJSON_IsTrue(item) ? "on" : "off";
+    } else {
+      if (!cJSON_IsString(item)) {
+        snprintf(why, len, "%s must be a string", who);
+        return 1;
+      }
+      v = item->valuestring;
+    }
+    if (set(o, d, v, who, why, len))
+      return 1;
+  }
+  return 0;
+}
+
+static char *read_file(const char *path, char *why, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(why, len, "config %s: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap);
+  size_t r;
+  while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (n + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b) {
+        free(buf);
+        buf = NULL;
+      } else {
+        buf = b;
+      }
+    }
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (!buf || err) {
+    free(buf);
+    snprintf(why, len, "config %s: cannot read it", path);
+    return NULL;
+  }
+  buf[n] = '\0';
+  return buf;
+}
+
+static int load_config(const char *path, tool_options *o, char *why, size_t len) {
+  char *text = read_file(path, why, len);
+  if (!text)
+    return 1;
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+  if (!root) {
+    int line = 1;
+    const char *at = cJSON_GetErrorPtr();
+    for (const char *p = text; at && p < at && *p; p++)
+      line += *p == '\n';
+    snprintf(why, len, "config %s: malformed JSON at line %d", path, line);
+    free(text);
+    return 1;
+  }
+  char where[320];
+  snprintf(where, sizeof where, "config %s", path);
+  int rc = tool_options_apply_json(root, where, o, why, len);
+  cJSON_Delete(root);
+  free(text);
+  return rc;
+}
+
+int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t len) {
+  memset(o, 0, sizeof *o);
+  nw_run_config_defaults(&o->run);
+  /* The run file first, whatever its position: the command line overrides it. */
+  for (int i = 0; i < argc; i++)
+    if (!strcmp(argv[i], "--config")) {
+      if (i + 1 >= argc) {
+        snprintf(why, len, "--config: missing value (a JSON run file)");
+        return 1;
+      }
+      if (load_config(argv[i + 1], o, why, len))
+        return 1;
+    }
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--config")) {
+      i++;
+      continue;
+    }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      o->help = 1;
+      continue;
+    }
+    if (strncmp(a, "--", 2) != 0) {
+      snprintf(why, len, "unexpected argument '%s' (options start with --)", a);
+      return 1;
+    }
+    const char *name = a + 2;
+    int negated = !strncmp(name, "no-", 3) && find(name + 3) && find(name + 3)->type == T_BOOL;
+    const opt_def *d = find(negated ? name + 3 : name);
+    if (!d) {
+      snprintf(why, len, "%s: unknown option (see narwhal run --help)", a);
+      return 1;
+    }
+    const char *v;
+    if (d->type == T_BOOL) {
+      v = negated ? "false" : "true";
+    } else {
+      if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)) {
+        snprintf(why, len, "%s: missing value", a);
+        return 1;
+      }
+      v = argv[++i];
+    }
+    if (set(o, d, v, a, why, len))
+      return 1;
+  }
+  if (!o->verify_set)
+    o->run.args.verify = o->run.functional ? 1 : 0;
+  else if (o->run.args.verify && !o->run.functional) {
+    snprintf(why, len, "--verify needs --data functional (phantom mode moves no bytes)");
+    return 1;
+  }
+  if (!strcmp(o->run.backend, "real") && !o->run.functional) {
+    snprintf(why, len, "--data phantom is for the simulator (--backend sim)");
+    return 1;
+  }
+  return 0;
+}
+
+void tool_options_usage(void) {
+  printf("usage: narwhal run [--config FILE] [options]\n"
+         "       narwhal sweep FILE [--csv OUT]\n\n"
+         "Options of run (each also a key of the JSON run file, without the dashes):\n");
+  for (int i = 0; i < NDEFS; i++) {
+    const opt_def *d = &defs[i];
+    char arg[64] = "";
+    if (d->type == T_CHOICE)
+      snprintf(arg, sizeof arg, " %s%s%s", d->choices[0], d->choices[1] ? "|" : "",
+               d->choices[1] ? d->choices[1] : "");
+    else if (d->type != T_BOOL)
+      snprintf(arg, sizeof arg, " %s", d->type == T_STRING ? "TEXT" : "N");
+    printf("  --%s%s%s\n      %s\n", d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "",
+           d->name, arg, d->help);
+  }
+  printf("Exit status: 0 success, 1 the run failed, 2 bad input, 3 the result differs from the "
+         "reference.\n");
+}
+
+void *tool_options_to_json(const tool_options *o) {
+  const nw_run_config *c = &o->run;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "app", c->app);
+  cJSON_AddStringToObject(j, "backend", c->backend);
+  cJSON_AddStringToObject(j, "platform", c->platform);
+  if (c->nodes > 0) /* 0: all nodes of the platform, which has no key value */
+    cJSON_AddNumberToObject(j, "nodes", c->nodes);
+  cJSON_AddNumberToObject(j, "n", (double)c->args.n);
+  cJSON_AddNumberToObject(j, "block", (double)c->args.block);
+  cJSON_AddStringToObject(j, "data", c->functional ? "functional" : "phantom");
+  cJSON_AddNumberToObject(j, "seed", (double)c->seed);
+  cJSON_AddBoolToObject(j, "verify", c->args.verify);
+  cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
+  cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
+  cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
+  cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
+  return j;
+}

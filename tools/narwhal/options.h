@@ -1,0 +1,29 @@
+/* options.h: `narwhal run` options, from the command line and from a JSON run file. */
+#ifndef NW_TOOL_OPTIONS_H
+#define NW_TOOL_OPTIONS_H
+
+#include <stddef.h>
+
+#include "run.h"
+
+typedef struct tool_options {
+  nw_run_config run;
+  int json;    /* print one JSON object */
+  int dry_run; /* print the resolved configuration and stop */
+  int help;
+  int verify_set;
+} tool_options;
+
+/* Fills o from argv (argv[0] is the first option, after "run"): defaults, then the --config
+ * file's keys, then the command line's options. On error writes a one-line message naming
+ * the option, key or file to why and returns non-zero. */
+int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t why_len);
+/* Applies the keys of a JSON object (a run file's, or a sweep's "base") to o; `where` names
+ * the source in messages. */
+int tool_options_apply_json(const void *cjson_object, const char *where, tool_options *o, char *why,
+                            size_t why_len);
+void tool_options_usage(void);
+/* The resolved configuration as a JSON object (cJSON *), with the run file's keys. */
+void *tool_options_to_json(const tool_options *o);
+
+#endif

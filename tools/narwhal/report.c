@@ -1,0 +1,74 @@
+/* report.c: see report.h. */
+#include "report.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *kind_name(nw_device_kind k) {
+  return k == NW_DEVICE_GPU ? "gpu" : "cpu";
+}
+
+void report_text(const tool_options *o, const nw_run_result *r) {
+  const nw_run_config *c = &o->run;
+  printf("%s on %s, %d nodes, %s data\n", c->app, c->backend, r->nodes,
+         c->functional ? "functional" : "phantom");
+  printf("  makespan     %.6f s\n", r->makespan_s);
+  printf("  throughput   %.2f GFlop/s\n", r->gflops);
+  printf("  subtasks     %llu\n", (unsigned long long)r->subtasks);
+  printf("  steals       %llu of %llu succeeded (%llu of %llu within a node)\n",
+         (unsigned long long)r->total.steals_succeeded,
+         (unsigned long long)r->total.steals_attempted,
+         (unsigned long long)r->total.steals_local_succeeded,
+         (unsigned long long)r->total.steals_local_attempted);
+  printf("  network      %.3f GB in %llu data and %llu control messages\n",
+         (double)r->total.bytes_network / 1e9, (unsigned long long)r->total.messages_data,
+         (unsigned long long)r->total.messages_control);
+  printf("  verified     %s\n", r->verified < 0 ? "not checked" : r->verified ? "yes" : "NO");
+  printf("  %-5s %-4s %9s %12s %12s\n", "node", "kind", "subtasks", "busy_s", "finish_s");
+  for (int i = 0; i < r->ndevices; i++)
+    printf("  %-5d %-4s %9llu %12.4f %12.4f\n", r->devices[i].node, kind_name(r->devices[i].kind),
+           (unsigned long long)r->devices[i].subtasks, r->devices[i].busy_s,
+           r->devices[i].finish_s);
+}
+
+void report_json(const tool_options *o, const nw_run_result *r) {
+  const nw_run_config *c = &o->run;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "app", c->app);
+  cJSON_AddStringToObject(j, "backend", c->backend);
+  cJSON_AddNumberToObject(j, "nodes", r->nodes);
+  cJSON_AddStringToObject(j, "data", c->functional ? "functional" : "phantom");
+  cJSON_AddNumberToObject(j, "seed", (double)c->seed);
+  cJSON_AddNumberToObject(j, "n", (double)c->args.n);
+  cJSON_AddNumberToObject(j, "block", (double)c->args.block);
+  cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
+  cJSON_AddNumberToObject(j, "gflops", r->gflops);
+  cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
+  cJSON_AddNumberToObject(j, "steals_attempted", (double)r->total.steals_attempted);
+  cJSON_AddNumberToObject(j, "steals_succeeded", (double)r->total.steals_succeeded);
+  cJSON_AddNumberToObject(j, "steals_local_attempted", (double)r->total.steals_local_attempted);
+  cJSON_AddNumberToObject(j, "steals_local_succeeded", (double)r->total.steals_local_succeeded);
+  cJSON_AddNumberToObject(j, "bytes_network", (double)r->total.bytes_network);
+  cJSON_AddNumberToObject(j, "messages_control", (double)r->total.messages_control);
+  cJSON_AddNumberToObject(j, "messages_data", (double)r->total.messages_data);
+  cJSON_AddNumberToObject(j, "ownership_messages", (double)r->total.ownership_messages);
+  if (r->verified < 0)
+    cJSON_AddNullToObject(j, "verified");
+  else
+    cJSON_AddBoolToObject(j, "verified", r->verified);
+  cJSON *devs = cJSON_AddArrayToObject(j, "devices");
+  for (int i = 0; i < r->ndevices; i++) {
+    cJSON *d = cJSON_CreateObject();
+    cJSON_AddNumberToObject(d, "node", r->devices[i].node);
+    cJSON_AddStringToObject(d, "kind", kind_name(r->devices[i].kind));
+    cJSON_AddNumberToObject(d, "subtasks", (double)r->devices[i].subtasks);
+    cJSON_AddNumberToObject(d, "busy_s", r->devices[i].busy_s);
+    cJSON_AddNumberToObject(d, "finish_s", r->devices[i].finish_s);
+    cJSON_AddItemToArray(devs, d);
+  }
+  char *text = cJSON_Print(j);
+  printf("%s\n", text);
+  free(text);
+  cJSON_Delete(j);
+}

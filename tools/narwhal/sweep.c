@@ -1,0 +1,232 @@
+/* sweep.c: runs a sweep described in JSON and tabulates it.
+ *
+ * {"title": "...", "base": {run keys}, "vary": {"nodes": [1, 2, 4]}, "csv": "out.csv"}
+ * SimGrid can be initialised once per process, so each point runs as a child process
+ * (`narwhal run --config TMP --json`, the same executable). Rows already computed are written
+ * to the CSV even when a later point fails: a sweep never loses results.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sweep.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "options.h"
+
+static char *slurp(FILE *f) {
+  size_t cap = 4096, n = 0, r;
+  char *buf = malloc(cap);
+  while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (n + 1 == cap) {
+      char *b = realloc(buf, cap *= 2);
+      if (!b)
+        free(buf);
+      buf = b;
+    }
+  }
+  if (buf)
+    buf[n] = '\0';
+  return buf;
+}
+
+/* Runs this executable as `run --config path --json`; returns its stdout, or NULL. */
+static char *run_child(const char *path, int *status) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return NULL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0)
+    return NULL;
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    execl("/proc/self/exe", "narwhal", "run", "--config", path, "--json", (char *)NULL);
+    fprintf(stderr, "narwhal: sweep: cannot run myself: %s\n", strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *f = fdopen(fds[0], "r");
+  char *out = f ? slurp(f) : NULL;
+  if (f)
+    fclose(f);
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    ;
+  return out;
+}
+
+static int ensure_parent_dir(const char *path) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    return 0;
+  *slash = '\0';
+  for (char *p = dir + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(dir, 0777);
+      *p = '/';
+    }
+  return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static double num(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
+}
+
+static void value_text(const cJSON *v, char *out, size_t len) {
+  if (cJSON_IsString(v))
+    snprintf(out, len, "%s", v->valuestring);
+  else if (cJSON_IsNumber(v))
+    snprintf(out, len, "%.17g", v->valuedouble);
+  else
+    snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
+}
+
+static int usage_error(const char *msg, const char *path) {
+  fprintf(stderr, "narwhal: sweep %s: %s\n", path, msg);
+  return 2;
+}
+
+int sweep_main(int argc, char **argv) {
+  const char *path = NULL, *csv_opt = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      csv_opt = argv[++i];
+    else if (!path && strncmp(argv[i], "--", 2) != 0)
+      path = argv[i];
+    else {
+      fprintf(stderr,
+              "narwhal: sweep: unexpected argument '%s' (usage: narwhal sweep FILE "
+              "[--csv OUT])\n",
+              argv[i]);
+      return 2;
+    }
+  }
+  if (!path) {
+    fprintf(stderr, "narwhal: sweep: missing FILE (usage: narwhal sweep FILE [--csv OUT])\n");
+    return 2;
+  }
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "narwhal: sweep %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  char *text = slurp(f);
+  fclose(f);
+  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (!root)
+    return usage_error("malformed JSON", path);
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+  const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
+  const cJSON *csv_item = cJSON_GetObjectItemCaseSensitive(root, "csv");
+  const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
+  int code = 0;
+  if (!cJSON_IsObject(base) || !cJSON_IsObject(vary) || !vary->child || vary->child->next ||
+      !cJSON_IsArray(vary->child) || cJSON_GetArraySize(vary->child) == 0) {
+    cJSON_Delete(root);
+    return usage_error("needs \"base\": {run keys} and \"vary\": {\"KEY\": [values...]} with "
+                       "exactly one key",
+                       path);
+  }
+  const char *key = vary->child->string;
+  /* Check every point's configuration before running any. */
+  char why[1024], where[1100];
+  for (const cJSON *v = vary->child->child; v; v = v->next) {
+    cJSON *point = cJSON_Duplicate(base, 1);
+    cJSON_DeleteItemFromObjectCaseSensitive(point, key);
+    cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
+    tool_options o;
+    memset(&o, 0, sizeof o);
+    nw_run_config_defaults(&o.run);
+    snprintf(where, sizeof where, "sweep %s", path);
+    int bad = tool_options_apply_json(point, where, &o, why, sizeof why);
+    cJSON_Delete(point);
+    if (bad) {
+      fprintf(stderr, "narwhal: %s\n", why);
+      cJSON_Delete(root);
+      return 2;
+    }
+  }
+  const char *csv = csv_opt ? csv_opt : cJSON_IsString(csv_item) ? csv_item->valuestring : NULL;
+  FILE *out = NULL;
+  if (csv && (ensure_parent_dir(csv) != 0 || !(out = fopen(csv, "w")))) {
+    fprintf(stderr, "narwhal: sweep: cannot write %s: %s\n", csv, strerror(errno));
+    cJSON_Delete(root);
+    return 1;
+  }
+  if (cJSON_IsString(title))
+    printf("%s\n", title->valuestring);
+  printf("%10s %14s %12s %9s %16s %12s\n", key, "simulated_s", "GFlop/s", "speed-up",
+         "steals ok/tried", "GB moved");
+  if (out)
+    fprintf(out,
+            "%s,makespan_s,gflops,speedup,steals_attempted,steals_succeeded,"
+            "bytes_network,verified\n",
+            key);
+  double first = 0;
+  for (const cJSON *v = vary->child->child; v; v = v->next) {
+    cJSON *point = cJSON_Duplicate(base, 1);
+    cJSON_DeleteItemFromObjectCaseSensitive(point, key);
+    cJSON_DeleteItemFromObjectCaseSensitive(point, "json");
+    cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
+    char tmp[] = "/tmp/narwhal-sweep-XXXXXX";
+    int fd = mkstemp(tmp);
+    char *body = cJSON_Print(point);
+    cJSON_Delete(point);
+    int ok = fd >= 0 && body && write(fd, body, strlen(body)) == (ssize_t)strlen(body);
+    free(body);
+    if (fd >= 0)
+      close(fd);
+    int status = 0;
+    char *result = ok ? run_child(tmp, &status) : NULL;
+    unlink(tmp);
+    cJSON *r = result ? cJSON_Parse(result) : NULL;
+    free(result);
+    char label[64];
+    value_text(v, label, sizeof label);
+    if (!r || !WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)) {
+      fprintf(stderr, "narwhal: sweep: the run with %s = %s failed%s\n", key, label,
+              WIFEXITED(status) ? "" : " (killed)");
+      cJSON_Delete(r);
+      code = 1;
+      break;
+    }
+    double makespan = num(r, "makespan_s");
+    if (first == 0)
+      first = makespan;
+    const cJSON *verified = cJSON_GetObjectItemCaseSensitive(r, "verified");
+    const char *vtext =
+        cJSON_IsBool(verified) ? (cJSON_IsTrue(verified) ? "true" : "false") : "null";
+    printf("%10s %14.3f %12.1f %9.2f %7.0f/%-8.0f %12.1f\n", label, makespan, num(r, "gflops"),
+           makespan > 0 ? first / makespan : 0.0, num(r, "steals_succeeded"),
+           num(r, "steals_attempted"), num(r, "bytes_network") / 1e9);
+    fflush(stdout);
+    if (out) {
+      fprintf(out, "%s,%.9g,%.9g,%.6g,%.0f,%.0f,%.0f,%s\n", label, makespan, num(r, "gflops"),
+              makespan > 0 ? first / makespan : 0.0, num(r, "steals_attempted"),
+              num(r, "steals_succeeded"), num(r, "bytes_network"), vtext);
+      fflush(out);
+    }
+    if (cJSON_IsFalse(verified))
+      code = 3;
+    cJSON_Delete(r);
+  }
+  if (out) {
+    fclose(out);
+    printf("wrote %s\n", csv);
+  }
+  cJSON_Delete(root);
+  return code;
+}
