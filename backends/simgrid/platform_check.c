@@ -32,13 +32,14 @@ static void reason(char *out, char *line, size_t len) {
     snprintf(line, len, "SimGrid rejected it");
     return;
   }
-  while (*best == '[') {
-    char *close = strchr(best, ']');
-    if (!close)
+  /* "./src/x.cpp:95: [category/ERROR] text" or "[time] [category/LEVEL] text": the text. */
+  static const char *const levels[] = {"ERROR] ", "CRITICAL] ", "WARNING] ", "INFO] "};
+  for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+    char *at = strstr(best, levels[i]);
+    if (at) {
+      best = at + strlen(levels[i]);
       break;
-    best = close + 1;
-    while (*best == ' ')
-      best++;
+    }
   }
   snprintf(line, len, "%s", best);
 }

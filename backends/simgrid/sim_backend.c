@@ -426,10 +426,15 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   w.outcome.verified = -1;
   int available = count_nodes();
   w.nodes = cfg->nodes > 0 ? cfg->nodes : available;
-  if (available == 0 || w.nodes > available || w.nodes > NW_MAX_NODES) {
+  if (available == 0) {
     snprintf(res->error, sizeof res->error,
-             "platform %.300s has %d nodes (hosts n<i>-cpu), %d requested", cfg->platform,
-             available, w.nodes);
+             "platform %.300s has no nodes (a node is a host named n<i>-cpu, i from 0)",
+             cfg->platform);
+    return res->status = NW_ERR_ARG;
+  }
+  if (w.nodes > available || w.nodes > NW_MAX_NODES) {
+    snprintf(res->error, sizeof res->error, "platform %.300s has %d nodes, %d requested",
+             cfg->platform, available, w.nodes);
     return res->status = NW_ERR_ARG;
   }
   st = build_nodes(&w, res);

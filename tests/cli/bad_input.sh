@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# bad_input.sh NARWHAL SRC_DIR CASE: one bad-input case of the narwhal tool. Each must exit
+# with its status and print exactly one line on stderr, naming what was wrong; none may
+# crash, hang or print anything on stdout.
+set -u
+nw=$1 src=$2 case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+small=$src/platforms/small.xml
+printf '{"nodes": 2, "bogus": 1}\n' >"$tmp/unknown-key.json"
+printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
+printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
+
+want_status=2
+case $case in
+unknown_option) args=(run --bogus 1) want="--bogus" ;;
+nodes_not_number) args=(run --nodes abc) want="--nodes: 'abc'" ;;
+nodes_negative) args=(run --nodes -3) want="--nodes" ;;
+n_trailing_garbage) args=(run --n 12x) want="--n: '12x'" ;;
+missing_value) args=(run --block) want="--block: missing value" ;;
+unknown_key) args=(run --config "$tmp/unknown-key.json") want="unknown key 'bogus'" ;;
+wrong_type) args=(run --config "$tmp/wrong-type.json") want="key 'nodes' must be a number" ;;
+malformed_json) args=(run --config "$tmp/malformed.json") want="malformed.json: malformed JSON at line 4" ;;
+missing_config) args=(run --config "$tmp/nope.json") want="nope.json: No such file" ;;
+missing_platform) args=(run --platform "$tmp/nope.xml" --n 64 --block 16) want="platform $tmp/nope.xml: No such file" ;;
+malformed_platform) args=(run --platform "$tmp/malformed.xml" --n 64 --block 16) want="platform $tmp/malformed.xml: cannot be loaded" ;;
+platform_without_nodes) args=(run --platform "$tmp/no-nodes.xml" --n 64 --block 16) want="has no nodes" ;;
+too_many_nodes) args=(run --platform "$small" --nodes 9 --n 64 --block 16) want="has 4 nodes, 9 requested" ;;
+unknown_data) args=(run --data quantum) want="--data: unknown value 'quantum'" ;;
+unknown_app) args=(run --app fft9) want="unknown application 'fft9'" ;;
+block_not_dividing) args=(run --platform "$small" --n 100 --block 32) want="does not divide" ;;
+verify_phantom) args=(run --data phantom --verify) want="--verify needs --data functional" ;;
+unknown_command) args=(frobnicate) want="unknown command 'frobnicate'" ;;
+*) echo "bad_input: unknown case $case"; exit 2 ;;
+esac
+
+timeout 60 "$nw" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+status=$?
+echo "narwhal ${args[*]} -> status $status"
+cat "$tmp/err"
+fail() { echo "bad_input $case: 0 passed, 1 failed: $*"; exit 1; }
+[ "$status" -eq "$want_status" ] || fail "status $status, wanted $want_status"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "stderr has $(wc -l <"$tmp/err") lines, wanted 1"
+grep -q '^narwhal: ' "$tmp/err" || fail "stderr does not start with 'narwhal: '"
+grep -qF -- "$want" "$tmp/err" || fail "stderr does not contain '$want'"
+[ ! -s "$tmp/out" ] || fail "stdout is not empty"
+echo "bad_input $case: 1 passed, 0 failed"
