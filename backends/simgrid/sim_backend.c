@@ -391,8 +391,15 @@ static void free_world(sim_world *w) {
       free(e->buf);
       free(e);
     }
-    for (int d = 0; sn->dev && d < sn->ndev; d++)
+    for (int d = 0; sn->dev && d < sn->ndev; d++) {
       free(sn->dev[d].queue);
+      if (sn->dev[d].sem)
+        sg_sem_destroy(sn->dev[d].sem);
+    }
+    if (sn->q.sem)
+      sg_sem_destroy(sn->q.sem);
+    if (sn->out_sem)
+      sg_sem_destroy(sn->out_sem);
     free(sn->dev);
     nw_node_destroy(sn->node);
   }
@@ -411,13 +418,16 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   if (st != NW_OK)
     return res->status = st;
   initialized = 1;
-  int argc = 5;
   char *argv[] = {"narwhal",
                   "--cfg=network/latency-factor:1",
                   "--cfg=network/bandwidth-factor:1",
                   "--cfg=network/TCP-gamma:0",
                   "--log=root.thres:critical",
+#ifdef NW_SIM_THREAD_CONTEXTS
+                  "--cfg=contexts/factory:thread",
+#endif
                   NULL};
+  int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
   xbt_log_control_set("root.thres:critical");
   simgrid_init(&argc, argv);
   simgrid_load_platform(cfg->platform);
@@ -460,6 +470,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   res->status = st != NW_OK ? st : w.app_status;
   if (w.app_status != NW_OK)
     snprintf(res->error, sizeof res->error, "%s", w.rt.error[0] ? w.rt.error : "the run failed");
+  sg_sem_destroy(w.driver_sem);
   free_world(&w);
   return res->status;
 }
