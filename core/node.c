@@ -46,6 +46,7 @@ void nw_node_destroy(nw_node *n) {
     free(s);
   }
   nw_space_free_all(n);
+  nw_bufpool_free(&n->views);
   free(n);
 }
 

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "bufpool.h"
 #include "directory.h"
 #include "node.h"
 #include "region.h"
@@ -49,6 +50,7 @@ struct nw_exec {
   nw_prepared *prep;
   nw_view views[NW_MAX_BOUND_SPACES];
   unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
+  size_t write_cap[NW_MAX_BOUND_SPACES];         /* their sizes, for the buffer pool */
 };
 
 /* DEV_RETIRED: stopped stealing for this task after a failed round (UNICORN-NOTES: the
@@ -182,7 +184,8 @@ struct nw_node {
   nw_region read_need;
   nw_driver_call *place_call; /* a driver placement waiting for acknowledgements */
   int place_acks;
-  char error[512]; /* first failure of the run */
+  char error[512];  /* first failure of the run */
+  nw_bufpool views; /* recycled private write views */
 };
 
 /* node.c */

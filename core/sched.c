@@ -141,10 +141,10 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     *v = (nw_view){.base = NULL, .lo = lo, .hi = hi};
     if (!n->cfg.functional || hi <= lo)
       continue;
-    e->write_buf[i] = a == NW_WRITE_ONLY ? calloc(1, hi - lo) : malloc(hi - lo);
+    e->write_buf[i] = nw_bufpool_get(&n->views, hi - lo, a == NW_WRITE_ONLY, &e->write_cap[i]);
     if (!e->write_buf[i]) {
       for (int j = 0; j < i; j++)
-        free(e->write_buf[j]);
+        nw_bufpool_put(&n->views, e->write_buf[j], e->write_cap[j]);
       free(e);
       return NULL;
     }
@@ -252,7 +252,7 @@ void nw_exec_commit(nw_node *n, nw_exec *e) {
   for (int i = 0; i < t->info.nspaces; i++) {
     if (e->write_buf[i] && n->cfg.functional)
       copy_view(&e->prep->write[i], e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
-    free(e->write_buf[i]);
+    nw_bufpool_put(&n->views, e->write_buf[i], e->write_cap[i]);
   }
   free_prepared(e->prep, t->info.nspaces);
   free(e);

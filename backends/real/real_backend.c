@@ -11,12 +11,13 @@
  * non-blocking barrier and keeps receiving (and dropping) until every rank is there. A rank
  * enters only after its own sends completed, so no send is left unmatched and none hangs.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "real_backend.h"
 
 #include <cblas.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,7 +289,13 @@ static void driver_post(void *be, nw_driver_call *call) {
 
 /* ---- set-up and tear-down */
 
-static int online_cores(void) {
+/* The cores this rank may run on: its affinity mask, not every core of the machine, since
+ * mpirun binds each rank (Open MPI binds to one core when it starts 2 or fewer ranks;
+ * `--bind-to none` gives a rank the whole node). */
+static int usable_cores(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return CPU_COUNT(&set);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
 }
@@ -322,7 +329,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
   res->reporter = rs.rank == 0;
-  int cores = online_cores();
+  int cores = usable_cores();
   rs.ndev = cfg->cpu_devices > 0 ? cfg->cpu_devices : cores;
   nw_status st = check_config(cfg, rs.size, rs.ndev, res);
   if (st == NW_OK && provided < MPI_THREAD_SERIALIZED) {
