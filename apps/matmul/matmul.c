@@ -77,6 +77,12 @@ static nw_status matmul_check(const nw_app_args *a, char *why, size_t why_len) {
     snprintf(why, why_len, "matmul: --n %llu is larger than 1048576", (unsigned long long)a->n);
     return NW_ERR_ARG;
   }
+  uint64_t blocks = a->n / a->block;
+  if (blocks > 4096) { /* 16.7 million subtasks: each is checked at submission */
+    snprintf(why, why_len, "matmul: --n %llu / --block %llu gives %llu^2 subtasks; at most 4096^2",
+             (unsigned long long)a->n, (unsigned long long)a->block, (unsigned long long)blocks);
+    return NW_ERR_ARG;
+  }
   return NW_OK;
 }
 
