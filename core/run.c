@@ -1,4 +1,5 @@
 /* run.c: a run's default configuration, and its result summed from every node's counters. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,4 +66,53 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
 void nw_run_result_free(nw_run_result *res) {
   free(res->devices);
   res->devices = NULL;
+}
+
+nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_t why_len) {
+  c->nslow = 0;
+  const char *p = text;
+  while (*p) {
+    char *end;
+    long node = strtol(p, &end, 10);
+    double factor = 0, from = 0;
+    int ok = end != p && *end == ':' && node >= 0;
+    if (ok) {
+      p = end + 1;
+      factor = strtod(p, &end);
+      ok = end != p && factor >= 1 && factor <= 1e6;
+    }
+    if (ok && *end == '@') {
+      p = end + 1;
+      from = strtod(p, &end);
+      ok = end != p && from >= 0;
+    }
+    ok = ok && (*end == ',' || *end == '\0');
+    if (!ok) {
+      snprintf(why, why_len, "'%s' is not NODE:FACTOR[@SECONDS][,...] with FACTOR >= 1", text);
+      return NW_ERR_ARG;
+    }
+    if (c->nslow == NW_MAX_SLOWDOWNS) {
+      snprintf(why, why_len, "at most %d slowdowns", NW_MAX_SLOWDOWNS);
+      return NW_ERR_ARG;
+    }
+    c->slow[c->nslow++] = (nw_slowdown){(int)node, factor, from};
+    p = *end == ',' ? end + 1 : end;
+  }
+  return NW_OK;
+}
+
+double nw_slowdown_factor(const nw_run_config *c, int node, double t) {
+  double f = 1;
+  for (int i = 0; i < c->nslow; i++)
+    if (c->slow[i].node == node && t >= c->slow[i].from_s && c->slow[i].factor > f)
+      f = c->slow[i].factor;
+  return f;
+}
+
+double nw_slowdown_next_change(const nw_run_config *c, int node, double t) {
+  double next = -1;
+  for (int i = 0; i < c->nslow; i++)
+    if (c->slow[i].node == node && c->slow[i].from_s > t && (next < 0 || c->slow[i].from_s < next))
+      next = c->slow[i].from_s;
+  return next;
 }

@@ -11,6 +11,15 @@
 #include "node.h"
 #include "stats.h"
 
+/* External load for experiments (issue 3, item 8): node `node` computes `factor` times
+ * slower from `from_s` seconds into the run. */
+typedef struct nw_slowdown {
+  int node;
+  double factor, from_s;
+} nw_slowdown;
+
+#define NW_MAX_SLOWDOWNS 8
+
 typedef struct nw_run_config {
   char app[64];
   char backend[16];    /* "sim" or "real" */
@@ -21,7 +30,16 @@ typedef struct nw_run_config {
   nw_app_args args;
   nw_sched_config sched;
   uint64_t seed; /* scheduler randomness (victim choice) */
+  int nslow;
+  nw_slowdown slow[NW_MAX_SLOWDOWNS];
 } nw_run_config;
+
+/* Parses "NODE:FACTOR[@SECONDS][,...]" into c->slow; writes a reason to why on error. */
+nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_t why_len);
+/* The slowdown factor of node at time t (1 when none applies; the largest when several). */
+double nw_slowdown_factor(const nw_run_config *c, int node, double t);
+/* The earliest time after t at which node's factor changes, or a negative value. */
+double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
 
 void nw_run_config_defaults(nw_run_config *c);
 

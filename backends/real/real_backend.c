@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "real_load.h"
 #include "real_queue.h"
 #include "rng.h"
 
@@ -373,6 +374,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
   }
   pthread_create(&rs.net, NULL, network_thread, &rs);
+  real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0);
 
   nw_app_outcome outcome = {.verified = -1};
   nw_status app_status = NW_OK;
@@ -387,6 +389,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     event_loop(&rs);
   }
   pthread_join(rs.net, NULL);
+  real_load_stop(load);
   for (int d = 0; d < rs.ndev; d++) {
     pthread_mutex_lock(&rs.dev[d].mu);
     rs.dev[d].stop = 1;

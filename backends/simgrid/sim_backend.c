@@ -211,6 +211,26 @@ static void node_actor(int argc, char **argv) {
   }
 }
 
+/* Charges `flops` at the host's per-core speed divided by the node's slowdown factor, which
+ * may change while the subtask runs (--slow): split at each change, exactly. */
+static void execute_slowed(sim_device *d, double flops) {
+  const nw_run_config *cfg = d->node->w->cfg;
+  int node = d->node->id;
+  double speed = sg_host_get_speed(d->node->host);
+  while (flops > 0) {
+    double now = simgrid_get_clock();
+    double f = nw_slowdown_factor(cfg, node, now);
+    double next = nw_slowdown_next_change(cfg, node, now);
+    double part = next > now ? (next - now) * speed : 0; /* nominal flops before the change */
+    if (part <= 0 || part >= flops * f) {
+      sg_actor_execute(flops * f);
+      return;
+    }
+    sg_actor_execute(part);
+    flops -= part / f;
+  }
+}
+
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
@@ -221,7 +241,7 @@ static void device_actor(int argc, char **argv) {
     memmove(d->queue, d->queue + 1, --d->n * sizeof *d->queue);
     if (functional)
       nw_exec_run(e); /* real bytes, no simulated time */
-    sg_actor_execute(nw_exec_flops(e));
+    execute_slowed(d, nw_exec_flops(e));
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);

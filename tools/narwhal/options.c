@@ -35,6 +35,10 @@ static const opt_def defs[] = {
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"slow",
+     T_STRING,
+     {0},
+     "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower)"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
 };
@@ -138,7 +142,13 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
-  else if (!strcmp(n, "json"))
+  else if (!strcmp(n, "slow")) {
+    char reason[300];
+    if (nw_slowdown_parse(c, v, reason, sizeof reason) != NW_OK) {
+      snprintf(why, len, "%s: %s", who, reason);
+      return 1;
+    }
+  } else if (!strcmp(n, "json"))
     o->json = on;
   else if (!strcmp(n, "dry-run"))
     o->dry_run = on;
@@ -347,5 +357,14 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
+  if (c->nslow) {
+    char text[512] = "";
+    for (int i = 0; i < c->nslow; i++) {
+      size_t at = strlen(text);
+      snprintf(text + at, sizeof text - at, "%s%d:%g@%g", i ? "," : "", c->slow[i].node,
+               c->slow[i].factor, c->slow[i].from_s);
+    }
+    cJSON_AddStringToObject(j, "slow", text);
+  }
   return j;
 }
