@@ -18,9 +18,14 @@ typedef struct nw_node nw_node;
 #define NW_MAX_DEVICES_PER_NODE 64
 
 /* Scheduler parameters shared by every node of a run. */
+typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_id;
+
 typedef struct nw_sched_config {
-  int pipeline;         /* fetch the next queued subtask's data while one runs */
-  double steal_retry_s; /* first back-off after a failed stealing round; doubles to 1024x */
+  int pipeline; /* fetch the next queued subtask's data while one runs */
+  /* After a stealing round in which every node failed: 0 stops stealing for the task (the
+   * original Unicorn's rule); > 0 retries after this back-off, doubling up to 1024x. */
+  double steal_retry_s;
+  nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
 } nw_sched_config;
 
 typedef struct nw_node_config {

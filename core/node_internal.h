@@ -77,6 +77,8 @@ typedef struct nw_device_slot {
   unsigned char *tried;
   int tried_count;
   double backoff_s;
+  int aggression; /* 1..3 (paper 4.3.2) */
+  int fails;      /* consecutive failed steal requests */
 } nw_device_slot;
 
 typedef struct nw_bound {
@@ -230,6 +232,7 @@ nw_status nw_sched_append(nw_device_slot *s, nw_range r);
 void nw_exec_commit(nw_node *n, nw_exec *e);
 void nw_sched_free_slot(nw_device_slot *s, int nspaces);
 double nw_sched_rate(const nw_device_slot *s);
+void nw_prepared_free(nw_prepared *p, int nspaces);
 
 /* steal.c */
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d);

@@ -66,7 +66,7 @@ double nw_sched_rate(const nw_device_slot *s) {
   return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
 }
 
-static void free_prepared(nw_prepared *p, int nspaces) {
+void nw_prepared_free(nw_prepared *p, int nspaces) {
   if (!p)
     return;
   for (int i = 0; i < nspaces; i++) {
@@ -104,7 +104,7 @@ static nw_prepared *prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
     /* Node 0 checked every subscription at submission, so this is a callback that answers
      * differently on different nodes or calls, or memory running out. */
     nw_node_fail(n, "node %d, task %llu: %s", n->cfg.id, (unsigned long long)t->id, why);
-    free_prepared(p, t->info.nspaces);
+    nw_prepared_free(p, t->info.nspaces);
     return NULL;
   }
   p->waiting = !reads_resident(t, p);
@@ -254,7 +254,7 @@ void nw_exec_commit(nw_node *n, nw_exec *e) {
       copy_view(&e->prep->write[i], e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
     nw_bufpool_put(&n->views, e->write_buf[i], e->write_cap[i]);
   }
-  free_prepared(e->prep, t->info.nspaces);
+  nw_prepared_free(e->prep, t->info.nspaces);
   free(e);
 }
 
@@ -305,6 +305,6 @@ void nw_sched_free_slot(nw_device_slot *s, int nspaces) {
   free(s->queue);
   free(s->tried);
   if (s->state != DEV_EXECUTING)
-    free_prepared(s->current, nspaces);
-  free_prepared(s->next, nspaces);
+    nw_prepared_free(s->current, nspaces);
+  nw_prepared_free(s->next, nspaces);
 }

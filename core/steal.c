@@ -1,163 +1,311 @@
-/* steal.c: two-level random work stealing (paper section 4.3.2).
+/* steal.c: work stealing (paper section 4.3.2), as policies behind one hook table.
  *
- * A device whose queue runs dry first asks its own node's steal agent, then the agent of a
- * random remote node not yet tried in this round. The agent picks the local device expected
- * to finish its queue last (largest Q/R) and hands over ceil(Q * Rs / (Rs + Rv)) subtasks from
- * the tail of its queue; below one, the steal fails. When every node has failed, the round
- * ends. Work only moves between queues, never appears, so by default the device then stops
- * stealing for this task, as the original Unicorn does after (number of nodes) consecutive
- * failures; with steal_retry_s > 0 it retries after a back-off doubling up to 1024x.
+ * two-level (the paper's default): a device whose queue runs dry first asks its own node's
+ * steal agent, then the agent of a random remote node not yet tried in this round. The agent
+ * picks its local device expected to finish last (largest Q/R) and hands over
+ * ceil(Q * Rs / (Rs + Rv)) subtasks; below one, the steal fails.
+ * one-level (the paper's comparison): the device asks one random device of the cluster
+ * directly, each at most once per round.
  *
- * This walking-skeleton version steals only queued (not yet prepared) subtasks: aggression 1
- * for every device. Aggression levels, ProSteal and multi-assign build on it.
+ * Aggression (section 4.3.2): a subtask in pipeline stage k (1 queued, 2 waiting for data,
+ * 3 ready, 4 executing) counts in Q, and may be taken, only if the stealer's aggression is at
+ * least k. GPUs stay at 3; CPUs start at 1 and climb to 3 over N/2 consecutive failures (N =
+ * nodes), falling back to 1 on success. Stolen subtasks come from the tail: the queue's end
+ * first, then the prefetched subtask; the one a device is about to run stays with it.
+ *
+ * When a round fails everywhere, work has only been moving between queues, never appearing,
+ * so by default the device stops stealing for the task, as the original Unicorn does after
+ * (number of nodes) consecutive failures; steal_retry_s > 0 retries after a back-off doubling
+ * up to 1024x instead.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "node_internal.h"
+#include "steal_rules.h"
 
 #define TOKEN(task, dev) (((task) << 16) | (uint64_t)(dev))
+#define MAX_LOOT 4
 
-/* The local steal agent: gives up to the paper's quantum from its most loaded device, other
- * than `exclude`. Returns the number of subtasks placed in *out. */
-static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int exclude, nw_range *out) {
-  int victim = -1;
-  double worst = 0;
-  for (int d = 0; d < n->cfg.devices; d++) {
-    if (d == exclude)
-      continue;
-    uint64_t q = nw_sched_queued(&t->dev[d]);
-    if (q == 0)
-      continue;
-    double rv = nw_sched_rate(&t->dev[d]);
-    /* A device with no measured rate yet counts as rate 1: then Q alone orders them. */
-    double finish = (double)q / (rv > 0 ? rv : 1.0);
-    if (victim < 0 || finish > worst) {
-      victim = d;
-      worst = finish;
-    }
-  }
-  if (victim < 0)
-    return 0;
-  nw_device_slot *v = &t->dev[victim];
-  double q = (double)nw_sched_queued(v), rv = nw_sched_rate(v);
-  /* Unknown rates count as equal: the stealer takes half. */
-  double share = (rs > 0 && rv > 0) ? rs / (rs + rv) : 0.5;
-  double quantum = ceil(q * share);
-  if (quantum < 1)
-    return 0;
-  return nw_sched_take_tail(v, (uint64_t)quantum, out);
+typedef struct loot {
+  nw_range r[MAX_LOOT];
+  int n;
+} loot;
+
+static int stage_of(const nw_prepared *p) {
+  return p->waiting ? 2 : 3;
 }
 
-static void got_work(nw_node *n, nw_task_state *t, int d, nw_range r) {
-  nw_device_slot *slot = &t->dev[d];
-  if (nw_sched_append(slot, r) != NW_OK) {
-    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+/* Q of paper 4.3.2 as a stealer of aggression `aggr` sees a device. */
+static uint64_t stealable(const nw_device_slot *s, int aggr) {
+  return nw_steal_q(nw_sched_queued(s), s->next ? stage_of(s->next) : 0, aggr);
+}
+
+/* Takes up to `want` subtasks from device v's tail into *out. */
+static uint64_t take(nw_task_state *t, int v, uint64_t want, int aggr, loot *out) {
+  nw_device_slot *s = &t->dev[v];
+  uint64_t got = 0;
+  while (got < want && out->n < MAX_LOOT - 1) {
+    uint64_t k = nw_sched_take_tail(s, want - got, &out->r[out->n]);
+    if (k == 0)
+      break;
+    out->n++;
+    got += k;
+  }
+  if (got < want && s->next && stage_of(s->next) <= aggr) {
+    out->r[out->n++] = (nw_range){s->next->subtask, s->next->subtask + 1};
+    nw_prepared_free(s->next, t->info.nspaces); /* its data stays resident on this node */
+    s->next = NULL;
+    got++;
+  }
+  return got;
+}
+
+/* Gives from device `target`, or when target < 0 from the local device expected to finish
+ * last; never from `exclude`. Returns the number of subtasks in *out. */
+static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, int target,
+                           int exclude, loot *out) {
+  out->n = 0;
+  uint64_t q[NW_MAX_DEVICES_PER_NODE];
+  double rate[NW_MAX_DEVICES_PER_NODE];
+  for (int d = 0; d < n->cfg.devices; d++) {
+    q[d] = (target < 0 || d == target) ? stealable(&t->dev[d], aggr) : 0;
+    rate[d] = nw_sched_rate(&t->dev[d]);
+  }
+  int victim = nw_steal_victim(q, rate, n->cfg.devices, exclude);
+  if (victim < 0)
+    return 0;
+  uint64_t quantum = nw_steal_quantum(q[victim], rs, rate[victim]);
+  return quantum ? take(t, victim, quantum, aggr, out) : 0;
+}
+
+static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
+  if (success) {
+    s->fails = 0;
+    s->aggression = 1;
     return;
   }
+  s->fails++;
+  s->aggression = nw_steal_aggression(n->cfg.nodes, s->fails);
+}
+
+static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
+  nw_device_slot *slot = &t->dev[d];
+  for (int i = 0; i < l->n; i++)
+    if (nw_sched_append(slot, l->r[i]) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return;
+    }
   n->stats.steals_succeeded++;
+  record_outcome(n, slot, 1);
   slot->state = DEV_IDLE;
   slot->backoff_s = 0;
   nw_sched_advance(n, t, d);
 }
 
-/* Asks a random remote node not yet tried in this round, or ends the round. */
-static void try_remote(nw_node *n, nw_task_state *t, int d) {
+/* The round failed everywhere: stop, or retry after a back-off. */
+static void end_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
-  int untried = n->cfg.nodes - slot->tried_count;
-  if (untried <= 0) {
-    double base = n->cfg.sched.steal_retry_s;
-    if (base <= 0) {
-      slot->state = DEV_RETIRED;
-      return;
-    }
-    slot->backoff_s = slot->backoff_s > 0 ? slot->backoff_s * 2 : base;
-    if (slot->backoff_s > 1024 * base)
-      slot->backoff_s = 1024 * base;
-    slot->state = DEV_BACKOFF;
-    n->be.ops->timer(n->be.be, slot->backoff_s, TOKEN(t->id, d));
+  double base = n->cfg.sched.steal_retry_s;
+  if (base <= 0) {
+    slot->state = DEV_RETIRED;
     return;
   }
+  slot->backoff_s = slot->backoff_s > 0 ? slot->backoff_s * 2 : base;
+  if (slot->backoff_s > 1024 * base)
+    slot->backoff_s = 1024 * base;
+  slot->state = DEV_BACKOFF;
+  n->be.ops->timer(n->be.be, slot->backoff_s, TOKEN(t->id, d));
+}
+
+/* Picks an untried entry of slot->tried[0..count) at random, marking it; -1 if none. */
+static int pick_untried(nw_node *n, nw_device_slot *slot, int count) {
+  int untried = count - slot->tried_count;
+  if (untried <= 0)
+    return -1;
   int pick = (int)(n->be.ops->random(n->be.be) % (uint64_t)untried);
-  int victim = 0;
-  for (int k = 0; k < n->cfg.nodes; k++) {
+  for (int k = 0; k < count; k++) {
     if (slot->tried[k])
       continue;
     if (pick-- == 0) {
-      victim = k;
-      break;
+      slot->tried[k] = 1;
+      slot->tried_count++;
+      return k;
     }
   }
-  slot->tried[victim] = 1;
-  slot->tried_count++;
+  return -1;
+}
+
+static void send_request(nw_node *n, nw_task_state *t, int d, int node, int target) {
+  nw_device_slot *slot = &t->dev[d];
   n->stats.steals_attempted++;
   nw_writer w;
   nw_w_init(&w, MSG_STEAL_REQ);
   nw_w_u64(&w, t->id);
   nw_w_u32(&w, (uint32_t)d);
   nw_w_f64(&w, nw_sched_rate(slot));
-  nw_node_send(n, victim, NW_CHANNEL_CONTROL, &w, 0);
+  nw_w_u8(&w, (uint8_t)slot->aggression);
+  nw_w_u32(&w, (uint32_t)(target + 1)); /* 0: the agent chooses */
+  nw_node_send(n, node, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+/* A steal from this node's own devices, answered without a message. */
+static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
+  nw_device_slot *slot = &t->dev[d];
+  n->stats.steals_attempted++;
+  n->stats.steals_local_attempted++;
+  loot l;
+  if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, &l)) {
+    n->stats.steals_local_succeeded++;
+    got_work(n, t, d, &l);
+    return 1;
+  }
+  record_outcome(n, slot, 0);
+  return 0;
+}
+
+/* ---- two-level: this node's agent, then random remote agents */
+
+static void two_level_next(nw_node *n, nw_task_state *t, int d) {
+  int node = pick_untried(n, &t->dev[d], n->cfg.nodes);
+  if (node < 0)
+    end_round(n, t, d);
+  else
+    send_request(n, t, d, node, -1);
+}
+
+static void two_level_begin(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *slot = &t->dev[d];
+  slot->tried[n->cfg.id] = 1;
+  slot->tried_count = 1;
+  if (!steal_here(n, t, d, -1))
+    two_level_next(n, t, d);
+}
+
+/* ---- one-level: random devices of the whole cluster, one at a time */
+
+static int total_devices(const nw_node *n) {
+  int total = 0;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    total += n->cfg.devices_per_node[k];
+  return total;
+}
+
+static void one_level_next(nw_node *n, nw_task_state *t, int d) {
+  for (;;) {
+    int g = pick_untried(n, &t->dev[d], total_devices(n));
+    if (g < 0) {
+      end_round(n, t, d);
+      return;
+    }
+    int node = 0;
+    while (g >= n->cfg.devices_per_node[node])
+      g -= n->cfg.devices_per_node[node++];
+    if (node != n->cfg.id) {
+      send_request(n, t, d, node, g);
+      return;
+    }
+    if (steal_here(n, t, d, g))
+      return;
+  }
+}
+
+static void one_level_begin(nw_node *n, nw_task_state *t, int d) {
+  int self = 0;
+  for (int k = 0; k < n->cfg.id; k++)
+    self += n->cfg.devices_per_node[k];
+  t->dev[d].tried[self + d] = 1; /* never itself */
+  t->dev[d].tried_count = 1;
+  one_level_next(n, t, d);
+}
+
+typedef struct nw_steal_policy {
+  const char *name;
+  void (*begin)(nw_node *n, nw_task_state *t, int d); /* device d ran dry */
+  void (*next)(nw_node *n, nw_task_state *t, int d);  /* its last request failed */
+} nw_steal_policy;
+
+static const nw_steal_policy policies[] = {
+    [NW_STEAL_TWO_LEVEL] = {"two-level", two_level_begin, two_level_next},
+    [NW_STEAL_ONE_LEVEL] = {"one-level", one_level_begin, one_level_next},
+};
+
+static const nw_steal_policy *policy(const nw_node *n) {
+  return &policies[n->cfg.sched.steal_policy == NW_STEAL_ONE_LEVEL ? NW_STEAL_ONE_LEVEL
+                                                                   : NW_STEAL_TWO_LEVEL];
 }
 
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
+  int entries = total_devices(n) > n->cfg.nodes ? total_devices(n) : n->cfg.nodes;
   if (!slot->tried) {
-    slot->tried = calloc((size_t)n->cfg.nodes, 1);
+    slot->tried = calloc((size_t)entries, 1);
     if (!slot->tried) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
   }
-  memset(slot->tried, 0, (size_t)n->cfg.nodes);
+  memset(slot->tried, 0, (size_t)entries);
   slot->tried_count = 0;
+  if (slot->aggression < 1)
+    slot->aggression = 1;
   slot->state = DEV_STEALING;
-  /* First level: this node's own agent, answered without a message. */
-  n->stats.steals_attempted++;
-  n->stats.steals_local_attempted++;
-  slot->tried[n->cfg.id] = 1;
-  slot->tried_count = 1;
-  nw_range r;
-  if (agent_give(n, t, nw_sched_rate(slot), d, &r)) {
-    n->stats.steals_local_succeeded++;
-    got_work(n, t, d, r);
-    return;
-  }
-  try_remote(n, t, d);
+  policy(n)->begin(n, t, d);
 }
 
 void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
   uint64_t task = nw_r_u64(r);
   uint32_t dev = nw_r_u32(r);
   double rs = nw_r_f64(r);
-  if (r->bad)
+  int aggr = nw_r_u8(r);
+  int target = (int)nw_r_u32(r) - 1;
+  if (r->bad || aggr < 1 || aggr > 4 || target >= n->cfg.devices) {
+    r->bad = 1;
     return;
+  }
   nw_task_state *t = nw_node_task(n, task);
-  nw_range got = {0, 0};
+  loot l = {.n = 0};
   if (t && !t->finishing)
-    agent_give(n, t, rs, -1, &got);
+    agent_give(n, t, rs, aggr, target, -1, &l);
   nw_writer w;
   nw_w_init(&w, MSG_STEAL_RESP);
   nw_w_u64(&w, task);
   nw_w_u32(&w, dev);
-  nw_w_u64(&w, got.first);
-  nw_w_u64(&w, got.last);
+  nw_w_u32(&w, (uint32_t)l.n);
+  for (int i = 0; i < l.n; i++) {
+    nw_w_u64(&w, l.r[i].first);
+    nw_w_u64(&w, l.r[i].last);
+  }
   nw_node_send(n, src, NW_CHANNEL_CONTROL, &w, 0);
 }
 
 void nw_steal_on_response(nw_node *n, nw_reader *r) {
   uint64_t task = nw_r_u64(r);
   uint32_t dev = nw_r_u32(r);
-  nw_range got = {nw_r_u64(r), nw_r_u64(r)};
+  uint32_t count = nw_r_u32(r);
+  if (r->bad || count > MAX_LOOT) {
+    r->bad = 1;
+    return;
+  }
+  loot l = {.n = (int)count};
+  for (uint32_t i = 0; i < count; i++)
+    l.r[i] = (nw_range){nw_r_u64(r), nw_r_u64(r)};
   if (r->bad)
     return;
   nw_task_state *t = nw_node_task(n, task);
   if (!t || t->finishing || dev >= (uint32_t)n->cfg.devices || t->dev[dev].state != DEV_STEALING)
     return;
-  if (got.last > got.first && got.last <= t->info.subtasks)
-    got_work(n, t, (int)dev, got);
-  else
-    try_remote(n, t, (int)dev);
+  for (int i = 0; i < l.n; i++)
+    if (l.r[i].first >= l.r[i].last || l.r[i].last > t->info.subtasks) {
+      r->bad = 1;
+      return;
+    }
+  if (l.n > 0) {
+    got_work(n, t, (int)dev, &l);
+  } else {
+    record_outcome(n, &t->dev[dev], 0);
+    policy(n)->next(n, t, (int)dev);
+  }
 }
 
 void nw_steal_on_timer(nw_node *n, uint64_t token) {

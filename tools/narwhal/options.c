@@ -35,6 +35,10 @@ static const opt_def defs[] = {
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"steal-policy",
+     T_CHOICE,
+     {"two-level", "one-level"},
+     "work stealing: per-node agents (the paper's) or device to device"},
     {"slow",
      T_STRING,
      {0},
@@ -142,6 +146,10 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
+  else if (!strcmp(n, "steal-policy"))
+    c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
+  else if (!strcmp(n, "steal-policy"))
+    c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
   else if (!strcmp(n, "slow")) {
     char reason[300];
     if (nw_slowdown_parse(c, v, reason, sizeof reason) != NW_OK) {
@@ -357,6 +365,8 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
+  cJSON_AddStringToObject(j, "steal-policy",
+                          c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
   if (c->nslow) {
     char text[512] = "";
     for (int i = 0; i < c->nslow; i++) {

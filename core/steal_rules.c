@@ -1,0 +1,35 @@
+/* steal_rules.c: see steal_rules.h. */
+#include "steal_rules.h"
+
+#include <math.h>
+
+int nw_steal_aggression(int nodes, int fails) {
+  int half = nodes / 2 > 0 ? nodes / 2 : 1;
+  int level = 1 + (2 * fails) / half;
+  return level > 3 ? 3 : level;
+}
+
+uint64_t nw_steal_quantum(uint64_t q, double rs, double rv) {
+  double share = (rs > 0 && rv > 0) ? rs / (rs + rv) : 0.5;
+  double quantum = ceil((double)q * share);
+  return quantum < 1 ? 0 : (uint64_t)quantum;
+}
+
+uint64_t nw_steal_q(uint64_t queued, int prefetched_stage, int aggr) {
+  return queued + (prefetched_stage > 0 && prefetched_stage <= aggr ? 1 : 0);
+}
+
+int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude) {
+  int victim = -1;
+  double worst = 0;
+  for (int i = 0; i < n; i++) {
+    if (i == exclude || q[i] == 0)
+      continue;
+    double finish = (double)q[i] / (rate[i] > 0 ? rate[i] : 1.0);
+    if (victim < 0 || finish > worst) {
+      victim = i;
+      worst = finish;
+    }
+  }
+  return victim;
+}

@@ -1,0 +1,24 @@
+/* steal_rules.h: the arithmetic of work stealing (paper section 4.3.2), as pure functions so
+ * that each rule is pinned by a unit test (tests/unit/test_steal_rules.c). */
+#ifndef NW_STEAL_RULES_H
+#define NW_STEAL_RULES_H
+
+#include <stdint.h>
+
+/* A CPU's aggression after `fails` consecutive failed steals in a task on `nodes` nodes:
+ * 1, rising to 3 at nodes/2 failures (at least 1), 2 half-way there. */
+int nw_steal_aggression(int nodes, int fails);
+
+/* How many of q stealable subtasks a stealer of rate rs takes from a victim of rate rv:
+ * ceil(q * rs / (rs + rv)), half when either rate is unknown (0); 0 means the steal fails. */
+uint64_t nw_steal_quantum(uint64_t q, double rs, double rv);
+
+/* Q of a device for a stealer of aggression aggr: its queued subtasks (stage 1), plus its
+ * prefetched one when that one's stage (2 waiting for data, 3 ready; 0 if none) is <= aggr. */
+uint64_t nw_steal_q(uint64_t queued, int prefetched_stage, int aggr);
+
+/* The victim among n devices: the largest q[i] / rate[i] (rate 0, unknown, counts as 1), among
+ * those with q[i] > 0 and i != exclude; -1 if none. */
+int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude);
+
+#endif
