@@ -17,9 +17,13 @@ static int quiet_rank(void) {
   return r && strcmp(r, "0") != 0;
 }
 
+/* Under mpirun only rank 0 reports and sets the exit status. The other ranks see the same
+ * arguments and configuration, so they fail alike; they exit 0, because mpirun kills the job
+ * as soon as one rank exits non-zero, which could stop rank 0 before it says why. */
 static int fail(int code, const char *msg) {
-  if (!quiet_rank())
-    fprintf(stderr, "narwhal: %s\n", msg);
+  if (quiet_rank())
+    return 0;
+  fprintf(stderr, "narwhal: %s\n", msg);
   return code;
 }
 
