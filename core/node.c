@@ -29,11 +29,13 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
 void nw_node_destroy(nw_node *n) {
   if (!n)
     return;
-  while (n->tasks) {
-    nw_task_state *t = n->tasks;
-    n->tasks = t->next;
-    nw_task_free(t);
-  }
+  nw_task_state *lists[2] = {n->tasks, n->zombies};
+  for (int i = 0; i < 2; i++)
+    while (lists[i]) {
+      nw_task_state *t = lists[i];
+      lists[i] = t->next;
+      nw_task_free(t);
+    }
   while (n->stash) {
     nw_stashed *s = n->stash;
     n->stash = s->next;
@@ -190,7 +192,13 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
     nw_steal_on_request(n, src, &r);
     break;
   case MSG_STEAL_RESP:
-    nw_steal_on_response(n, &r);
+    nw_steal_on_response(n, src, &r);
+    break;
+  case MSG_COPY_FINISHED:
+    nw_multiassign_on_finished(n, src, &r);
+    break;
+  case MSG_COPY_CANCEL:
+    nw_multiassign_on_cancel(n, &r);
     break;
   case MSG_PLACE:
     nw_space_on_place(n, src, &r);

@@ -26,6 +26,7 @@ typedef struct nw_sched_config {
    * original Unicorn's rule); > 0 retries after this back-off, doubling up to 1024x. */
   double steal_retry_s;
   nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
+  int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
 } nw_sched_config;
 
 typedef struct nw_node_config {

@@ -38,7 +38,15 @@ typedef struct nw_prepared {
   uint64_t subtask;
   nw_region read[NW_MAX_BOUND_SPACES];
   nw_region write[NW_MAX_BOUND_SPACES];
-  int waiting; /* reads not yet all resident */
+  int waiting;       /* reads not yet all resident */
+  double prepared_s; /* when its reads were requested */
+  double started_s;  /* when it started executing */
+  /* Multi-assign (paper 4.3.3, multiassign.c). On the original assignee: where its copy runs
+   * (copy_node < 0: none). On a copy: the original's node and device (origin_node < 0: not a
+   * copy). lost: another instance won; discard this one's views when it ends. */
+  int copy_node, copy_dev;
+  int origin_node, origin_dev;
+  int lost;
 } nw_prepared;
 
 struct nw_exec {
@@ -77,8 +85,12 @@ typedef struct nw_device_slot {
   unsigned char *tried;
   int tried_count;
   double backoff_s;
-  int aggression; /* 1..3 (paper 4.3.2) */
-  int fails;      /* consecutive failed steal requests */
+  int aggression;      /* 1..3 (paper 4.3.2) */
+  double fetch_wait_s; /* total time its subtasks waited for data, and how many did */
+  uint64_t fetches;
+  nw_exec *running;     /* the exec on the device now, for freeing at the end of a failed run */
+  int fails;            /* consecutive failed steal requests */
+  int round_aggression; /* aggression when the current round began */
 } nw_device_slot;
 
 typedef struct nw_bound {
@@ -98,7 +110,11 @@ struct nw_task_state {
   nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
   nw_exec **deferred; /* read-write views, applied at task end (transactional semantics) */
   size_t ndeferred, capdeferred;
-  int finishing; /* TASK_FINISH seen */
+  int finishing;    /* TASK_FINISH seen */
+  int running;      /* execs launched and not yet returned */
+  int zombie;       /* forgotten, kept only until its running execs return */
+  nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */
+  size_t nparked, capparked;
   /* node 0 only */
   uint64_t done; /* subtasks committed anywhere */
   int masters_pending;
@@ -176,6 +192,7 @@ struct nw_node {
   nw_stats stats;
   nw_space_state *spaces;
   nw_task_state *tasks;
+  nw_task_state *zombies; /* finished tasks with execs still running */
   nw_stashed *stash;
   uint64_t last_started_task; /* tasks are numbered from 1 */
   int ended;                  /* END received */
@@ -218,12 +235,22 @@ void nw_task_on_prev_ack(nw_node *n, nw_reader *r);
 void nw_task_on_master_done(nw_node *n, nw_reader *r);
 void nw_task_start_next(nw_node *n);
 void nw_task_free(nw_task_state *t);
+/* Forgets a task: frees it, or keeps it as a zombie while execs still run. */
+void nw_task_release(nw_node *n, nw_task_state *t);
+/* An exec of t returned: frees t if it was a zombie waiting for it. */
+void nw_task_exec_returned(nw_node *n, nw_task_state *t);
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 
 /* sched.c */
 void nw_sched_start(nw_node *n, nw_task_state *t);
 void nw_sched_advance(nw_node *n, nw_task_state *t, int d);
 void nw_sched_on_exec_done(nw_node *n, nw_exec *e);
+/* Prepares subtask for device d (subscriptions, fetches); NULL after a failure. */
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask);
+/* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
+void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
+/* Frees an exec whose result is thrown away. */
+void nw_exec_discard(nw_node *n, nw_exec *e);
 void nw_sched_data_arrived(nw_node *n);
 uint64_t nw_sched_queued(const nw_device_slot *s);
 uint64_t nw_sched_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
@@ -234,10 +261,21 @@ void nw_sched_free_slot(nw_device_slot *s, int nspaces);
 double nw_sched_rate(const nw_device_slot *s);
 void nw_prepared_free(nw_prepared *p, int nspaces);
 
+/* multiassign.c */
+int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev, double rs,
+                         double fetch_s, uint64_t *subtask, int *origin_dev);
+void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
+                           uint64_t subtask);
+void nw_multiassign_copy_finished(nw_node *n, nw_task_state *t, nw_exec *e);
+void nw_multiassign_original_won(nw_node *n, nw_task_state *t, nw_prepared *p);
+void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r);
+void nw_multiassign_on_cancel(nw_node *n, nw_reader *r);
+void nw_multiassign_task_ended(nw_node *n, nw_task_state *t);
+
 /* steal.c */
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d);
 void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
-void nw_steal_on_response(nw_node *n, nw_reader *r);
+void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_timer(nw_node *n, uint64_t token);
 
 /* driver.c */

@@ -83,14 +83,22 @@ static int reads_resident(nw_task_state *t, nw_prepared *p) {
   return 1;
 }
 
+/* Records how long a prepared subtask waited for its data (for multi-assign estimates). */
+static void note_ready(nw_node *n, nw_device_slot *slot, nw_prepared *p) {
+  slot->fetch_wait_s += n->be.ops->now(n->be.be) - p->prepared_s;
+  slot->fetches++;
+}
+
 /* Computes the subtask's subscriptions and requests the reads this node lacks. */
-static nw_prepared *prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
   nw_prepared *p = calloc(1, sizeof *p);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return NULL;
   }
   p->subtask = subtask;
+  p->prepared_s = n->be.ops->now(n->be.be);
+  p->copy_node = p->origin_node = -1;
   nw_access access[NW_MAX_BOUND_SPACES];
   for (int i = 0; i < t->info.nspaces; i++)
     access[i] = t->bound[i].access;
@@ -163,7 +171,9 @@ static void launch(nw_node *n, nw_task_state *t, int d) {
     return;
   }
   slot->state = DEV_EXECUTING;
-  e->started_s = n->be.ops->now(n->be.be);
+  e->started_s = slot->current->started_s = n->be.ops->now(n->be.be);
+  slot->running = e;
+  t->running++;
   n->be.ops->launch(n->be.be, d, e);
 }
 
@@ -179,7 +189,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
         slot->current = slot->next;
         slot->next = NULL;
       } else if (pop_front(slot, &id)) {
-        slot->current = prepare(n, t, id);
+        slot->current = nw_sched_prepare(n, t, id);
         if (!slot->current)
           return;
       } else {
@@ -192,10 +202,14 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
       slot->state = DEV_WAITING;
       return;
     }
+    if (slot->current->prepared_s >= 0) {
+      note_ready(n, slot, slot->current);
+      slot->current->prepared_s = -1; /* counted */
+    }
     launch(n, t, d);
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
-    slot->next = prepare(n, t, id);
+    slot->next = nw_sched_prepare(n, t, id);
 }
 
 void nw_sched_start(nw_node *n, nw_task_state *t) {
@@ -228,6 +242,10 @@ void nw_sched_data_arrived(nw_node *n) {
         slot->next->waiting = !reads_resident(t, slot->next);
       if (slot->current && slot->current->waiting) {
         slot->current->waiting = !reads_resident(t, slot->current);
+        if (!slot->current->waiting) {
+          note_ready(n, slot, slot->current);
+          slot->current->prepared_s = -1;
+        }
         if (!slot->current->waiting && slot->state == DEV_WAITING)
           nw_sched_advance(n, t, d);
       }
@@ -258,18 +276,17 @@ void nw_exec_commit(nw_node *n, nw_exec *e) {
   free(e);
 }
 
-void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
-  nw_task_state *t = e->task;
+void nw_exec_discard(nw_node *n, nw_exec *e) {
+  for (int i = 0; i < e->task->info.nspaces; i++)
+    nw_bufpool_put(&n->views, e->write_buf[i], e->write_cap[i]);
+  nw_prepared_free(e->prep, e->task->info.nspaces);
+  free(e);
+}
+
+void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int d = e->device;
-  nw_device_slot *slot = &t->dev[d];
-  double now = n->be.ops->now(n->be.be);
-  slot->busy_s += now - e->started_s;
-  slot->executed++;
   n->stats.subtasks_executed++;
-  nw_device_stats *ds = &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
-  ds->subtasks++;
-  ds->busy_s += now - e->started_s;
-  ds->finish_s = now;
+  n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0].subtasks++;
   int deferred = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
     if (nw_region_empty(&e->prep->write[i]))
@@ -294,17 +311,54 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
   } else {
     nw_exec_commit(n, e);
   }
-  slot->current = NULL;
-  slot->state = DEV_IDLE;
-  nw_sched_advance(n, t, d);
   /* Last: on node 0 this may complete the task and free t. */
   nw_task_subtask_committed(n, t, 1);
+}
+
+void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  int d = e->device;
+  nw_device_slot *slot = &t->dev[d];
+  nw_prepared *p = e->prep;
+  double now = n->be.ops->now(n->be.be);
+  slot->busy_s += now - e->started_s;
+  slot->executed++;
+  slot->running = NULL;
+  t->running--;
+  nw_device_stats *ds = &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
+  ds->busy_s += now - e->started_s;
+  ds->finish_s = now;
+  if (slot->current == p) {
+    slot->current = NULL;
+    slot->state = DEV_IDLE;
+  }
+  if (t->finishing || p->lost) {
+    /* Another instance won (paper 4.3.3; counted as cancelled when that was decided). */
+    nw_exec_discard(n, e);
+    if (!t->finishing)
+      nw_sched_advance(n, t, d);
+    nw_task_exec_returned(n, t);
+    return;
+  }
+  if (p->origin_node >= 0) { /* a copy: the original assignee decides who commits */
+    nw_multiassign_copy_finished(n, t, e);
+    nw_sched_advance(n, t, d);
+    return;
+  }
+  if (p->copy_node >= 0) /* an original that finished before its copy: it wins */
+    nw_multiassign_original_won(n, t, p);
+  nw_sched_advance(n, t, d);
+  nw_sched_commit_result(n, t, e); /* last: may free t */
 }
 
 void nw_sched_free_slot(nw_device_slot *s, int nspaces) {
   free(s->queue);
   free(s->tried);
-  if (s->state != DEV_EXECUTING)
-    nw_prepared_free(s->current, nspaces);
+  if (s->running) { /* only when a run ends with the device still busy */
+    for (int i = 0; i < nspaces; i++)
+      free(s->running->write_buf[i]);
+    free(s->running);
+  }
+  nw_prepared_free(s->current, nspaces);
   nw_prepared_free(s->next, nspaces);
 }

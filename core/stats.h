@@ -23,6 +23,9 @@ typedef struct nw_stats {
   uint64_t messages_data;      /* data messages sent to other nodes */
   uint64_t ownership_messages; /* ownership updates sent (paper section 3, steps 2-4) */
   uint64_t fetch_requests;     /* fetch requests this node issued */
+  uint64_t multi_assigned;     /* running subtasks this node's devices gave a copy of */
+  uint64_t multi_assign_wins;  /* copies run here that finished first (the later device) */
+  uint64_t cancelled;          /* instances here whose result was (or will be) discarded */
   double task_first_submit_s;  /* node 0 only: first submission */
   double task_last_complete_s; /* node 0 only: last completion */
   double total_flops;          /* node 0 only: cost-model work of all tasks */

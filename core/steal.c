@@ -103,9 +103,17 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
   nw_sched_advance(n, t, d);
 }
 
-/* The round failed everywhere: stop, or retry after a back-off. */
+static void start_round(nw_node *n, nw_task_state *t, int d);
+
+/* The round failed everywhere. A round begun below maximum aggression is followed by one at
+ * maximum (the ladder exists so that later requests may take more, copies of running
+ * subtasks included); after that, stop or retry after a back-off. */
 static void end_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
+  if (slot->round_aggression < 3 && slot->aggression >= 3) {
+    start_round(n, t, d);
+    return;
+  }
   double base = n->cfg.sched.steal_retry_s;
   if (base <= 0) {
     slot->state = DEV_RETIRED;
@@ -146,6 +154,9 @@ static void send_request(nw_node *n, nw_task_state *t, int d, int node, int targ
   nw_w_f64(&w, nw_sched_rate(slot));
   nw_w_u8(&w, (uint8_t)slot->aggression);
   nw_w_u32(&w, (uint32_t)(target + 1)); /* 0: the agent chooses */
+  nw_w_f64(&w, slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0);
+  /* At maximum aggression the stealer also accepts a copy of a running subtask (4.3.3). */
+  nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign));
   nw_node_send(n, node, NW_CHANNEL_CONTROL, &w, 0);
 }
 
@@ -236,6 +247,10 @@ static const nw_steal_policy *policy(const nw_node *n) {
 }
 
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d) {
+  start_round(n, t, d);
+}
+
+static void start_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   int entries = total_devices(n) > n->cfg.nodes ? total_devices(n) : n->cfg.nodes;
   if (!slot->tried) {
@@ -249,6 +264,7 @@ void nw_steal_begin(nw_node *n, nw_task_state *t, int d) {
   slot->tried_count = 0;
   if (slot->aggression < 1)
     slot->aggression = 1;
+  slot->round_aggression = slot->aggression;
   slot->state = DEV_STEALING;
   policy(n)->begin(n, t, d);
 }
@@ -259,14 +275,18 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
   double rs = nw_r_f64(r);
   int aggr = nw_r_u8(r);
   int target = (int)nw_r_u32(r) - 1;
+  double fetch_s = nw_r_f64(r);
+  int multi = nw_r_u8(r);
   if (r->bad || aggr < 1 || aggr > 4 || target >= n->cfg.devices) {
     r->bad = 1;
     return;
   }
   nw_task_state *t = nw_node_task(n, task);
   loot l = {.n = 0};
-  if (t && !t->finishing)
-    agent_give(n, t, rs, aggr, target, -1, &l);
+  uint64_t copy = 0;
+  int origin_dev = -1, grant = 0;
+  if (t && !t->finishing && !agent_give(n, t, rs, aggr, target, -1, &l) && multi)
+    grant = nw_multiassign_offer(n, t, src, (int)dev, rs, fetch_s, &copy, &origin_dev);
   nw_writer w;
   nw_w_init(&w, MSG_STEAL_RESP);
   nw_w_u64(&w, task);
@@ -276,10 +296,13 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
     nw_w_u64(&w, l.r[i].first);
     nw_w_u64(&w, l.r[i].last);
   }
+  nw_w_u8(&w, (uint8_t)grant);
+  nw_w_u64(&w, copy);
+  nw_w_u32(&w, (uint32_t)origin_dev);
   nw_node_send(n, src, NW_CHANNEL_CONTROL, &w, 0);
 }
 
-void nw_steal_on_response(nw_node *n, nw_reader *r) {
+void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
   uint64_t task = nw_r_u64(r);
   uint32_t dev = nw_r_u32(r);
   uint32_t count = nw_r_u32(r);
@@ -290,6 +313,9 @@ void nw_steal_on_response(nw_node *n, nw_reader *r) {
   loot l = {.n = (int)count};
   for (uint32_t i = 0; i < count; i++)
     l.r[i] = (nw_range){nw_r_u64(r), nw_r_u64(r)};
+  int grant = nw_r_u8(r);
+  uint64_t copy = nw_r_u64(r);
+  int origin_dev = (int)nw_r_u32(r);
   if (r->bad)
     return;
   nw_task_state *t = nw_node_task(n, task);
@@ -300,7 +326,12 @@ void nw_steal_on_response(nw_node *n, nw_reader *r) {
       r->bad = 1;
       return;
     }
-  if (l.n > 0) {
+  if (grant && copy < t->info.subtasks) {
+    n->stats.steals_succeeded++;
+    record_outcome(n, &t->dev[dev], 1);
+    t->dev[dev].backoff_s = 0;
+    nw_multiassign_accept(n, t, (int)dev, src, origin_dev, copy);
+  } else if (l.n > 0) {
     got_work(n, t, (int)dev, &l);
   } else {
     record_outcome(n, &t->dev[dev], 0);

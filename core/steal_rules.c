@@ -33,3 +33,11 @@ int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude) {
   }
   return victim;
 }
+
+int nw_multiassign_worth(double rs, double fetch_s, double rv, double elapsed) {
+  if (rs <= 0)
+    return 0;
+  if (rv <= 0)
+    return elapsed >= 1.05 / rs;
+  return 1.0 / rs + fetch_s < 1.0 / rv - elapsed;
+}

@@ -21,4 +21,11 @@ uint64_t nw_steal_q(uint64_t queued, int prefetched_stage, int aggr);
  * those with q[i] > 0 and i != exclude; -1 if none. */
 int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude);
 
+/* Multi-assign time test (paper 4.3.3): a stealer of rate rs (subtasks/s) whose subtasks wait
+ * fetch_s for their data on average takes a copy of a subtask the victim (rate rv) has run
+ * for `elapsed` seconds only if it would finish first: 1/rs + fetch_s < 1/rv - elapsed. With
+ * the victim's rate unknown, the original Unicorn's rule: elapsed >= 1.05 / rs. A stealer
+ * with no rate yet never multi-assigns. */
+int nw_multiassign_worth(double rs, double fetch_s, double rv, double elapsed);
+
 #endif

@@ -43,6 +43,18 @@ void nw_task_free(nw_task_state *t) {
     free(t->deferred[i]);
   }
   free(t->deferred);
+  for (size_t i = 0; i < t->nparked; i++) {
+    for (int j = 0; j < ns; j++)
+      free(t->parked[i]->write_buf[j]);
+    nw_prepared *p = t->parked[i]->prep;
+    for (int j = 0; j < ns; j++) {
+      nw_region_free(&p->read[j]);
+      nw_region_free(&p->write[j]);
+    }
+    free(p);
+    free(t->parked[i]);
+  }
+  free(t->parked);
   for (int i = 0; i < ns; i++)
     nw_region_free(&t->written[i]);
   if (t->lost) {
@@ -54,13 +66,34 @@ void nw_task_free(nw_task_state *t) {
   free(t);
 }
 
-static void unlink_task(nw_node *n, nw_task_state *t) {
+void nw_task_release(nw_node *n, nw_task_state *t) {
   for (nw_task_state **p = &n->tasks; *p; p = &(*p)->next)
     if (*p == t) {
       *p = t->next;
       break;
     }
+  if (t->running > 0) { /* a losing instance still computes: keep what it points at */
+    t->zombie = 1;
+    t->next = n->zombies;
+    n->zombies = t;
+    return;
+  }
   nw_task_free(t);
+}
+
+void nw_task_exec_returned(nw_node *n, nw_task_state *t) {
+  if (!t->zombie || t->running > 0)
+    return;
+  for (nw_task_state **p = &n->zombies; *p; p = &(*p)->next)
+    if (*p == t) {
+      *p = t->next;
+      break;
+    }
+  nw_task_free(t);
+}
+
+static void unlink_task(nw_node *n, nw_task_state *t) {
+  nw_task_release(n, t);
 }
 
 static int is_master_here(const nw_node *n, const nw_task_state *t) {
@@ -337,6 +370,7 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   if (!t)
     return; /* node 0 completed a task that wrote nothing before its own FINISH arrived */
   t->finishing = 1;
+  nw_multiassign_task_ended(n, t);
   for (size_t i = 0; i < t->ndeferred; i++)
     nw_exec_commit(n, t->deferred[i]);
   t->ndeferred = 0;

@@ -23,7 +23,9 @@ typedef enum {
   MSG_FETCH,          /* requester -> master or owner: send me these regions */
   MSG_DATA,           /* owner -> requester: regions and their bytes */
   MSG_STEAL_REQ,      /* stealer -> steal agent of a node */
-  MSG_STEAL_RESP,     /* steal agent -> stealer: a range of subtasks, or none */
+  MSG_STEAL_RESP,     /* steal agent -> stealer: ranges of subtasks, a copy to run, or none */
+  MSG_COPY_FINISHED,  /* multi-assignee -> original assignee: I finished (paper 4.3.3) */
+  MSG_COPY_CANCEL,    /* original assignee -> holders: the winner; others discard */
   MSG_PLACE,          /* node 0 -> node: own these regions (and their bytes) from now on */
   MSG_PLACE_DIR,      /* node 0 -> master: these regions now belong to that node */
   MSG_PLACE_ACK,      /* either -> node 0: done */

@@ -178,7 +178,7 @@ void loop_config_defaults(loop_config *c) {
                      .jitter_s = 0,
                      .slow_node_factor = 1,
                      .seed = 1,
-                     .sched = {.pipeline = 1, .steal_retry_s = 0}};
+                     .sched = {.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1}};
 }
 
 nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,

@@ -35,5 +35,12 @@ int main(void) {
   CHECK(nw_steal_victim(q, r, 4, 3) == 0);
   uint64_t none[2] = {0, 0};
   CHECK(nw_steal_victim(none, r, 2, -1) == -1);
+  /* Multi-assign: a copy is worth it only if it would finish before the original. */
+  CHECK(nw_multiassign_worth(1.0, 0.1, 0.25, 1.0));  /* 1.1 s < 4 - 1 = 3 s left */
+  CHECK(!nw_multiassign_worth(1.0, 0.1, 0.25, 3.0)); /* 1.1 s > 1 s left */
+  CHECK(!nw_multiassign_worth(1.0, 0.0, 1.0, 0.0));  /* equal devices: never */
+  CHECK(!nw_multiassign_worth(0, 0, 0.25, 10.0));    /* stealer rate unknown */
+  CHECK(nw_multiassign_worth(2.0, 0, 0, 0.6));       /* victim rate unknown: 0.6 >= 0.525 */
+  CHECK(!nw_multiassign_worth(2.0, 0, 0, 0.5));
   return check_report("steal_rules");
 }

@@ -35,6 +35,7 @@ static const opt_def defs[] = {
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
     {"steal-policy",
      T_CHOICE,
      {"two-level", "one-level"},
@@ -146,6 +147,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
+  else if (!strcmp(n, "multi-assign"))
+    c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
     c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
   else if (!strcmp(n, "steal-policy"))
@@ -364,6 +367,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
+  cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");

@@ -24,6 +24,9 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  network      %.3f GB in %llu data and %llu control messages\n",
          (double)r->total.bytes_network / 1e9, (unsigned long long)r->total.messages_data,
          (unsigned long long)r->total.messages_control);
+  printf("  multi-assign %llu copies, %llu won by the copy, %llu results discarded\n",
+         (unsigned long long)r->total.multi_assigned,
+         (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
   printf("  verified     %s\n", r->verified < 0 ? "not checked" : r->verified ? "yes" : "NO");
   printf("  %-5s %-4s %9s %12s %12s\n", "node", "kind", "subtasks", "busy_s", "finish_s");
   for (int i = 0; i < r->ndevices; i++)
@@ -53,6 +56,9 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "messages_control", (double)r->total.messages_control);
   cJSON_AddNumberToObject(j, "messages_data", (double)r->total.messages_data);
   cJSON_AddNumberToObject(j, "ownership_messages", (double)r->total.ownership_messages);
+  cJSON_AddNumberToObject(j, "multi_assigned", (double)r->total.multi_assigned);
+  cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
+  cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
   if (r->verified < 0)
     cJSON_AddNullToObject(j, "verified");
   else

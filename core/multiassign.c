@@ -1,0 +1,192 @@
+/* multiassign.c: running a straggling subtask twice (paper section 4.3.3).
+ *
+ * A stealer at maximum aggression whose steal finds nothing queued may take a copy of a
+ * victim's running subtask, if
+ *   - it is on another node (same-type devices of one node are alike; GPUs come later),
+ *   - that subtask is the victim's last (nothing queued or prefetched behind it),
+ *   - it has no copy yet and is not itself a copy (at most two holders: UNICORN-NOTES),
+ *   - the stealer would finish it first (nw_multiassign_worth, steal_rules.h).
+ * The victim becomes the original assignee and records where the copy runs; the copy records
+ * its original. The protocol of the paper: a holder that finishes tells the original
+ * assignee; the original sends the cancellation naming the winner to the others; the
+ * finisher commits when the cancellation names it, everyone else discards its private views.
+ * The original decides locally when it finishes first. A losing instance that is still
+ * computing runs to its end and is discarded then (kernels are not preempted).
+ */
+#include <stdlib.h>
+
+#include "node_internal.h"
+#include "steal_rules.h"
+
+int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev, double rs,
+                         double fetch_s, uint64_t *subtask, int *origin_dev) {
+  if (!n->cfg.sched.multi_assign || t->finishing || stealer_node == n->cfg.id)
+    return 0;
+  double now = n->be.ops->now(n->be.be);
+  int best = -1;
+  double best_left = 0;
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device_slot *s = &t->dev[d];
+    nw_prepared *p = s->current;
+    if (s->state != DEV_EXECUTING || !p || s->next || nw_sched_queued(s) > 0 || p->copy_node >= 0 ||
+        p->origin_node >= 0 || p->lost)
+      continue;
+    double rv = nw_sched_rate(s), elapsed = now - p->started_s;
+    if (!nw_multiassign_worth(rs, fetch_s, rv, elapsed))
+      continue;
+    double left = rv > 0 ? 1.0 / rv - elapsed : elapsed; /* copy the worst straggler */
+    if (best < 0 || left > best_left) {
+      best = d;
+      best_left = left;
+    }
+  }
+  if (best < 0)
+    return 0;
+  nw_prepared *p = t->dev[best].current;
+  p->copy_node = stealer_node;
+  p->copy_dev = stealer_dev;
+  n->stats.multi_assigned++;
+  *subtask = p->subtask;
+  *origin_dev = best;
+  return 1;
+}
+
+void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
+                           uint64_t subtask) {
+  nw_device_slot *slot = &t->dev[d];
+  nw_prepared *p = nw_sched_prepare(n, t, subtask);
+  if (!p)
+    return;
+  p->origin_node = origin_node;
+  p->origin_dev = origin_dev;
+  slot->current = p;
+  slot->state = DEV_IDLE;
+  nw_sched_advance(n, t, d);
+}
+
+static void send_cancel(nw_node *n, int dst, uint64_t task, uint64_t subtask, int winner_node,
+                        int winner_dev) {
+  nw_writer w;
+  nw_w_init(&w, MSG_COPY_CANCEL);
+  nw_w_u64(&w, task);
+  nw_w_u64(&w, subtask);
+  nw_w_u32(&w, (uint32_t)winner_node);
+  nw_w_u32(&w, (uint32_t)winner_dev);
+  nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+void nw_multiassign_original_won(nw_node *n, nw_task_state *t, nw_prepared *p) {
+  send_cancel(n, p->copy_node, t->id, p->subtask, n->cfg.id, -1);
+}
+
+void nw_multiassign_copy_finished(nw_node *n, nw_task_state *t, nw_exec *e) {
+  if (t->nparked == t->capparked) {
+    size_t cap = t->capparked ? 2 * t->capparked : 4;
+    nw_exec **a = realloc(t->parked, cap * sizeof *a);
+    if (!a) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      nw_exec_discard(n, e);
+      return;
+    }
+    t->parked = a;
+    t->capparked = cap;
+  }
+  t->parked[t->nparked++] = e;
+  nw_writer w;
+  nw_w_init(&w, MSG_COPY_FINISHED);
+  nw_w_u64(&w, t->id);
+  nw_w_u64(&w, e->subtask);
+  nw_w_u32(&w, (uint32_t)e->prep->origin_dev);
+  nw_w_u32(&w, (uint32_t)e->device);
+  nw_node_send(n, e->prep->origin_node, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+/* At the original assignee: a copy finished. If the original still runs, the copy wins. */
+void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
+  uint64_t task = nw_r_u64(r), subtask = nw_r_u64(r);
+  uint32_t origin_dev = nw_r_u32(r), copy_dev = nw_r_u32(r);
+  if (r->bad)
+    return;
+  nw_task_state *t = nw_node_task(n, task);
+  if (!t || t->finishing || origin_dev >= (uint32_t)n->cfg.devices)
+    return; /* the original won already and said so */
+  nw_prepared *p = t->dev[origin_dev].current;
+  if (!p || p->subtask != subtask || p->copy_node != src || p->lost)
+    return;
+  p->lost = 1; /* discarded when it ends */
+  n->stats.cancelled++;
+  send_cancel(n, src, task, subtask, src, (int)copy_dev);
+}
+
+static nw_exec *unpark(nw_task_state *t, uint64_t subtask) {
+  for (size_t i = 0; i < t->nparked; i++)
+    if (t->parked[i]->subtask == subtask) {
+      nw_exec *e = t->parked[i];
+      t->parked[i] = t->parked[--t->nparked];
+      return e;
+    }
+  return NULL;
+}
+
+/* At a copy's node: the verdict. Commit if it names us, else discard. */
+void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
+  uint64_t task = nw_r_u64(r), subtask = nw_r_u64(r);
+  int winner_node = (int)nw_r_u32(r), winner_dev = (int)nw_r_u32(r);
+  if (r->bad)
+    return;
+  nw_task_state *t = nw_node_task(n, task);
+  if (!t || t->finishing)
+    return;
+  nw_exec *e = unpark(t, subtask);
+  if (e) {
+    if (winner_node == n->cfg.id && winner_dev == e->device) {
+      n->stats.multi_assign_wins++;
+      nw_sched_commit_result(n, t, e); /* last: may free t */
+    } else {
+      n->stats.cancelled++;
+      nw_exec_discard(n, e);
+    }
+    return;
+  }
+  /* The copy has not finished: drop it if it has not started, else discard it at its end. */
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device_slot *s = &t->dev[d];
+    nw_prepared *p = s->current;
+    if (!p || p->subtask != subtask || p->origin_node < 0)
+      continue;
+    n->stats.cancelled++;
+    if (s->state == DEV_EXECUTING) {
+      p->lost = 1;
+    } else {
+      nw_prepared_free(p, t->info.nspaces);
+      s->current = NULL;
+      s->state = DEV_IDLE;
+      nw_sched_advance(n, t, d);
+    }
+    return;
+  }
+}
+
+/* The task ended here: every subtask is committed somewhere, so each copy still waiting for
+ * a verdict, for its data, or for its kernel to end has lost. */
+void nw_multiassign_task_ended(nw_node *n, nw_task_state *t) {
+  for (size_t i = 0; i < t->nparked; i++) {
+    n->stats.cancelled++;
+    nw_exec_discard(n, t->parked[i]);
+  }
+  t->nparked = 0;
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device_slot *s = &t->dev[d];
+    nw_prepared *p = s->current;
+    if (!p || p->origin_node < 0 || p->lost)
+      continue;
+    n->stats.cancelled++;
+    if (s->state == DEV_EXECUTING) {
+      p->lost = 1;
+    } else {
+      nw_prepared_free(p, t->info.nspaces);
+      s->current = NULL;
+      s->state = DEV_IDLE;
+    }
+  }
+}
