@@ -27,6 +27,7 @@ typedef struct nw_sched_config {
   double steal_retry_s;
   nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
   int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
+  int prosteal;                    /* steal before running dry (paper 4.3.2, ProSteal) */
 } nw_sched_config;
 
 typedef struct nw_node_config {

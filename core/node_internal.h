@@ -91,6 +91,13 @@ typedef struct nw_device_slot {
   nw_exec *running;     /* the exec on the device now, for freeing at the end of a failed run */
   int fails;            /* consecutive failed steal requests */
   int round_aggression; /* aggression when the current round began */
+  int steal_active;     /* a stealing round is in progress (also while executing: ProSteal) */
+  int prosteal_off;     /* a proactive round failed everywhere: wait until dry next time */
+  double steal_sent_s;  /* when the outstanding request left */
+  double steal_wait_s;  /* total time requests took to be answered, and how many were */
+  uint64_t steal_answers;
+  double max_fetch_s; /* longest wait for a subtask's data */
+  uint64_t range_len; /* size of the range it works through (initial or last stolen) */
 } nw_device_slot;
 
 typedef struct nw_bound {

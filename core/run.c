@@ -12,7 +12,7 @@ void nw_run_config_defaults(nw_run_config *c) {
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
-  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1};
+  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1};
   c->seed = 1;
 }
 
@@ -45,6 +45,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->multi_assigned += s->multi_assigned;
     t->multi_assign_wins += s->multi_assign_wins;
     t->cancelled += s->cancelled;
+    t->prosteal_rounds += s->prosteal_rounds;
     for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
       res->devices[row].node = k;
       res->devices[row].kind = NW_DEVICE_CPU;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "node_internal.h"
+#include "steal_rules.h"
 
 uint64_t nw_sched_queued(const nw_device_slot *s) {
   uint64_t q = 0;
@@ -85,8 +86,26 @@ static int reads_resident(nw_task_state *t, nw_prepared *p) {
 
 /* Records how long a prepared subtask waited for its data (for multi-assign estimates). */
 static void note_ready(nw_node *n, nw_device_slot *slot, nw_prepared *p) {
-  slot->fetch_wait_s += n->be.ops->now(n->be.be) - p->prepared_s;
+  double wait = n->be.ops->now(n->be.be) - p->prepared_s;
+  slot->fetch_wait_s += wait;
   slot->fetches++;
+  if (wait > slot->max_fetch_s)
+    slot->max_fetch_s = wait;
+}
+
+/* ProSteal: when what is left of the device's range falls to k, start a stealing round while
+ * it still computes, so that new work arrives before it runs dry. */
+static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *slot = &t->dev[d];
+  if (!n->cfg.sched.prosteal || slot->steal_active || slot->prosteal_off)
+    return;
+  uint64_t left = nw_sched_queued(slot) + (slot->next ? 1 : 0);
+  double wait = slot->steal_answers ? slot->steal_wait_s / (double)slot->steal_answers : 0.0;
+  uint64_t k = nw_prosteal_k(slot->range_len, wait, slot->max_fetch_s, nw_sched_rate(slot));
+  if (k == 0 || left > k)
+    return;
+  n->stats.prosteal_rounds++;
+  nw_steal_begin(n, t, d);
 }
 
 /* Computes the subtask's subscriptions and requests the reads this node lacks. */
@@ -182,7 +201,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
   uint64_t id;
   if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF ||
       slot->state == DEV_RETIRED)
-    return;
+    return; /* DEV_STEALING: idle, waiting for an answer */
   if (slot->state != DEV_EXECUTING) {
     if (!slot->current) {
       if (slot->next) {
@@ -192,6 +211,9 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
         slot->current = nw_sched_prepare(n, t, id);
         if (!slot->current)
           return;
+      } else if (slot->steal_active) { /* a proactive request is on its way: wait for it */
+        slot->state = DEV_STEALING;
+        return;
       } else {
         slot->state = DEV_IDLE;
         nw_steal_begin(n, t, d);
@@ -210,6 +232,8 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
     slot->next = nw_sched_prepare(n, t, id);
+  if (slot->state == DEV_EXECUTING)
+    maybe_prosteal(n, t, d);
 }
 
 void nw_sched_start(nw_node *n, nw_task_state *t) {
@@ -223,6 +247,7 @@ void nw_sched_start(nw_node *n, nw_task_state *t) {
   for (int d = 0; d < n->cfg.devices; d++) {
     uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
+    t->dev[d].range_len = r.last - r.first;
     if (nw_sched_append(&t->dev[d], r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;

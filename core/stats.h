@@ -26,6 +26,7 @@ typedef struct nw_stats {
   uint64_t multi_assigned;     /* running subtasks this node's devices gave a copy of */
   uint64_t multi_assign_wins;  /* copies run here that finished first (the later device) */
   uint64_t cancelled;          /* instances here whose result was (or will be) discarded */
+  uint64_t prosteal_rounds;    /* stealing rounds begun before the device ran dry */
   double task_first_submit_s;  /* node 0 only: first submission */
   double task_last_complete_s; /* node 0 only: last completion */
   double total_flops;          /* node 0 only: cost-model work of all tasks */

@@ -91,16 +91,21 @@ static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
 
 static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
   nw_device_slot *slot = &t->dev[d];
-  for (int i = 0; i < l->n; i++)
+  slot->range_len = 0;
+  for (int i = 0; i < l->n; i++) {
+    slot->range_len += l->r[i].last - l->r[i].first;
     if (nw_sched_append(slot, l->r[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
+  }
   n->stats.steals_succeeded++;
   record_outcome(n, slot, 1);
-  slot->state = DEV_IDLE;
+  slot->steal_active = 0;
   slot->backoff_s = 0;
-  nw_sched_advance(n, t, d);
+  if (slot->state == DEV_STEALING)
+    slot->state = DEV_IDLE;
+  nw_sched_advance(n, t, d); /* runs the loot, or, while executing, prefetches it */
 }
 
 static void start_round(nw_node *n, nw_task_state *t, int d);
@@ -110,6 +115,11 @@ static void start_round(nw_node *n, nw_task_state *t, int d);
  * subtasks included); after that, stop or retry after a back-off. */
 static void end_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
+  slot->steal_active = 0;
+  if (slot->state == DEV_EXECUTING) { /* a proactive round: nothing yet; steal when dry */
+    slot->prosteal_off = 1;
+    return;
+  }
   if (slot->round_aggression < 3 && slot->aggression >= 3) {
     start_round(n, t, d);
     return;
@@ -155,8 +165,10 @@ static void send_request(nw_node *n, nw_task_state *t, int d, int node, int targ
   nw_w_u8(&w, (uint8_t)slot->aggression);
   nw_w_u32(&w, (uint32_t)(target + 1)); /* 0: the agent chooses */
   nw_w_f64(&w, slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0);
-  /* At maximum aggression the stealer also accepts a copy of a running subtask (4.3.3). */
-  nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign));
+  /* At maximum aggression an idle stealer also accepts a copy of a running subtask (4.3.3). */
+  nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign &&
+                        slot->state != DEV_EXECUTING));
+  slot->steal_sent_s = n->be.ops->now(n->be.be);
   nw_node_send(n, node, NW_CHANNEL_CONTROL, &w, 0);
 }
 
@@ -265,7 +277,9 @@ static void start_round(nw_node *n, nw_task_state *t, int d) {
   if (slot->aggression < 1)
     slot->aggression = 1;
   slot->round_aggression = slot->aggression;
-  slot->state = DEV_STEALING;
+  slot->steal_active = 1;
+  if (slot->state != DEV_EXECUTING)
+    slot->state = DEV_STEALING;
   policy(n)->begin(n, t, d);
 }
 
@@ -319,17 +333,21 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
   if (r->bad)
     return;
   nw_task_state *t = nw_node_task(n, task);
-  if (!t || t->finishing || dev >= (uint32_t)n->cfg.devices || t->dev[dev].state != DEV_STEALING)
+  if (!t || t->finishing || dev >= (uint32_t)n->cfg.devices || !t->dev[dev].steal_active)
     return;
+  nw_device_slot *slot = &t->dev[dev];
+  slot->steal_wait_s += n->be.ops->now(n->be.be) - slot->steal_sent_s;
+  slot->steal_answers++;
   for (int i = 0; i < l.n; i++)
     if (l.r[i].first >= l.r[i].last || l.r[i].last > t->info.subtasks) {
       r->bad = 1;
       return;
     }
-  if (grant && copy < t->info.subtasks) {
+  if (grant && copy < t->info.subtasks && slot->state != DEV_EXECUTING) {
     n->stats.steals_succeeded++;
-    record_outcome(n, &t->dev[dev], 1);
-    t->dev[dev].backoff_s = 0;
+    record_outcome(n, slot, 1);
+    slot->backoff_s = 0;
+    slot->steal_active = 0;
     nw_multiassign_accept(n, t, (int)dev, src, origin_dev, copy);
   } else if (l.n > 0) {
     got_work(n, t, (int)dev, &l);

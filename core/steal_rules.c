@@ -41,3 +41,11 @@ int nw_multiassign_worth(double rs, double fetch_s, double rv, double elapsed) {
     return elapsed >= 1.05 / rs;
   return 1.0 / rs + fetch_s < 1.0 / rv - elapsed;
 }
+
+uint64_t nw_prosteal_k(uint64_t range_len, double steal_wait_s, double max_fetch_s, double rate) {
+  if (rate <= 0 || range_len == 0)
+    return 0;
+  double k = floor((steal_wait_s + (max_fetch_s + 1.0 / rate) / 2.0) * rate);
+  uint64_t cap = range_len - 1;
+  return k < 0 ? 0 : (k > (double)cap ? cap : (uint64_t)k);
+}

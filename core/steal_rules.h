@@ -28,4 +28,11 @@ int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude);
  * with no rate yet never multi-assigns. */
 int nw_multiassign_worth(double rs, double fetch_s, double rv, double elapsed);
 
+/* ProSteal (paper 4.3.2, [18]; UNICORN-NOTES): a device steals early, when only k subtasks
+ * are left in its range, so the answer arrives before it runs dry:
+ *   k = min(range_len - 1, floor((steal_wait_s + (max_fetch_s + 1/rate) / 2) * rate))
+ * with its average steal wait, its longest observed data wait and its rate (subtasks/s).
+ * 0 (steal only when dry) while the rate is unknown. */
+uint64_t nw_prosteal_k(uint64_t range_len, double steal_wait_s, double max_fetch_s, double rate);
+
 #endif

@@ -169,16 +169,17 @@ static int wait_driver(loop *l, nw_driver_call **call) {
 }
 
 void loop_config_defaults(loop_config *c) {
-  *c = (loop_config){.nodes = 4,
-                     .devices = 2,
-                     .functional = 1,
-                     .latency_s = 1e-5,
-                     .bandwidth = 1e9,
-                     .speed = 1e9,
-                     .jitter_s = 0,
-                     .slow_node_factor = 1,
-                     .seed = 1,
-                     .sched = {.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1}};
+  *c =
+      (loop_config){.nodes = 4,
+                    .devices = 2,
+                    .functional = 1,
+                    .latency_s = 1e-5,
+                    .bandwidth = 1e9,
+                    .speed = 1e9,
+                    .jitter_s = 0,
+                    .slow_node_factor = 1,
+                    .seed = 1,
+                    .sched = {.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1}};
 }
 
 nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,

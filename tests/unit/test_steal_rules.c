@@ -42,5 +42,11 @@ int main(void) {
   CHECK(!nw_multiassign_worth(0, 0, 0.25, 10.0));    /* stealer rate unknown */
   CHECK(nw_multiassign_worth(2.0, 0, 0, 0.6));       /* victim rate unknown: 0.6 >= 0.525 */
   CHECK(!nw_multiassign_worth(2.0, 0, 0, 0.5));
+  /* ProSteal's k: (wait + (fetch + 1/rate)/2) * rate, floored, at most range - 1. */
+  CHECK(nw_prosteal_k(10, 0.5, 1.0, 2.0) == 2); /* (0.5 + (1 + 0.5)/2) * 2 = 2.5 */
+  CHECK(nw_prosteal_k(10, 0.0, 0.0, 4.0) == 0); /* (0 + 0.25/2) * 4 = 0.5 */
+  CHECK(nw_prosteal_k(3, 10.0, 0.0, 1.0) == 2); /* capped at range - 1 */
+  CHECK(nw_prosteal_k(10, 1.0, 1.0, 0) == 0);   /* rate unknown: only when dry */
+  CHECK(nw_prosteal_k(0, 1.0, 1.0, 1.0) == 0);
   return check_report("steal_rules");
 }

@@ -35,6 +35,7 @@ static const opt_def defs[] = {
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
     {"steal-policy",
      T_CHOICE,
@@ -147,6 +148,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
+  else if (!strcmp(n, "prosteal"))
+    c->sched.prosteal = strcmp(v, "on") == 0;
   else if (!strcmp(n, "multi-assign"))
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
@@ -368,6 +371,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
+  cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");

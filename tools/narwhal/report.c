@@ -59,6 +59,7 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "multi_assigned", (double)r->total.multi_assigned);
   cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
+  cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
   if (r->verified < 0)
     cJSON_AddNullToObject(j, "verified");
   else
