@@ -92,9 +92,6 @@ void nw_task_exec_returned(nw_node *n, nw_task_state *t) {
   nw_task_free(t);
 }
 
-static void unlink_task(nw_node *n, nw_task_state *t) {
-  nw_task_release(n, t);
-}
 
 static int is_master_here(const nw_node *n, const nw_task_state *t) {
   for (int i = 0; i < t->info.nspaces; i++)
@@ -109,7 +106,7 @@ static void maybe_forget(nw_node *n, nw_task_state *t) {
     return; /* node 0 forgets at completion */
   if (is_master_here(n, t) && (!t->master_started || t->updates_pending || t->acks_pending))
     return;
-  unlink_task(n, t);
+  nw_task_release(n, t);
 }
 
 void nw_task_start_next(nw_node *n) {
@@ -224,7 +221,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
 
 static void complete_task(nw_node *n, nw_task_state *t) {
   n->stats.task_last_complete_s = n->be.ops->now(n->be.be);
-  unlink_task(n, t);
+  nw_task_release(n, t);
   nw_driver_task_complete(n, NW_OK);
 }
 
