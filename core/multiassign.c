@@ -118,6 +118,21 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
   send_cancel(n, src, task, subtask, src, (int)copy_dev);
 }
 
+/* Device d's copy (its current subtask) lost: drop it if it has not started, else discard it
+ * when its kernel ends. Returns 1 when the device is free again. */
+static int lose_copy(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *s = &t->dev[d];
+  n->stats.cancelled++;
+  if (s->state == DEV_EXECUTING) {
+    s->current->lost = 1;
+    return 0;
+  }
+  nw_prepared_free(s->current, t->info.nspaces);
+  s->current = NULL;
+  s->state = DEV_IDLE;
+  return 1;
+}
+
 static nw_exec *unpark(nw_task_state *t, uint64_t subtask) {
   for (size_t i = 0; i < t->nparked; i++)
     if (t->parked[i]->subtask == subtask) {
@@ -148,22 +163,14 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
     }
     return;
   }
-  /* The copy has not finished: drop it if it has not started, else discard it at its end. */
+  /* The copy has not finished. */
   for (int d = 0; d < n->cfg.devices; d++) {
-    nw_device_slot *s = &t->dev[d];
-    nw_prepared *p = s->current;
-    if (!p || p->subtask != subtask || p->origin_node < 0)
-      continue;
-    n->stats.cancelled++;
-    if (s->state == DEV_EXECUTING) {
-      p->lost = 1;
-    } else {
-      nw_prepared_free(p, t->info.nspaces);
-      s->current = NULL;
-      s->state = DEV_IDLE;
-      nw_sched_advance(n, t, d);
+    nw_prepared *p = t->dev[d].current;
+    if (p && p->subtask == subtask && p->origin_node >= 0) {
+      if (lose_copy(n, t, d))
+        nw_sched_advance(n, t, d);
+      return;
     }
-    return;
   }
 }
 
@@ -176,17 +183,8 @@ void nw_multiassign_task_ended(nw_node *n, nw_task_state *t) {
   }
   t->nparked = 0;
   for (int d = 0; d < n->cfg.devices; d++) {
-    nw_device_slot *s = &t->dev[d];
-    nw_prepared *p = s->current;
-    if (!p || p->origin_node < 0 || p->lost)
-      continue;
-    n->stats.cancelled++;
-    if (s->state == DEV_EXECUTING) {
-      p->lost = 1;
-    } else {
-      nw_prepared_free(p, t->info.nspaces);
-      s->current = NULL;
-      s->state = DEV_IDLE;
-    }
+    nw_prepared *p = t->dev[d].current;
+    if (p && p->origin_node >= 0 && !p->lost)
+      lose_copy(n, t, d);
   }
 }

@@ -24,6 +24,17 @@ static int writes(nw_access a) {
   return (a & NW_WRITE_ONLY) != 0;
 }
 
+/* Frees execs held back from the backend (their buffers were malloc'd, so free suffices). */
+static void free_execs(nw_exec **list, size_t count, int nspaces) {
+  for (size_t i = 0; i < count; i++) {
+    for (int j = 0; j < nspaces; j++)
+      free(list[i]->write_buf[j]);
+    nw_prepared_free(list[i]->prep, nspaces);
+    free(list[i]);
+  }
+  free(list);
+}
+
 void nw_task_free(nw_task_state *t) {
   int ns = t->info.nspaces;
   if (t->dev) {
@@ -31,30 +42,8 @@ void nw_task_free(nw_task_state *t) {
       nw_sched_free_slot(&t->dev[d], ns);
     free(t->dev);
   }
-  for (size_t i = 0; i < t->ndeferred; i++) {
-    for (int j = 0; j < ns; j++)
-      free(t->deferred[i]->write_buf[j]);
-    nw_prepared *p = t->deferred[i]->prep;
-    for (int j = 0; j < ns; j++) {
-      nw_region_free(&p->read[j]);
-      nw_region_free(&p->write[j]);
-    }
-    free(p);
-    free(t->deferred[i]);
-  }
-  free(t->deferred);
-  for (size_t i = 0; i < t->nparked; i++) {
-    for (int j = 0; j < ns; j++)
-      free(t->parked[i]->write_buf[j]);
-    nw_prepared *p = t->parked[i]->prep;
-    for (int j = 0; j < ns; j++) {
-      nw_region_free(&p->read[j]);
-      nw_region_free(&p->write[j]);
-    }
-    free(p);
-    free(t->parked[i]);
-  }
-  free(t->parked);
+  free_execs(t->deferred, t->ndeferred, ns);
+  free_execs(t->parked, t->nparked, ns);
   for (int i = 0; i < ns; i++)
     nw_region_free(&t->written[i]);
   if (t->lost) {
@@ -91,7 +80,6 @@ void nw_task_exec_returned(nw_node *n, nw_task_state *t) {
     }
   nw_task_free(t);
 }
-
 
 static int is_master_here(const nw_node *n, const nw_task_state *t) {
   for (int i = 0; i < t->info.nspaces; i++)
