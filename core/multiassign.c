@@ -115,6 +115,7 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
     return;
   p->lost = 1; /* discarded when it ends */
   n->stats.cancelled++;
+  nw_dev_stats(n, (int)origin_dev)->cancelled++;
   send_cancel(n, src, task, subtask, src, (int)copy_dev);
 }
 
@@ -123,6 +124,7 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
 static int lose_copy(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *s = &t->dev[d];
   n->stats.cancelled++;
+  nw_dev_stats(n, d)->cancelled++;
   if (s->state == DEV_EXECUTING) {
     s->current->lost = 1;
     return 0;
@@ -156,9 +158,11 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
   if (e) {
     if (winner_node == n->cfg.id && winner_dev == e->device) {
       n->stats.multi_assign_wins++;
+      nw_dev_stats(n, e->device)->multi_assign_wins++;
       nw_sched_commit_result(n, t, e); /* last: may free t */
     } else {
       n->stats.cancelled++;
+      nw_dev_stats(n, e->device)->cancelled++;
       nw_exec_discard(n, e);
     }
     return;
@@ -179,6 +183,7 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
 void nw_multiassign_task_ended(nw_node *n, nw_task_state *t) {
   for (size_t i = 0; i < t->nparked; i++) {
     n->stats.cancelled++;
+    nw_dev_stats(n, t->parked[i]->device)->cancelled++;
     nw_exec_discard(n, t->parked[i]);
   }
   t->nparked = 0;

@@ -214,6 +214,11 @@ struct nw_node {
   nw_bufpool views; /* recycled private write views */
 };
 
+/* This node's counters for local device d. */
+static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
+  return &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
+}
+
 /* node.c */
 void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes);

@@ -49,11 +49,10 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
       res->devices[row].node = k;
       res->devices[row].kind = NW_DEVICE_CPU;
-      res->devices[row].subtasks = s->device[d].subtasks;
-      res->devices[row].busy_s = s->device[d].busy_s;
+      res->devices[row].s = s->device[d];
       /* Relative to the first submission, like the makespan; 0 when it ran nothing. */
       double f = s->device[d].finish_s - node_stats[0].task_first_submit_s;
-      res->devices[row].finish_s = s->device[d].subtasks ? f : 0.0;
+      res->devices[row].s.finish_s = s->device[d].subtasks ? f : 0.0;
     }
   }
   res->ndevices = row;

@@ -57,9 +57,8 @@ typedef struct nw_run_result {
   struct {
     int node;
     nw_device_kind kind;
-    uint64_t subtasks;
-    double busy_s, finish_s;
-  } * devices; /* malloc'd; nw_run_result_free */
+    nw_device_stats s; /* finish_s relative to the first submission */
+  } * devices;         /* malloc'd; nw_run_result_free */
 } nw_run_result;
 
 /* Sums per-node statistics (node_stats[i] of node i) and the app outcome into res. */

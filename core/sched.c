@@ -85,9 +85,11 @@ static int reads_resident(nw_task_state *t, nw_prepared *p) {
 }
 
 /* Records how long a prepared subtask waited for its data (for multi-assign estimates). */
-static void note_ready(nw_node *n, nw_device_slot *slot, nw_prepared *p) {
+static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+  nw_device_slot *slot = &t->dev[d];
   double wait = n->be.ops->now(n->be.be) - p->prepared_s;
   slot->fetch_wait_s += wait;
+  nw_dev_stats(n, d)->fetch_wait_s += wait;
   slot->fetches++;
   if (wait > slot->max_fetch_s)
     slot->max_fetch_s = wait;
@@ -207,6 +209,8 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
       if (slot->next) {
         slot->current = slot->next;
         slot->next = NULL;
+        if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
+          nw_dev_stats(n, d)->prefetch_hits++;
       } else if (pop_front(slot, &id)) {
         slot->current = nw_sched_prepare(n, t, id);
         if (!slot->current)
@@ -225,7 +229,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
       return;
     }
     if (slot->current->prepared_s >= 0) {
-      note_ready(n, slot, slot->current);
+      note_ready(n, t, d, slot->current);
       slot->current->prepared_s = -1; /* counted */
     }
     launch(n, t, d);
@@ -268,7 +272,7 @@ void nw_sched_data_arrived(nw_node *n) {
       if (slot->current && slot->current->waiting) {
         slot->current->waiting = !reads_resident(t, slot->current);
         if (!slot->current->waiting) {
-          note_ready(n, slot, slot->current);
+          note_ready(n, t, d, slot->current);
           slot->current->prepared_s = -1;
         }
         if (!slot->current->waiting && slot->state == DEV_WAITING)
@@ -311,7 +315,7 @@ void nw_exec_discard(nw_node *n, nw_exec *e) {
 void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int d = e->device;
   n->stats.subtasks_executed++;
-  n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0].subtasks++;
+  nw_dev_stats(n, d)->subtasks++;
   int deferred = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
     if (nw_region_empty(&e->prep->write[i]))
@@ -350,7 +354,7 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
   slot->executed++;
   slot->running = NULL;
   t->running--;
-  nw_device_stats *ds = &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
+  nw_device_stats *ds = nw_dev_stats(n, d);
   ds->busy_s += now - e->started_s;
   ds->finish_s = now;
   if (slot->current == p) {

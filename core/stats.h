@@ -7,9 +7,15 @@
 #define NW_STATS_MAX_DEVICES 64
 
 typedef struct nw_device_stats {
-  uint64_t subtasks; /* subtasks executed and committed */
-  double busy_s;     /* time spent executing */
-  double finish_s;   /* when the device last finished a subtask */
+  uint64_t subtasks;         /* subtasks executed and committed */
+  double busy_s;             /* time spent executing */
+  double finish_s;           /* when the device last finished a subtask */
+  uint64_t steals_attempted; /* steal requests it made (its own node's agent included) */
+  uint64_t steals_succeeded;
+  uint64_t multi_assign_wins; /* copies it ran that finished first */
+  uint64_t cancelled;         /* instances it ran or held whose result was discarded */
+  uint64_t prefetch_hits;     /* subtasks whose data was all there when their turn came */
+  double fetch_wait_s;        /* total time its subtasks waited for their data */
 } nw_device_stats;
 
 typedef struct nw_stats {

@@ -100,6 +100,7 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
     }
   }
   n->stats.steals_succeeded++;
+  nw_dev_stats(n, d)->steals_succeeded++;
   record_outcome(n, slot, 1);
   slot->steal_active = 0;
   slot->backoff_s = 0;
@@ -157,6 +158,7 @@ static int pick_untried(nw_node *n, nw_device_slot *slot, int count) {
 static void send_request(nw_node *n, nw_task_state *t, int d, int node, int target) {
   nw_device_slot *slot = &t->dev[d];
   n->stats.steals_attempted++;
+  nw_dev_stats(n, d)->steals_attempted++;
   nw_writer w;
   nw_w_init(&w, MSG_STEAL_REQ);
   nw_w_u64(&w, t->id);
@@ -177,6 +179,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   nw_device_slot *slot = &t->dev[d];
   n->stats.steals_attempted++;
   n->stats.steals_local_attempted++;
+  nw_dev_stats(n, d)->steals_attempted++;
   loot l;
   if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, &l)) {
     n->stats.steals_local_succeeded++;
@@ -345,6 +348,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
     }
   if (grant && copy < t->info.subtasks && slot->state != DEV_EXECUTING) {
     n->stats.steals_succeeded++;
+    nw_dev_stats(n, (int)dev)->steals_succeeded++;
     record_outcome(n, slot, 1);
     slot->backoff_s = 0;
     slot->steal_active = 0;

@@ -185,8 +185,12 @@ int main(void) {
   CHECK(res.total.steals_succeeded > 0);
   uint64_t per_node[4] = {0};
   for (int i = 0; i < res.ndevices; i++)
-    per_node[res.devices[i].node] += res.devices[i].subtasks;
+    per_node[res.devices[i].node] += res.devices[i].s.subtasks;
   CHECK(per_node[1] < per_node[0] && per_node[1] < per_node[2]);
+  uint64_t hits = 0;
+  for (int i = 0; i < res.ndevices; i++)
+    hits += res.devices[i].s.prefetch_hits;
+  CHECK(hits > 0); /* pipelining on: some data arrived while the previous subtask ran */
   nw_run_result_free(&res);
 
   /* Multi-assign (paper 4.3.3) under message reordering: copies happen, results stay exact,
@@ -203,6 +207,18 @@ int main(void) {
     CHECK(res.total.cancelled == res.total.multi_assigned);
     CHECK(res.total.multi_assign_wins <= res.total.multi_assigned);
     CHECK(res.subtasks == 36);
+    /* Per-device counters add up to the totals. */
+    uint64_t att = 0, ok = 0, wins = 0, canc = 0, subs = 0;
+    for (int i = 0; i < res.ndevices; i++) {
+      att += res.devices[i].s.steals_attempted;
+      ok += res.devices[i].s.steals_succeeded;
+      wins += res.devices[i].s.multi_assign_wins;
+      canc += res.devices[i].s.cancelled;
+      subs += res.devices[i].s.subtasks;
+    }
+    CHECK(att == res.total.steals_attempted && ok == res.total.steals_succeeded);
+    CHECK(wins == res.total.multi_assign_wins && canc == res.total.cancelled);
+    CHECK(subs == res.subtasks);
     copies += res.total.multi_assigned;
     jittered_copies += seed > 3 ? res.total.multi_assigned : 0;
     copy_wins += res.total.multi_assign_wins;

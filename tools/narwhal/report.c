@@ -31,8 +31,8 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  %-5s %-4s %9s %12s %12s\n", "node", "kind", "subtasks", "busy_s", "finish_s");
   for (int i = 0; i < r->ndevices; i++)
     printf("  %-5d %-4s %9llu %12.4f %12.4f\n", r->devices[i].node, kind_name(r->devices[i].kind),
-           (unsigned long long)r->devices[i].subtasks, r->devices[i].busy_s,
-           r->devices[i].finish_s);
+           (unsigned long long)r->devices[i].s.subtasks, r->devices[i].s.busy_s,
+           r->devices[i].s.finish_s);
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {
@@ -69,9 +69,16 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON *d = cJSON_CreateObject();
     cJSON_AddNumberToObject(d, "node", r->devices[i].node);
     cJSON_AddStringToObject(d, "kind", kind_name(r->devices[i].kind));
-    cJSON_AddNumberToObject(d, "subtasks", (double)r->devices[i].subtasks);
-    cJSON_AddNumberToObject(d, "busy_s", r->devices[i].busy_s);
-    cJSON_AddNumberToObject(d, "finish_s", r->devices[i].finish_s);
+    const nw_device_stats *ds = &r->devices[i].s;
+    cJSON_AddNumberToObject(d, "subtasks", (double)ds->subtasks);
+    cJSON_AddNumberToObject(d, "busy_s", ds->busy_s);
+    cJSON_AddNumberToObject(d, "finish_s", ds->finish_s);
+    cJSON_AddNumberToObject(d, "steals_attempted", (double)ds->steals_attempted);
+    cJSON_AddNumberToObject(d, "steals_succeeded", (double)ds->steals_succeeded);
+    cJSON_AddNumberToObject(d, "multi_assign_wins", (double)ds->multi_assign_wins);
+    cJSON_AddNumberToObject(d, "cancelled", (double)ds->cancelled);
+    cJSON_AddNumberToObject(d, "prefetch_hits", (double)ds->prefetch_hits);
+    cJSON_AddNumberToObject(d, "fetch_wait_s", ds->fetch_wait_s);
     cJSON_AddItemToArray(devs, d);
   }
   char *text = cJSON_Print(j);
