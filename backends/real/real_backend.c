@@ -42,7 +42,10 @@ typedef struct device {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  nw_exec *pending; /* the node launches one exec at a time per device */
+  /* Execs launched, in order. Usually one: a device runs one subtask at a time, but a losing
+   * multi-assigned copy may still compute when the next task launches. */
+  nw_exec **pending;
+  size_t npending, cappending;
   int stop;
 } device;
 
@@ -121,7 +124,15 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
 static void op_launch(void *be, int d, nw_exec *exec) {
   device *dv = &((rank_state *)be)->dev[d];
   pthread_mutex_lock(&dv->mu);
-  dv->pending = exec;
+  if (dv->npending == dv->cappending) {
+    dv->cappending = dv->cappending ? 2 * dv->cappending : 4;
+    dv->pending = realloc(dv->pending, dv->cappending * sizeof *dv->pending);
+    if (!dv->pending) {
+      fprintf(stderr, "narwhal: out of memory\n");
+      exit(1);
+    }
+  }
+  dv->pending[dv->npending++] = exec;
   pthread_cond_signal(&dv->cv);
   pthread_mutex_unlock(&dv->mu);
 }
@@ -150,10 +161,13 @@ static void *compute_thread(void *arg) {
   device *dv = arg;
   for (;;) {
     pthread_mutex_lock(&dv->mu);
-    while (!dv->pending && !dv->stop)
+    while (!dv->npending && !dv->stop)
       pthread_cond_wait(&dv->cv, &dv->mu);
-    nw_exec *e = dv->pending;
-    dv->pending = NULL;
+    nw_exec *e = NULL;
+    if (dv->npending) {
+      e = dv->pending[0];
+      memmove(dv->pending, dv->pending + 1, --dv->npending * sizeof *dv->pending);
+    }
     int stop = dv->stop;
     pthread_mutex_unlock(&dv->mu);
     if (!e && stop)
@@ -396,6 +410,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_cond_signal(&rs.dev[d].cv);
     pthread_mutex_unlock(&rs.dev[d].mu);
     pthread_join(rs.dev[d].thread, NULL);
+    free(rs.dev[d].pending);
     pthread_mutex_destroy(&rs.dev[d].mu);
     pthread_cond_destroy(&rs.dev[d].cv);
   }
