@@ -109,8 +109,6 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
   nw_sched_advance(n, t, d); /* runs the loot, or, while executing, prefetches it */
 }
 
-static void start_round(nw_node *n, nw_task_state *t, int d);
-
 /* The round failed everywhere. A round begun below maximum aggression is followed by one at
  * maximum (the ladder exists so that later requests may take more, copies of running
  * subtasks included); after that, stop or retry after a back-off. */
@@ -122,7 +120,7 @@ static void end_round(nw_node *n, nw_task_state *t, int d) {
     return;
   }
   if (slot->round_aggression < 3 && slot->aggression >= 3) {
-    start_round(n, t, d);
+    nw_steal_begin(n, t, d);
     return;
   }
   double base = n->cfg.sched.steal_retry_s;
@@ -261,11 +259,8 @@ static const nw_steal_policy *policy(const nw_node *n) {
                                                                    : NW_STEAL_TWO_LEVEL];
 }
 
+/* Starts a stealing round: device d is dry, or (ProSteal) about to be. */
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d) {
-  start_round(n, t, d);
-}
-
-static void start_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   int entries = total_devices(n) > n->cfg.nodes ? total_devices(n) : n->cfg.nodes;
   if (!slot->tried) {
