@@ -16,6 +16,19 @@
 typedef struct nw_exec nw_exec;
 typedef struct nw_driver_call nw_driver_call;
 
+/* A host<->GPU copy of one rectangle (paper 4.1: DMA between pinned host memory and the GPU).
+ * The device side is packed at offset dev_off of the GPU's memory (core/devmem.h): rows of
+ * `width` bytes one after another. The host side starts at `host` with rows host_pitch bytes
+ * apart; host is NULL in phantom data mode, where only the size (rows * width) matters. */
+typedef struct nw_copy {
+  int gpu;       /* the node's GPU index (not a device index) */
+  int to_device; /* 1: host to device; 0: device to host */
+  uint64_t dev_off;
+  unsigned char *host;
+  uint64_t host_pitch, rows, width;
+  void *owner; /* the core's; the backend leaves it alone */
+} nw_copy;
+
 /* Two channels, as in Unicorn's network subsystem (section 4.1): light control messages must
  * not queue behind heavy data transfers. */
 typedef enum { NW_CHANNEL_CONTROL = 0, NW_CHANNEL_DATA = 1 } nw_channel;
@@ -24,7 +37,8 @@ typedef enum {
   NW_EVENT_MESSAGE = 1, /* a message from another node (or this one) arrived */
   NW_EVENT_EXEC_DONE,   /* a subtask launched with launch() finished on its device */
   NW_EVENT_TIMER,       /* a timer set with timer() expired */
-  NW_EVENT_DRIVER       /* the driver (application main, node 0) made a call */
+  NW_EVENT_DRIVER,      /* the driver (application main, node 0) made a call */
+  NW_EVENT_COPY_DONE    /* a copy started with copy() finished */
 } nw_event_kind;
 
 typedef struct nw_event {
@@ -37,6 +51,7 @@ typedef struct nw_event {
   nw_exec *exec;        /* NW_EVENT_EXEC_DONE */
   uint64_t token;       /* NW_EVENT_TIMER */
   nw_driver_call *call; /* NW_EVENT_DRIVER */
+  nw_copy *copy;        /* NW_EVENT_COPY_DONE */
 } nw_event;
 
 typedef struct nw_backend_ops {
@@ -47,8 +62,9 @@ typedef struct nw_backend_ops {
    * that phantom data mode leaves out. No delivery order is promised: the core does not rely
    * on one. */
   void (*send)(void *be, int dst, nw_channel channel, void *buf, size_t len, uint64_t wire_bytes);
-  /* Runs exec on local device `device` (see nw_exec_run). The device posts
-   * NW_EVENT_EXEC_DONE with the same exec when done. A device runs one exec at a time. */
+  /* Runs exec on local device `device` (see nw_exec_run, nw_exec_run_gpu). The device posts
+   * NW_EVENT_EXEC_DONE with the same exec when done. A device runs its execs one at a time,
+   * in launch order. Devices that are streams of one GPU run concurrently on it. */
   void (*launch)(void *be, int device, nw_exec *exec);
   /* Posts NW_EVENT_TIMER with token after delay seconds. */
   void (*timer)(void *be, double delay, uint64_t token);
@@ -56,6 +72,10 @@ typedef struct nw_backend_ops {
   void (*driver_return)(void *be, nw_driver_call *call);
   /* Uniform 64-bit random numbers from the run's seed (reproducible in simulation). */
   uint64_t (*random)(void *be);
+  /* Starts a host<->GPU copy; posts NW_EVENT_COPY_DONE with the same copy when it is done.
+   * Copies in one direction on one GPU go one after another (one copy engine each way);
+   * the two directions and the GPU's kernels overlap. NULL for a backend without GPUs. */
+  void (*copy)(void *be, nw_copy *c);
 } nw_backend_ops;
 
 typedef struct nw_backend {
@@ -68,5 +88,12 @@ typedef struct nw_backend {
  * work the simulator charges. */
 void nw_exec_run(nw_exec *exec);
 double nw_exec_flops(const nw_exec *exec);
+/* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of core/devmem.h
+ * are relative to it). nw_exec_run_gpu runs the kind's CUDA kernel on `stream`;
+ * nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */
+void nw_exec_run_gpu(nw_exec *exec, unsigned char *memory, void *stream);
+void nw_exec_run_gpu_emulated(nw_exec *exec, unsigned char *memory);
+/* Frees a copy the backend will never finish (the run is over). */
+void nw_copy_free(nw_copy *c);
 
 #endif

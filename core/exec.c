@@ -3,6 +3,8 @@
  * A device thread (real backend) or actor (simulator) calls these; they touch only the exec
  * and the bytes its views point at, never the node, so they are safe off the node's thread.
  */
+#include <stdint.h>
+
 #include "node_internal.h"
 
 void nw_exec_run(nw_exec *e) {
@@ -13,4 +15,26 @@ void nw_exec_run(nw_exec *e) {
 
 double nw_exec_flops(const nw_exec *e) {
   return e->flops;
+}
+
+/* The views' bases hold offsets into the GPU's memory until the device side adds its base. */
+static void gpu_views(const nw_exec *e, unsigned char *memory, nw_gpu_view *out) {
+  for (int i = 0; i < e->task->info.nspaces; i++) {
+    out[i] = e->gview[i];
+    out[i].base = e->gview[i].space_pitch ? memory + (uintptr_t)e->gview[i].base : NULL;
+  }
+}
+
+void nw_exec_run_gpu(nw_exec *e, unsigned char *memory, void *stream) {
+  nw_gpu_view v[NW_MAX_BOUND_SPACES];
+  gpu_views(e, memory, v);
+  if (e->task->kind->cuda_kernel)
+    e->task->kind->cuda_kernel(&e->task->info, e->subtask, v, stream);
+}
+
+void nw_exec_run_gpu_emulated(nw_exec *e, unsigned char *memory) {
+  nw_gpu_view v[NW_MAX_BOUND_SPACES];
+  gpu_views(e, memory, v);
+  if (e->task->kind->gpu_emulated_kernel)
+    e->task->kind->gpu_emulated_kernel(&e->task->info, e->subtask, v);
 }

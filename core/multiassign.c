@@ -2,7 +2,8 @@
  *
  * A stealer at maximum aggression whose steal finds nothing queued may take a copy of a
  * victim's running subtask, if
- *   - it is on another node (same-type devices of one node are alike; GPUs come later),
+ *   - it is on another node, or is of another device type (same-type devices of one node are
+ *     alike), and the victim is not a GPU (its data is on the device already: UNICORN-NOTES),
  *   - that subtask is the victim's last (nothing queued or prefetched behind it),
  *   - it has no copy yet and is not itself a copy (at most two holders: UNICORN-NOTES),
  *   - the stealer would finish it first (nw_multiassign_worth, steal_rules.h).
@@ -18,10 +19,12 @@
 #include "node_internal.h"
 #include "steal_rules.h"
 
-int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev, double rs,
-                         double fetch_s, uint64_t *subtask, int *origin_dev) {
-  if (!n->cfg.sched.multi_assign || t->finishing || stealer_node == n->cfg.id)
+int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev,
+                         nw_device_kind stealer_kind, double rs, double fetch_s, uint64_t *subtask,
+                         int *origin_dev) {
+  if (!n->cfg.sched.multi_assign || t->finishing)
     return 0;
+  int local = stealer_node == n->cfg.id;
   double now = n->be.ops->now(n->be.be);
   int best = -1;
   double best_left = 0;
@@ -30,6 +33,11 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
     nw_prepared *p = s->current;
     if (s->state != DEV_EXECUTING || !p || s->next || nw_sched_queued(s) > 0 || p->copy_node >= 0 ||
         p->origin_node >= 0 || p->lost)
+      continue;
+    /* Never a device of the same type on the same node; never a GPU's subtask, whose data is
+     * on its device already (UNICORN-NOTES). */
+    if ((local && (d == stealer_dev || n->cfg.device_kind[d] == stealer_kind)) ||
+        nw_dev_is_gpu(n, d))
       continue;
     double rv = nw_sched_rate(s), elapsed = now - p->started_s;
     if (!nw_multiassign_worth(rs, fetch_s, rv, elapsed))
@@ -129,7 +137,7 @@ static int lose_copy(nw_node *n, nw_task_state *t, int d) {
     s->current->lost = 1;
     return 0;
   }
-  nw_prepared_free(s->current, t->info.nspaces);
+  nw_sched_drop_prepared(n, t, d, s->current);
   s->current = NULL;
   s->state = DEV_IDLE;
   return 1;

@@ -12,8 +12,13 @@
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out) {
   if (cfg->nodes < 1 || cfg->nodes > NW_MAX_NODES || cfg->id < 0 || cfg->id >= cfg->nodes)
     return NW_ERR_ARG;
-  if (cfg->devices < 1 || cfg->devices > NW_MAX_DEVICES_PER_NODE)
+  if (cfg->devices < 1 || cfg->devices > NW_MAX_DEVICES_PER_NODE || cfg->gpus < 0 ||
+      cfg->gpus > NW_MAX_GPUS_PER_NODE || (cfg->gpus > 0 && !backend.ops->copy))
     return NW_ERR_ARG;
+  for (int d = 0; d < cfg->devices; d++)
+    if (cfg->device_kind[d] == NW_DEVICE_GPU &&
+        (cfg->device_gpu[d] < 0 || cfg->device_gpu[d] >= cfg->gpus))
+      return NW_ERR_ARG;
   nw_node *n = calloc(1, sizeof *n);
   if (!n)
     return NW_ERR_NOMEM;
@@ -22,6 +27,13 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   n->stats.devices = cfg->devices;
   n->next_space_id = 1;
   n->next_task_id = 1;
+  for (int d = 0; d < cfg->devices && d < NW_STATS_MAX_DEVICES; d++)
+    n->stats.device[d].kind = cfg->device_kind[d];
+  if (nw_gpu_init(n) != NW_OK) {
+    nw_gpu_free(n);
+    free(n);
+    return NW_ERR_NOMEM;
+  }
   *out = n;
   return NW_OK;
 }
@@ -49,6 +61,7 @@ void nw_node_destroy(nw_node *n) {
   }
   nw_space_free_all(n);
   nw_bufpool_free(&n->views);
+  nw_gpu_free(n);
   free(n);
 }
 
@@ -244,6 +257,9 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     break;
   case NW_EVENT_DRIVER:
     nw_driver_on_call(n, ev->call);
+    break;
+  case NW_EVENT_COPY_DONE:
+    nw_gpu_on_copy_done(n, ev->copy);
     break;
   }
 }

@@ -10,12 +10,14 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "gpu_cache.h"
 #include "stats.h"
 
 typedef struct nw_node nw_node;
 
 #define NW_MAX_NODES 1024
 #define NW_MAX_DEVICES_PER_NODE 64
+#define NW_MAX_GPUS_PER_NODE 16
 
 /* Scheduler parameters shared by every node of a run. */
 typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_id;
@@ -28,14 +30,21 @@ typedef struct nw_sched_config {
   nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
   int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
   int prosteal;                    /* steal before running dry (paper 4.3.2, ProSteal) */
+  nw_cache_policy gpu_cache;       /* eviction policy of every GPU's software cache (4.4) */
 } nw_sched_config;
 
 typedef struct nw_node_config {
   int id;
   int nodes;
-  int functional;                     /* real bytes and kernels (1) or sizes only (0) */
-  int devices;                        /* local devices: this node's CPU work-groups */
-  int devices_per_node[NW_MAX_NODES]; /* every node's device count, for the initial split */
+  int functional; /* real bytes and kernels (1) or sizes only (0) */
+  int devices;    /* local devices: CPU work-groups, then GPU streams */
+  /* Per local device: its kind and, for a GPU stream, which of the node's GPUs it runs on
+   * (streams of one GPU share its memory and cache; -1 for a CPU). */
+  nw_device_kind device_kind[NW_MAX_DEVICES_PER_NODE];
+  int device_gpu[NW_MAX_DEVICES_PER_NODE];
+  int gpus;                                  /* GPUs of this node */
+  uint64_t gpu_memory[NW_MAX_GPUS_PER_NODE]; /* each one's memory budget in bytes */
+  int devices_per_node[NW_MAX_NODES];        /* every node's device count, for the initial split */
   nw_sched_config sched;
   const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
 } nw_node_config;

@@ -47,7 +47,13 @@ typedef struct nw_prepared {
   int copy_node, copy_dev;
   int origin_node, origin_dev;
   int lost;
+  /* On a GPU (gpu_stage.c): the cache entry holding each bound space's subscription on the
+   * device, and how far staging got. */
+  nw_cache_entry *entry[NW_MAX_BOUND_SPACES];
+  int gpu_stage; /* GPU_UNSTAGED, GPU_COPYING (room taken, copies under way), GPU_ON_DEVICE */
 } nw_prepared;
+
+enum { GPU_UNSTAGED = 0, GPU_COPYING, GPU_ON_DEVICE };
 
 struct nw_exec {
   nw_task_state *task;
@@ -59,6 +65,11 @@ struct nw_exec {
   nw_view views[NW_MAX_BOUND_SPACES];
   unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
   size_t write_cap[NW_MAX_BOUND_SPACES];         /* their sizes, for the buffer pool */
+  /* On a GPU: views with base = offset into the GPU's memory (nw_exec_run_gpu adds the
+   * memory's base), and the device-to-host copies of its results still under way. */
+  int gpu;
+  nw_gpu_view gview[NW_MAX_BOUND_SPACES];
+  int copies_out;
 };
 
 /* DEV_RETIRED: stopped stealing for this task after a failed round (UNICORN-NOTES: the
@@ -98,6 +109,7 @@ typedef struct nw_device_slot {
   uint64_t steal_answers;
   double max_fetch_s; /* longest wait for a subtask's data */
   uint64_t range_len; /* size of the range it works through (initial or last stolen) */
+  int is_gpu;         /* GPUs steal at maximum aggression (paper 4.3.2) */
 } nw_device_slot;
 
 typedef struct nw_bound {
@@ -193,6 +205,11 @@ typedef struct nw_submitted {
   struct nw_submitted *next;
 } nw_submitted;
 
+/* One GPU of this node: its software cache (paper 4.4) over its memory budget. */
+typedef struct nw_gpu_state {
+  nw_gpu_cache cache;
+} nw_gpu_state;
+
 struct nw_node {
   nw_node_config cfg;
   nw_backend be;
@@ -212,7 +229,12 @@ struct nw_node {
   int place_acks;
   char error[512];  /* first failure of the run */
   nw_bufpool views; /* recycled private write views */
+  nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
 };
+
+static inline int nw_dev_is_gpu(const nw_node *n, int d) {
+  return n->cfg.device_kind[d] == NW_DEVICE_GPU;
+}
 
 /* This node's counters for local device d. */
 static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
@@ -257,6 +279,13 @@ void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 void nw_sched_start(nw_node *n, nw_task_state *t);
 void nw_sched_advance(nw_node *n, nw_task_state *t, int d);
 void nw_sched_on_exec_done(nw_node *n, nw_exec *e);
+/* The result of a finished exec (after its copies out, on a GPU): commit, hand to multi-assign,
+ * or discard. */
+void nw_sched_exec_result(nw_node *n, nw_exec *e);
+/* Frees a prepared subtask that will not run here, letting go of its GPU entries. */
+void nw_sched_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
+/* Lets go of the GPU entries of a task's subtasks that are not running (the task ends). */
+void nw_sched_task_unstage(nw_node *n, nw_task_state *t);
 /* Prepares subtask for device d (subscriptions, fetches); NULL after a failure. */
 nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask);
 /* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
@@ -273,9 +302,29 @@ void nw_sched_free_slot(nw_device_slot *s, int nspaces);
 double nw_sched_rate(const nw_device_slot *s);
 void nw_prepared_free(nw_prepared *p, int nspaces);
 
+/* gpu_stage.c: a GPU subtask's data on the device (paper 4.1, 4.4) */
+nw_status nw_gpu_init(nw_node *n);
+void nw_gpu_free(nw_node *n);
+/* Takes room for p's subscriptions on device d's GPU and starts the copies in. Returns 1 when
+ * everything is on the device, 0 while copies run or room is short (retried later). */
+int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
+/* Fills an exec's GPU views from its prepared subtask's entries. */
+void nw_gpu_exec_views(nw_node *n, nw_exec *e);
+/* The kernel finished: lets go of the reads, starts the copies out of the writes. Returns 1
+ * when nothing is left to copy (the result can be handled now). */
+int nw_gpu_exec_done(nw_node *n, nw_exec *e);
+void nw_gpu_retry(nw_node *n, int g);
+/* Lets go of every entry a prepared subtask holds (result used or thrown away); nothing is
+ * restaged meanwhile (see nw_gpu_retry). */
+void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int publish);
+void nw_gpu_on_copy_done(nw_node *n, nw_copy *c);
+/* A task that writes these spaces starts: cached copies of them are stale. */
+void nw_gpu_task_writes(nw_node *n, nw_task_state *t);
+
 /* multiassign.c */
-int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev, double rs,
-                         double fetch_s, uint64_t *subtask, int *origin_dev);
+int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev,
+                         nw_device_kind stealer_kind, double rs, double fetch_s, uint64_t *subtask,
+                         int *origin_dev);
 void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
                            uint64_t subtask);
 void nw_multiassign_copy_finished(nw_node *n, nw_task_state *t, nw_exec *e);

@@ -14,6 +14,11 @@ void nw_run_config_defaults(nw_run_config *c) {
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
   c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1};
   c->seed = 1;
+  c->gpu_streams = 1;
+}
+
+const char *nw_devices_mode_name(nw_devices_mode m) {
+  return m == NW_DEVICES_GPU ? "gpu" : m == NW_DEVICES_CPU_GPU ? "cpu+gpu" : "cpu";
 }
 
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
@@ -46,9 +51,14 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->multi_assign_wins += s->multi_assign_wins;
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
+    t->cache_hits += s->cache_hits;
+    t->cache_misses += s->cache_misses;
+    t->cache_evictions += s->cache_evictions;
+    t->bytes_h2d += s->bytes_h2d;
+    t->bytes_d2h += s->bytes_d2h;
     for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
       res->devices[row].node = k;
-      res->devices[row].kind = NW_DEVICE_CPU;
+      res->devices[row].kind = (nw_device_kind)s->device[d].kind;
       res->devices[row].s = s->device[d];
       /* Relative to the first submission, like the makespan; 0 when it ran nothing. */
       double f = s->device[d].finish_s - node_stats[0].task_first_submit_s;

@@ -20,13 +20,19 @@ typedef struct nw_slowdown {
 
 #define NW_MAX_SLOWDOWNS 8
 
+/* Which devices run subtasks (paper Figs. 5-7). */
+typedef enum { NW_DEVICES_CPU = 0, NW_DEVICES_GPU, NW_DEVICES_CPU_GPU } nw_devices_mode;
+
 typedef struct nw_run_config {
   char app[64];
   char backend[16];    /* "sim" or "real" */
   char platform[1024]; /* SimGrid platform file (sim) */
   int nodes;           /* nodes to use: the first `nodes` of the platform, or the MPI ranks */
   int functional;      /* data mode: 1 functional (real bytes), 0 phantom (sizes only) */
-  int cpu_devices;     /* CPU devices per node; 0: one per core */
+  int cpu_devices;     /* CPU devices per node; 0: one per core (less one per GPU in use) */
+  nw_devices_mode devices;
+  uint64_t gpu_mem; /* GPU memory budget in bytes; 0: each GPU's own */
+  int gpu_streams;  /* subtasks one GPU runs at once */
   nw_app_args args;
   nw_sched_config sched;
   uint64_t seed; /* scheduler randomness (victim choice) */
@@ -42,6 +48,8 @@ double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
 
 void nw_run_config_defaults(nw_run_config *c);
+/* "cpu", "gpu", "cpu+gpu". */
+const char *nw_devices_mode_name(nw_devices_mode m);
 
 typedef struct nw_run_result {
   nw_status status;

@@ -151,7 +151,8 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   e->device = d;
   e->subtask = p->subtask;
   e->prep = p;
-  e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, NW_DEVICE_CPU) : 0.0;
+  nw_device_kind kind = n->cfg.device_kind[d];
+  e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, kind) : 0.0;
   for (int i = 0; i < t->info.nspaces; i++) {
     nw_space_state *s = t->bound[i].space;
     nw_access a = t->bound[i].access;
@@ -181,6 +182,8 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       memcpy(e->write_buf[i], s->data + lo, hi - lo);
     v->base = e->write_buf[i];
   }
+  if (kind == NW_DEVICE_GPU)
+    nw_gpu_exec_views(n, e);
   return e;
 }
 
@@ -232,10 +235,17 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
       note_ready(n, t, d, slot->current);
       slot->current->prepared_s = -1; /* counted */
     }
+    if (nw_dev_is_gpu(n, d) && !nw_gpu_stage_in(n, t, d, slot->current)) {
+      slot->state = DEV_WAITING; /* copies in, or room on the GPU */
+      return;
+    }
     launch(n, t, d);
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
     slot->next = nw_sched_prepare(n, t, id);
+  /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
+  if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
+    nw_gpu_stage_in(n, t, d, slot->next);
   if (slot->state == DEV_EXECUTING)
     maybe_prosteal(n, t, d);
 }
@@ -252,6 +262,10 @@ void nw_sched_start(nw_node *n, nw_task_state *t) {
     uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
     t->dev[d].range_len = r.last - r.first;
+    if (nw_dev_is_gpu(n, d)) {
+      t->dev[d].is_gpu = 1;
+      t->dev[d].aggression = 3;
+    }
     if (nw_sched_append(&t->dev[d], r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
@@ -267,8 +281,11 @@ void nw_sched_data_arrived(nw_node *n) {
       continue;
     for (int d = 0; d < n->cfg.devices; d++) {
       nw_device_slot *slot = &t->dev[d];
-      if (slot->next && slot->next->waiting)
+      if (slot->next && slot->next->waiting) {
         slot->next->waiting = !reads_resident(t, slot->next);
+        if (!slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
+          nw_gpu_stage_in(n, t, d, slot->next);
+      }
       if (slot->current && slot->current->waiting) {
         slot->current->waiting = !reads_resident(t, slot->current);
         if (!slot->current->waiting) {
@@ -353,7 +370,6 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
   slot->busy_s += now - e->started_s;
   slot->executed++;
   slot->running = NULL;
-  t->running--;
   nw_device_stats *ds = nw_dev_stats(n, d);
   ds->busy_s += now - e->started_s;
   ds->finish_s = now;
@@ -361,6 +377,18 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
+  if (!nw_dev_is_gpu(n, d) || nw_gpu_exec_done(n, e)) {
+    nw_sched_exec_result(n, e);
+    return;
+  }
+  /* The results are on their way out of the GPU; the device goes on meanwhile. */
+  if (!t->finishing)
+    nw_sched_advance(n, t, d);
+}
+
+static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
+  int d = e->device;
+  nw_prepared *p = e->prep;
   if (t->finishing || p->lost) {
     /* Another instance won (paper 4.3.3; counted as cancelled when that was decided). */
     nw_exec_discard(n, e);
@@ -378,6 +406,35 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
     nw_multiassign_original_won(n, t, p);
   nw_sched_advance(n, t, d);
   nw_sched_commit_result(n, t, e); /* last: may free t */
+}
+
+void nw_sched_exec_result(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  int d = e->device;
+  nw_prepared *p = e->prep;
+  int gpu_pending = nw_dev_is_gpu(n, d) && e->copies_out == 0 && p->gpu_stage != GPU_UNSTAGED;
+  t->running--;
+  /* The GPU's entries are let go now; a write-only result this instance commits stays cached. */
+  if (gpu_pending)
+    nw_gpu_unstage(n, t, d, p, !t->finishing && !p->lost && p->origin_node < 0);
+  handle_result(n, t, e);
+  if (gpu_pending)
+    nw_gpu_retry(n, n->cfg.device_gpu[d]); /* the room it held may let others stage */
+}
+
+void nw_sched_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+  nw_gpu_unstage(n, t, d, p, 0);
+  nw_prepared_free(p, t->info.nspaces);
+}
+
+void nw_sched_task_unstage(nw_node *n, nw_task_state *t) {
+  for (int d = 0; d < t->ndev; d++) {
+    nw_device_slot *s = &t->dev[d];
+    if (s->next)
+      nw_gpu_unstage(n, t, d, s->next, 0);
+    if (s->current && !(s->running && s->running->prep == s->current))
+      nw_gpu_unstage(n, t, d, s->current, 0);
+  }
 }
 
 void nw_sched_free_slot(nw_device_slot *s, int nspaces) {

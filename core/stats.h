@@ -16,6 +16,9 @@ typedef struct nw_device_stats {
   uint64_t cancelled;         /* instances it ran or held whose result was discarded */
   uint64_t prefetch_hits;     /* subtasks whose data was all there when their turn came */
   double fetch_wait_s;        /* total time its subtasks waited for their data */
+  int kind;                   /* nw_device_kind */
+  uint64_t bytes_h2d;         /* GPU: bytes copied host to device for its subtasks */
+  uint64_t bytes_d2h;         /* GPU: bytes copied device to host */
 } nw_device_stats;
 
 typedef struct nw_stats {
@@ -33,6 +36,11 @@ typedef struct nw_stats {
   uint64_t multi_assign_wins;  /* copies run here that finished first (the later device) */
   uint64_t cancelled;          /* instances here whose result was (or will be) discarded */
   uint64_t prosteal_rounds;    /* stealing rounds begun before the device ran dry */
+  uint64_t cache_hits;         /* GPU software caches (paper 4.4): subscriptions found there */
+  uint64_t cache_misses;       /* subscriptions that had to be copied in */
+  uint64_t cache_evictions;    /* live entries evicted to make room */
+  uint64_t bytes_h2d;          /* bytes copied host to GPU */
+  uint64_t bytes_d2h;          /* bytes copied GPU to host */
   double task_first_submit_s;  /* node 0 only: first submission */
   double task_last_complete_s; /* node 0 only: last completion */
   double total_flops;          /* node 0 only: cost-model work of all tasks */

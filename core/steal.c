@@ -42,7 +42,7 @@ static uint64_t stealable(const nw_device_slot *s, int aggr) {
 }
 
 /* Takes up to `want` subtasks from device v's tail into *out. */
-static uint64_t take(nw_task_state *t, int v, uint64_t want, int aggr, loot *out) {
+static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int aggr, loot *out) {
   nw_device_slot *s = &t->dev[v];
   uint64_t got = 0;
   while (got < want && out->n < MAX_LOOT - 1) {
@@ -54,7 +54,7 @@ static uint64_t take(nw_task_state *t, int v, uint64_t want, int aggr, loot *out
   }
   if (got < want && s->next && stage_of(s->next) <= aggr) {
     out->r[out->n++] = (nw_range){s->next->subtask, s->next->subtask + 1};
-    nw_prepared_free(s->next, t->info.nspaces); /* its data stays resident on this node */
+    nw_sched_drop_prepared(n, t, v, s->next); /* its data stays resident on this node */
     s->next = NULL;
     got++;
   }
@@ -76,17 +76,12 @@ static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, in
   if (victim < 0)
     return 0;
   uint64_t quantum = nw_steal_quantum(q[victim], rs, rate[victim]);
-  return quantum ? take(t, victim, quantum, aggr, out) : 0;
+  return quantum ? take(n, t, victim, quantum, aggr, out) : 0;
 }
 
 static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
-  if (success) {
-    s->fails = 0;
-    s->aggression = 1;
-    return;
-  }
-  s->fails++;
-  s->aggression = nw_steal_aggression(n->cfg.nodes, s->fails);
+  s->fails = success ? 0 : s->fails + 1;
+  s->aggression = s->is_gpu ? 3 : success ? 1 : nw_steal_aggression(n->cfg.nodes, s->fails);
 }
 
 static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
@@ -168,6 +163,7 @@ static void send_request(nw_node *n, nw_task_state *t, int d, int node, int targ
   /* At maximum aggression an idle stealer also accepts a copy of a running subtask (4.3.3). */
   nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign &&
                         slot->state != DEV_EXECUTING));
+  nw_w_u8(&w, (uint8_t)n->cfg.device_kind[d]);
   slot->steal_sent_s = n->be.ops->now(n->be.be);
   nw_node_send(n, node, NW_CHANNEL_CONTROL, &w, 0);
 }
@@ -182,6 +178,23 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, &l)) {
     n->stats.steals_local_succeeded++;
     got_work(n, t, d, &l);
+    return 1;
+  }
+  /* Multi-assign inside a node only between device types (UNICORN-NOTES): a GPU may copy a
+   * straggling CPU subtask of its own node, and the reverse. */
+  uint64_t copy;
+  int origin_dev;
+  if (slot->aggression >= 3 && n->cfg.sched.multi_assign && slot->state != DEV_EXECUTING &&
+      nw_multiassign_offer(n, t, n->cfg.id, d, n->cfg.device_kind[d], nw_sched_rate(slot),
+                           slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0, &copy,
+                           &origin_dev)) {
+    n->stats.steals_local_succeeded++;
+    n->stats.steals_succeeded++;
+    nw_dev_stats(n, d)->steals_succeeded++;
+    record_outcome(n, slot, 1);
+    slot->backoff_s = 0;
+    slot->steal_active = 0;
+    nw_multiassign_accept(n, t, d, n->cfg.id, origin_dev, copy);
     return 1;
   }
   record_outcome(n, slot, 0);
@@ -272,8 +285,8 @@ void nw_steal_begin(nw_node *n, nw_task_state *t, int d) {
   }
   memset(slot->tried, 0, (size_t)entries);
   slot->tried_count = 0;
-  if (slot->aggression < 1)
-    slot->aggression = 1;
+  if (slot->aggression < 1 || slot->is_gpu)
+    slot->aggression = slot->is_gpu ? 3 : 1;
   slot->round_aggression = slot->aggression;
   slot->steal_active = 1;
   if (slot->state != DEV_EXECUTING)
@@ -289,7 +302,8 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
   int target = (int)nw_r_u32(r) - 1;
   double fetch_s = nw_r_f64(r);
   int multi = nw_r_u8(r);
-  if (r->bad || aggr < 1 || aggr > 4 || target >= n->cfg.devices) {
+  int kind = nw_r_u8(r);
+  if (r->bad || aggr < 1 || aggr > 4 || target >= n->cfg.devices || kind > NW_DEVICE_GPU) {
     r->bad = 1;
     return;
   }
@@ -298,7 +312,8 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
   uint64_t copy = 0;
   int origin_dev = -1, grant = 0;
   if (t && !t->finishing && !agent_give(n, t, rs, aggr, target, -1, &l) && multi)
-    grant = nw_multiassign_offer(n, t, src, (int)dev, rs, fetch_s, &copy, &origin_dev);
+    grant = nw_multiassign_offer(n, t, src, (int)dev, (nw_device_kind)kind, rs, fetch_s, &copy,
+                                 &origin_dev);
   nw_writer w;
   nw_w_init(&w, MSG_STEAL_RESP);
   nw_w_u64(&w, task);

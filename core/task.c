@@ -56,6 +56,7 @@ void nw_task_free(nw_task_state *t) {
 }
 
 void nw_task_release(nw_node *n, nw_task_state *t) {
+  nw_sched_task_unstage(n, t);
   for (nw_task_state **p = &n->tasks; *p; p = &(*p)->next)
     if (*p == t) {
       *p = t->next;
@@ -204,6 +205,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   n->last_started_task = t->id;
   t->next = n->tasks;
   n->tasks = t;
+  nw_gpu_task_writes(n, t);
   nw_sched_start(n, t);
 }
 

@@ -64,6 +64,22 @@ static inline void *nw_view_at(const nw_view *v, uint64_t offset) {
   return v->base + (offset - v->lo);
 }
 
+/* A subtask's view of one bound space on a GPU (paper 4.4: the GPU holds whole subscriptions).
+ * The device holds the bounding rectangle of the subtask's subscription to the space: rows
+ * [row0, row0 + rows) and byte columns [col0, col0 + width) of the space's row pitch
+ * space_pitch, packed: consecutive rows are `pitch` (= width) bytes apart. Use nw_gpu_view_at
+ * to turn an address-space offset inside the rectangle into a device pointer, and pitch as the
+ * leading dimension. base is NULL for a space the subtask does not subscribe to. */
+typedef struct nw_gpu_view {
+  unsigned char *base;
+  uint64_t row0, rows, col0, width, pitch, space_pitch;
+} nw_gpu_view;
+
+static inline void *nw_gpu_view_at(const nw_gpu_view *v, uint64_t offset) {
+  return v->base + (offset / v->space_pitch - v->row0) * v->pitch +
+         (offset % v->space_pitch - v->col0);
+}
+
 /* A kind of task: registered per application, looked up by name on every node. */
 typedef struct nw_task_kind {
   const char *name;
@@ -76,6 +92,15 @@ typedef struct nw_task_kind {
   /* Cost model used by the simulator and by model-based policies: floating-point operations
    * of one subtask on a device of the given kind. */
   double (*flops)(const nw_task_info *t, uint64_t subtask, nw_device_kind kind);
+  /* Runs the subtask on a GPU: views in device memory, work issued on `stream` (a
+   * cudaStream_t) and finished before returning. NULL when the kind has no GPU implementation
+   * in this build (the real backend then uses no GPU for it). */
+  void (*cuda_kernel)(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *views,
+                      void *stream);
+  /* The GPU kernel's computation on host memory laid out exactly as on the device: what the
+   * simulator's functional mode runs for a modelled GPU, so that cache and copy mistakes show
+   * in the results. NULL: modelled GPUs cannot run the kind functionally. */
+  void (*gpu_emulated_kernel)(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *views);
 } nw_task_kind;
 
 /* Subscription quad (paper section 3): count segments of length bytes, the first at offset,

@@ -49,6 +49,39 @@ static void matmul_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v
                  nw_view_at(&v[1], bj * brow), nw_view_at(&v[2], bi * c->b * row + bj * brow));
 }
 
+/* On a GPU each view holds only the subscription's rectangle (narwhal.h, nw_gpu_view), so the
+ * leading dimensions are the views' pitches: n for the block row of A, b for the block column of
+ * B and the block of C. */
+static void gpu_operands(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v,
+                         matmul_gemm *g) {
+  const matmul_conf *c = t->conf;
+  uint64_t blocks = c->n / c->b, row = c->n * sizeof(float), brow = c->b * sizeof(float);
+  uint64_t bi = subtask / blocks, bj = subtask % blocks;
+  *g = (matmul_gemm){.m = (int)c->b,
+                     .n = (int)c->b,
+                     .k = (int)c->n,
+                     .a = nw_gpu_view_at(&v[0], bi * c->b * row),
+                     .lda = (int)(v[0].pitch / sizeof(float)),
+                     .b = nw_gpu_view_at(&v[1], bj * brow),
+                     .ldb = (int)(v[1].pitch / sizeof(float)),
+                     .c = nw_gpu_view_at(&v[2], bi * c->b * row + bj * brow),
+                     .ldc = (int)(v[2].pitch / sizeof(float))};
+}
+
+static void matmul_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
+  matmul_gemm g;
+  gpu_operands(t, subtask, v, &g);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g.m, g.n, g.k, 1.0f, g.a, g.lda, g.b,
+              g.ldb, 0.0f, g.c, g.ldc);
+}
+
+static void matmul_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v,
+                        void *stream) {
+  matmul_gemm g;
+  gpu_operands(t, subtask, v, &g);
+  nw_matmul_cuda_sgemm(&g, stream);
+}
+
 static double matmul_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask;
   (void)kind;
@@ -61,6 +94,8 @@ const nw_task_kind nw_matmul_kind = {
     .subscribe = matmul_subscribe,
     .cpu_kernel = matmul_cpu,
     .flops = matmul_flops,
+    .cuda_kernel = matmul_cuda,
+    .gpu_emulated_kernel = matmul_gpu_emulated,
 };
 
 static nw_status matmul_check(const nw_app_args *a, char *why, size_t why_len) {

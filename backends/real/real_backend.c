@@ -152,8 +152,8 @@ static void op_driver_return(void *be, nw_driver_call *call) {
   pthread_mutex_unlock(&rs->drv_mu);
 }
 
-static const nw_backend_ops real_ops = {op_now,   op_send,          op_launch,
-                                        op_timer, op_driver_return, op_random};
+static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, op_timer,
+                                        op_driver_return, op_random, NULL};
 
 /* ---- threads */
 

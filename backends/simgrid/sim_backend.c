@@ -40,9 +40,38 @@ typedef struct evq {
   sg_sem_t sem;
 } evq;
 
+/* Kernel launch latency of a modelled GPU when its host has no launch_latency property: a few
+ * microseconds, as CUDA documents for a launch on an idle stream. */
+#define DEFAULT_LAUNCH_S 5e-6
+
+typedef struct copy_item {
+  nw_copy *c;
+  struct copy_item *next;
+} copy_item;
+
+/* One copy engine of a GPU: copies in one direction, one after another. */
+typedef struct sim_engine {
+  struct sim_node *node;
+  int gpu, to_device;
+  copy_item *head, *tail;
+  sg_sem_t sem;
+  char mbox[48];
+} sim_engine;
+
+typedef struct sim_gpu {
+  sg_host_t host;
+  uint64_t memsize;      /* the budget the core manages */
+  unsigned char *memory; /* functional mode: the device's bytes, allocated at first use */
+  double launch_s;
+  sim_engine engine[2]; /* [0] device to host, [1] host to device */
+} sim_gpu;
+
 typedef struct sim_device {
   struct sim_node *node;
   int index;
+  nw_device_kind kind;
+  int gpu;         /* GPU streams: the node's GPU */
+  sg_host_t host;  /* where it computes */
   nw_exec **queue; /* execs launched, not yet started: at most one in practice */
   size_t n, cap;
   sg_sem_t sem;
@@ -67,6 +96,8 @@ typedef struct sim_node {
   sg_sem_t out_sem;
   sim_device *dev;
   int ndev;
+  sim_gpu gpu[NW_MAX_GPUS_PER_NODE];
+  int ngpu;
   uint64_t rng;
   char mbox[2][32]; /* per channel */
 } sim_node;
@@ -80,6 +111,7 @@ typedef struct sim_world {
   sg_sem_t driver_sem;
   nw_app_outcome outcome;
   nw_status app_status;
+  int driver_done; /* the application's main returned: otherwise the model deadlocked */
 } sim_world;
 
 static void post(sim_node *sn, nw_event *ev) {
@@ -192,8 +224,25 @@ static void op_driver_return(void *be, nw_driver_call *call) {
   sg_sem_release(((sim_node *)be)->w->driver_sem);
 }
 
-static const nw_backend_ops sim_ops = {op_now,   op_send,          op_launch,
-                                       op_timer, op_driver_return, op_random};
+static void op_copy(void *be, nw_copy *c) {
+  sim_node *sn = be;
+  sim_engine *e = &sn->gpu[c->gpu].engine[c->to_device ? 1 : 0];
+  copy_item *it = malloc(sizeof *it);
+  if (!it) {
+    fprintf(stderr, "narwhal: out of memory in the simulator\n");
+    exit(1);
+  }
+  *it = (copy_item){c, NULL};
+  if (e->tail)
+    e->tail->next = it;
+  else
+    e->head = it;
+  e->tail = it;
+  sg_sem_release(e->sem);
+}
+
+static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, op_timer,
+                                       op_driver_return, op_random, op_copy};
 
 /* ---- actors */
 
@@ -216,7 +265,7 @@ static void node_actor(int argc, char **argv) {
 static void execute_slowed(sim_device *d, double flops) {
   const nw_run_config *cfg = d->node->w->cfg;
   int node = d->node->id;
-  double speed = sg_host_get_speed(d->node->host);
+  double speed = sg_host_get_speed(d->host);
   while (flops > 0) {
     double now = simgrid_get_clock();
     double f = nw_slowdown_factor(cfg, node, now);
@@ -231,6 +280,16 @@ static void execute_slowed(sim_device *d, double flops) {
   }
 }
 
+/* The modelled GPU's bytes (functional mode), allocated when first touched. */
+static unsigned char *gpu_memory(sim_gpu *g) {
+  if (!g->memory && !(g->memory = malloc(g->memsize ? g->memsize : 1))) {
+    fprintf(stderr, "narwhal: cannot allocate %llu bytes to model a GPU's memory (try --gpu-mem)\n",
+            (unsigned long long)g->memsize);
+    exit(1);
+  }
+  return g->memory;
+}
+
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
@@ -239,13 +298,60 @@ static void device_actor(int argc, char **argv) {
     sg_sem_acquire(d->sem);
     nw_exec *e = d->queue[0];
     memmove(d->queue, d->queue + 1, --d->n * sizeof *d->queue);
-    if (functional)
+    if (d->kind == NW_DEVICE_GPU) {
+      sim_gpu *g = &d->node->gpu[d->gpu];
+      if (functional)
+        nw_exec_run_gpu_emulated(e, gpu_memory(g));
+      sg_actor_sleep_for(g->launch_s);
+    } else if (functional) {
       nw_exec_run(e); /* real bytes, no simulated time */
+    }
     execute_slowed(d, nw_exec_flops(e));
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);
   }
+}
+
+/* A GPU copy engine: each copy crosses the PCIe route between the node's CPU host and the GPU
+ * host as one SimGrid communication; the bytes move (functional mode) when it completes. */
+static void engine_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_engine *e = sg_actor_self_get_data();
+  sim_gpu *g = &e->node->gpu[e->gpu];
+  int functional = e->node->w->cfg->functional;
+  sg_mailbox_t mb = sg_mailbox_by_name(e->mbox);
+  for (;;) {
+    sg_sem_acquire(e->sem);
+    copy_item *it = e->head;
+    e->head = it->next;
+    if (!e->head)
+      e->tail = NULL;
+    nw_copy *c = it->c;
+    free(it);
+    sg_mailbox_put(mb, c, (long)(c->rows * c->width));
+    if (functional && c->host) {
+      unsigned char *dev = gpu_memory(g) + c->dev_off;
+      for (uint64_t r = 0; r < c->rows; r++) {
+        if (c->to_device)
+          memcpy(dev + r * c->width, c->host + r * c->host_pitch, c->width);
+        else
+          memcpy(c->host + r * c->host_pitch, dev + r * c->width, c->width);
+      }
+    }
+    nw_event *ev = new_event(NW_EVENT_COPY_DONE);
+    ev->copy = c;
+    post(e->node, ev);
+  }
+}
+
+/* The far end of a copy engine's transfers: it only takes them. */
+static void engine_sink_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_engine *e = sg_actor_self_get_data();
+  sg_mailbox_t mb = sg_mailbox_by_name(e->mbox);
+  for (;;)
+    sg_mailbox_get(mb);
 }
 
 static void sender_actor(int argc, char **argv) {
@@ -304,6 +410,7 @@ static void driver_actor(int argc, char **argv) {
   sim_world *w = sg_actor_self_get_data();
   w->app_status = w->app->main(&w->rt, &w->cfg->args, &w->outcome);
   nw_runtime_shutdown(&w->rt);
+  w->driver_done = 1;
 }
 
 static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
@@ -329,54 +436,167 @@ static int count_nodes(void) {
   }
 }
 
+static int count_gpus(int node) {
+  int k = 0;
+  char name[48];
+  for (;;) {
+    snprintf(name, sizeof name, "n%d-gpu%d", node, k);
+    if (!sg_host_by_name(name))
+      return k;
+    k++;
+  }
+}
+
+static double host_property(sg_host_t h, const char *key, double fallback) {
+  const char *v = sg_host_get_property_value(h, key);
+  char *end;
+  double x = v ? strtod(v, &end) : fallback;
+  return v && (end == v || *end || !(x >= 0)) ? -1 : x;
+}
+
+/* The GPUs node i uses, with their budgets (--gpu-mem, else the host's memsize). */
+static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
+  const nw_run_config *cfg = w->cfg;
+  sim_node *sn = &w->node[i];
+  sn->ngpu = cfg->devices == NW_DEVICES_CPU ? 0 : count_gpus(i);
+  if (cfg->devices != NW_DEVICES_CPU && sn->ngpu == 0) {
+    snprintf(res->error, sizeof res->error,
+             "--devices %s: node %d of platform %.300s has no GPU (hosts n%d-gpu0, ...)",
+             nw_devices_mode_name(cfg->devices), i, cfg->platform, i);
+    return NW_ERR_ARG;
+  }
+  if (sn->ngpu > NW_MAX_GPUS_PER_NODE) {
+    snprintf(res->error, sizeof res->error, "platform %.300s: node %d has %d GPUs, at most %d",
+             cfg->platform, i, sn->ngpu, NW_MAX_GPUS_PER_NODE);
+    return NW_ERR_ARG;
+  }
+  for (int g = 0; g < sn->ngpu; g++) {
+    char name[48];
+    snprintf(name, sizeof name, "n%d-gpu%d", i, g);
+    sim_gpu *gpu = &sn->gpu[g];
+    gpu->host = sg_host_by_name(name);
+    double mem = host_property(gpu->host, "memsize", -1);
+    gpu->launch_s = host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
+    if (mem <= 0 || gpu->launch_s < 0) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s needs a memsize property (bytes > 0)%s", cfg->platform,
+               name, gpu->launch_s < 0 ? " and a launch_latency in seconds" : "");
+      return NW_ERR_ARG;
+    }
+    if (cfg->gpu_mem > (uint64_t)mem) {
+      snprintf(res->error, sizeof res->error, "--gpu-mem %llu: GPU %s has only %.0f bytes",
+               (unsigned long long)cfg->gpu_mem, name, mem);
+      return NW_ERR_ARG;
+    }
+    gpu->memsize = cfg->gpu_mem ? cfg->gpu_mem : (uint64_t)mem;
+  }
+  return NW_OK;
+}
+
+/* A functional run on modelled GPUs needs each kind's host emulation of its GPU kernel. */
+static nw_status check_gpu_kernels(sim_world *w, nw_run_result *res) {
+  if (w->cfg->devices == NW_DEVICES_CPU)
+    return NW_OK;
+  for (const nw_task_kind *const *k = w->app->kinds; k && *k; k++) {
+    if (w->cfg->functional && !(*k)->gpu_emulated_kernel) {
+      snprintf(res->error, sizeof res->error,
+               "--devices %s: task kind '%s' cannot run on modelled GPUs in functional mode (no "
+               "GPU emulation); use --data phantom or --devices cpu",
+               nw_devices_mode_name(w->cfg->devices), (*k)->name);
+      return NW_ERR_ARG;
+    }
+    if (w->cfg->devices == NW_DEVICES_GPU && !w->cfg->functional && !(*k)->flops) {
+      snprintf(res->error, sizeof res->error, "task kind '%s' has no cost model", (*k)->name);
+      return NW_ERR_ARG;
+    }
+  }
+  return NW_OK;
+}
+
 static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   const nw_run_config *cfg = w->cfg;
   w->node = calloc((size_t)w->nodes, sizeof *w->node);
   if (!w->node)
     return NW_ERR_NOMEM;
-  nw_node_config nc;
-  memset(&nc, 0, sizeof nc);
-  nc.nodes = w->nodes;
-  nc.functional = cfg->functional;
-  nc.sched = cfg->sched;
-  nc.kinds = w->app->kinds;
-  for (int i = 0; i < w->nodes; i++) {
+  nw_status st = check_gpu_kernels(w, res);
+  if (st != NW_OK)
+    return st;
+  nw_node_config *nc = calloc(1, sizeof *nc);
+  if (!nc)
+    return NW_ERR_NOMEM;
+  nc->nodes = w->nodes;
+  nc->functional = cfg->functional;
+  nc->sched = cfg->sched;
+  nc->kinds = w->app->kinds;
+  int cpus[NW_MAX_NODES];
+  for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     char name[32];
     snprintf(name, sizeof name, "n%d-cpu", i);
     sg_host_t h = sg_host_by_name(name);
     int cores = sg_host_core_count(h);
-    int devices = cfg->cpu_devices > 0 ? cfg->cpu_devices : cores;
-    if (devices > cores || devices > NW_MAX_DEVICES_PER_NODE) {
-      snprintf(res->error, sizeof res->error,
-               "--cpu-devices %d: node %d of platform %.300s has %d cores (at most %d devices)",
-               cfg->cpu_devices, i, cfg->platform, cores, NW_MAX_DEVICES_PER_NODE);
-      return NW_ERR_ARG;
-    }
-    nc.devices_per_node[i] = devices;
     w->node[i].host = h;
+    st = setup_gpus(w, i, res);
+    if (st != NW_OK)
+      break;
+    int ngpu = w->node[i].ngpu;
+    /* One core drives each GPU in use (paper 5.7: cores are reserved for support work). */
+    int devices = cfg->devices == NW_DEVICES_GPU ? 0
+                  : cfg->cpu_devices > 0         ? cfg->cpu_devices
+                  : cores - ngpu > 0             ? cores - ngpu
+                                                 : 1;
+    cpus[i] = devices;
+    int total = devices + ngpu * cfg->gpu_streams;
+    if (devices > cores || total > NW_MAX_DEVICES_PER_NODE) {
+      snprintf(res->error, sizeof res->error,
+               "--cpu-devices %d: node %d of platform %.300s has %d cores (at most %d devices "
+               "with the GPU streams)",
+               cfg->cpu_devices, i, cfg->platform, cores, NW_MAX_DEVICES_PER_NODE);
+      st = NW_ERR_ARG;
+      break;
+    }
+    nc->devices_per_node[i] = total;
   }
-  for (int i = 0; i < w->nodes; i++) {
+  for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     sim_node *sn = &w->node[i];
     sn->w = w;
     sn->id = i;
-    sn->ndev = nc.devices_per_node[i];
+    sn->ndev = nc->devices_per_node[i];
     sn->rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1));
     sn->q.sem = sg_sem_init(0);
     sn->out_sem = sg_sem_init(0);
     snprintf(sn->mbox[NW_CHANNEL_CONTROL], sizeof sn->mbox[0], "ctl-%d", i);
     snprintf(sn->mbox[NW_CHANNEL_DATA], sizeof sn->mbox[1], "data-%d", i);
     sn->dev = calloc((size_t)sn->ndev, sizeof *sn->dev);
-    if (!sn->dev)
-      return NW_ERR_NOMEM;
-    nc.id = i;
-    nc.devices = sn->ndev;
-    nw_status st = nw_node_create(&nc, (nw_backend){&sim_ops, sn}, &sn->node);
-    if (st != NW_OK)
-      return st;
-    for (int d = 0; d < sn->ndev; d++)
-      sn->dev[d] = (sim_device){.node = sn, .index = d, .sem = sg_sem_init(0)};
+    if (!sn->dev) {
+      st = NW_ERR_NOMEM;
+      break;
+    }
+    nc->id = i;
+    nc->devices = sn->ndev;
+    nc->gpus = sn->ngpu;
+    for (int d = 0; d < sn->ndev; d++) {
+      int gpu = d < cpus[i] ? -1 : (d - cpus[i]) / cfg->gpu_streams;
+      nc->device_kind[d] = gpu < 0 ? NW_DEVICE_CPU : NW_DEVICE_GPU;
+      nc->device_gpu[d] = gpu;
+      sn->dev[d] = (sim_device){.node = sn,
+                                .index = d,
+                                .kind = nc->device_kind[d],
+                                .gpu = gpu,
+                                .host = gpu < 0 ? sn->host : sn->gpu[gpu].host,
+                                .sem = sg_sem_init(0)};
+    }
+    for (int g = 0; g < sn->ngpu; g++) {
+      nc->gpu_memory[g] = sn->gpu[g].memsize;
+      for (int dir = 0; dir < 2; dir++) {
+        sim_engine *e = &sn->gpu[g].engine[dir];
+        *e = (sim_engine){.node = sn, .gpu = g, .to_device = dir, .sem = sg_sem_init(0)};
+        snprintf(e->mbox, sizeof e->mbox, "%s-%d-%d", dir ? "h2d" : "d2h", i, g);
+      }
+    }
+    st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
   }
-  return NW_OK;
+  free(nc);
+  return st;
 }
 
 static void start_actors(sim_world *w) {
@@ -384,7 +604,14 @@ static void start_actors(sim_world *w) {
     sim_node *sn = &w->node[i];
     spawn("node", sn->host, node_actor, sn, 0);
     for (int d = 0; d < sn->ndev; d++)
-      spawn("device", sn->host, device_actor, &sn->dev[d], 1);
+      spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1);
+    for (int g = 0; g < sn->ngpu; g++) {
+      sim_engine *e = sn->gpu[g].engine;
+      spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1);
+      spawn("sink-d2h", sn->host, engine_sink_actor, &e[0], 1);
+      spawn("copy-h2d", sn->host, engine_actor, &e[1], 1);
+      spawn("sink-h2d", sn->gpu[g].host, engine_sink_actor, &e[1], 1);
+    }
     spawn("sender", sn->host, sender_actor, sn, 1);
     for (int ch = 0; ch < 2; ch++) {
       receiver_arg *ra = malloc(sizeof *ra);
@@ -403,6 +630,8 @@ static void free_world(sim_world *w) {
       sn->q.head = ev->next;
       if (ev->kind == NW_EVENT_MESSAGE)
         free(ev->buf);
+      if (ev->kind == NW_EVENT_COPY_DONE)
+        nw_copy_free(ev->copy);
       free(ev);
     }
     while (sn->out_head) {
@@ -415,6 +644,20 @@ static void free_world(sim_world *w) {
       free(sn->dev[d].queue);
       if (sn->dev[d].sem)
         sg_sem_destroy(sn->dev[d].sem);
+    }
+    for (int g = 0; g < sn->ngpu; g++) {
+      for (int dir = 0; dir < 2; dir++) {
+        sim_engine *e = &sn->gpu[g].engine[dir];
+        while (e->head) {
+          copy_item *it = e->head;
+          e->head = it->next;
+          nw_copy_free(it->c);
+          free(it);
+        }
+        if (e->sem)
+          sg_sem_destroy(e->sem);
+      }
+      free(sn->gpu[g].memory);
     }
     if (sn->q.sem)
       sg_sem_destroy(sn->q.sem);
@@ -490,6 +733,13 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   res->status = st != NW_OK ? st : w.app_status;
   if (w.app_status != NW_OK)
     snprintf(res->error, sizeof res->error, "%s", w.rt.error[0] ? w.rt.error : "the run failed");
+  if (!w.driver_done) { /* SimGrid found no activity left that could ever complete */
+    snprintf(res->error, sizeof res->error,
+             "the simulation stopped at %.6f s with work pending: a deadlock in Narwhal (please "
+             "report it with this command line)",
+             simgrid_get_clock());
+    res->status = NW_ERR_INTERNAL;
+  }
   sg_sem_destroy(w.driver_sem);
   free_world(&w);
   return res->status;

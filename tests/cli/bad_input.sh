@@ -13,6 +13,8 @@ printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
 
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf" core="2"/>\n  </zone>\n</platform>\n' >"$tmp/no-gpu.xml"
+
 want_status=2
 case $case in
 unknown_option) args=(run --bogus 1) want="--bogus" ;;
@@ -33,6 +35,13 @@ unknown_app) args=(run --app fft9) want="unknown application 'fft9'" ;;
 block_not_dividing) args=(run --platform "$small" --n 100 --block 32) want="does not divide" ;;
 verify_phantom) args=(run --data phantom --verify) want="--verify needs --data functional" ;;
 unknown_command) args=(frobnicate) want="unknown command 'frobnicate'" ;;
+unknown_gpu_cache) args=(run --gpu-cache fifo) want="--gpu-cache: unknown value 'fifo' (one of: lru, mru, lfu, mfu, random, none)" ;;
+gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 8" ;;
+gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
+platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
+gpu_mem_below_subtask)
+  args=(run --platform "$small" --devices gpu --gpu-mem 300000 --n 1024 --block 128)
+  want="needs 1114880 bytes of GPU memory; the budget is 300000" want_status=1 ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

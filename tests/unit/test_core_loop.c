@@ -63,8 +63,12 @@ static double unit_flops(const nw_task_info *t, uint64_t i, nw_device_kind k) {
   return 1e6;
 }
 
-static const nw_task_kind init_kind = {"stencil-init", init_sub, init_cpu, unit_flops};
-static const nw_task_kind smooth_kind = {"stencil-smooth", smooth_sub, smooth_cpu, unit_flops};
+static const nw_task_kind init_kind = {
+    .name = "stencil-init", .subscribe = init_sub, .cpu_kernel = init_cpu, .flops = unit_flops};
+static const nw_task_kind smooth_kind = {.name = "stencil-smooth",
+                                         .subscribe = smooth_sub,
+                                         .cpu_kernel = smooth_cpu,
+                                         .flops = unit_flops};
 
 enum { ROWS = 24, COLS = 16, STEPS = 3 };
 
@@ -116,7 +120,8 @@ static nw_status bad_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
   (void)t;
   return nw_subscribe(s, 0, NW_READ_ONLY, i * 64, 64, 64, 1); /* subtask 3 reads past 256 */
 }
-static const nw_task_kind bad_kind = {"bad", bad_sub, init_cpu, unit_flops};
+static const nw_task_kind bad_kind = {
+    .name = "bad", .subscribe = bad_sub, .cpu_kernel = init_cpu, .flops = unit_flops};
 
 static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
   (void)a, (void)out;

@@ -14,7 +14,7 @@ typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE } opt_type;
 typedef struct opt_def {
   const char *name;
   opt_type type;
-  const char *choices[4]; /* T_CHOICE */
+  const char *choices[8]; /* T_CHOICE */
   const char *help;
 } opt_def;
 
@@ -45,6 +45,16 @@ static const opt_def defs[] = {
      T_STRING,
      {0},
      "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower)"},
+    {"devices",
+     T_CHOICE,
+     {"cpu", "gpu", "cpu+gpu"},
+     "which devices run subtasks (paper Figs. 5-7): CPU cores, GPUs, or both"},
+    {"gpu-cache",
+     T_CHOICE,
+     {"lru", "mru", "lfu", "mfu", "random", "none"},
+     "eviction policy of each GPU's software cache"},
+    {"gpu-mem", T_U64, {0}, "GPU memory budget in bytes; 0: the GPU's own (platform memsize)"},
+    {"gpu-streams", T_INT, {0}, "subtasks one GPU runs at once (CUDA streams), 1 to 8"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
 };
@@ -93,11 +103,14 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     break;
   case T_CHOICE: {
     int ok = 0;
-    for (int i = 0; i < 4 && d->choices[i]; i++)
+    char list[128] = "";
+    for (int i = 0; i < 8 && d->choices[i]; i++) {
       ok |= strcmp(v, d->choices[i]) == 0;
+      size_t at = strlen(list);
+      snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", d->choices[i]);
+    }
     if (!ok) {
-      snprintf(why, len, "%s: unknown value '%s' (one of: %s%s%s)", who, v, d->choices[0],
-               d->choices[1] ? ", " : "", d->choices[1] ? d->choices[1] : "");
+      snprintf(why, len, "%s: unknown value '%s' (one of: %s)", who, v, list);
       return 1;
     }
     break;
@@ -154,9 +167,21 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
     c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
-  else if (!strcmp(n, "steal-policy"))
-    c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
-  else if (!strcmp(n, "slow")) {
+  else if (!strcmp(n, "devices"))
+    c->devices = !strcmp(v, "cpu")   ? NW_DEVICES_CPU
+                 : !strcmp(v, "gpu") ? NW_DEVICES_GPU
+                                     : NW_DEVICES_CPU_GPU;
+  else if (!strcmp(n, "gpu-cache"))
+    c->sched.gpu_cache = (nw_cache_policy)nw_cache_policy_parse(v);
+  else if (!strcmp(n, "gpu-mem"))
+    c->gpu_mem = u;
+  else if (!strcmp(n, "gpu-streams")) {
+    if (u < 1 || u > 8) {
+      snprintf(why, len, "%s: must be from 1 to 8", who);
+      return 1;
+    }
+    c->gpu_streams = (int)u;
+  } else if (!strcmp(n, "slow")) {
     char reason[300];
     if (nw_slowdown_parse(c, v, reason, sizeof reason) != NW_OK) {
       snprintf(why, len, "%s: %s", who, reason);
@@ -375,6 +400,10 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
+  cJSON_AddStringToObject(j, "devices", nw_devices_mode_name(c->devices));
+  cJSON_AddStringToObject(j, "gpu-cache", nw_cache_policy_name(c->sched.gpu_cache));
+  cJSON_AddNumberToObject(j, "gpu-mem", (double)c->gpu_mem);
+  cJSON_AddNumberToObject(j, "gpu-streams", c->gpu_streams);
   if (c->nslow) {
     char text[512] = "";
     for (int i = 0; i < c->nslow; i++) {

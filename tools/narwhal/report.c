@@ -27,6 +27,11 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  multi-assign %llu copies, %llu won by the copy, %llu results discarded\n",
          (unsigned long long)r->total.multi_assigned,
          (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
+  if (r->total.bytes_h2d || r->total.cache_misses)
+    printf("  gpu cache    %s: %llu hits, %llu misses, %llu evictions; %.3f GB in, %.3f GB out\n",
+           nw_cache_policy_name(c->sched.gpu_cache), (unsigned long long)r->total.cache_hits,
+           (unsigned long long)r->total.cache_misses, (unsigned long long)r->total.cache_evictions,
+           (double)r->total.bytes_h2d / 1e9, (double)r->total.bytes_d2h / 1e9);
   printf("  verified     %s\n", r->verified < 0 ? "not checked" : r->verified ? "yes" : "NO");
   printf("  %-5s %-4s %9s %12s %12s\n", "node", "kind", "subtasks", "busy_s", "finish_s");
   for (int i = 0; i < r->ndevices; i++)
@@ -60,6 +65,13 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
   cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
+  cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(c->devices));
+  cJSON_AddStringToObject(j, "gpu_cache", nw_cache_policy_name(c->sched.gpu_cache));
+  cJSON_AddNumberToObject(j, "cache_hits", (double)r->total.cache_hits);
+  cJSON_AddNumberToObject(j, "cache_misses", (double)r->total.cache_misses);
+  cJSON_AddNumberToObject(j, "cache_evictions", (double)r->total.cache_evictions);
+  cJSON_AddNumberToObject(j, "bytes_h2d", (double)r->total.bytes_h2d);
+  cJSON_AddNumberToObject(j, "bytes_d2h", (double)r->total.bytes_d2h);
   if (r->verified < 0)
     cJSON_AddNullToObject(j, "verified");
   else
@@ -79,6 +91,8 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(d, "cancelled", (double)ds->cancelled);
     cJSON_AddNumberToObject(d, "prefetch_hits", (double)ds->prefetch_hits);
     cJSON_AddNumberToObject(d, "fetch_wait_s", ds->fetch_wait_s);
+    cJSON_AddNumberToObject(d, "bytes_h2d", (double)ds->bytes_h2d);
+    cJSON_AddNumberToObject(d, "bytes_d2h", (double)ds->bytes_d2h);
     cJSON_AddItemToArray(devs, d);
   }
   char *text = cJSON_Print(j);

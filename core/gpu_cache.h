@@ -1,0 +1,99 @@
+/* gpu_cache.h: the software cache of one GPU's memory (paper sections 4.1 and 4.4).
+ *
+ * An entry holds one subscription of one address space on the device: the bounding rectangle
+ * of the subtask's region in that space (nw_cache_key), packed row after row. Subtasks of a
+ * task that read the same block, and a later task that reads what an earlier one wrote on this
+ * GPU, find it here instead of copying it again over PCIe. An entry is pinned while a subtask
+ * uses it; eviction (UNICORN-NOTES, "GPU cache") walks the entries in the policy's order and
+ * evicts the first unpinned one, again and again until the new entry's allocation succeeds.
+ * Policies: LRU (default), MRU, LFU, MFU, Random, and NONE (nothing outlives its last user).
+ * Memory comes from an nw_devmem of the GPU's budget, so the budget is never exceeded.
+ */
+#ifndef NW_GPU_CACHE_H
+#define NW_GPU_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devmem.h"
+#include "narwhal.h"
+
+typedef enum {
+  NW_CACHE_LRU = 0, /* evict the least recently used */
+  NW_CACHE_MRU,     /* the most recently used */
+  NW_CACHE_LFU,     /* the least frequently used (ties: least recently used) */
+  NW_CACHE_MFU,     /* the most frequently used (ties: least recently used) */
+  NW_CACHE_RANDOM,  /* a uniformly random unpinned entry */
+  NW_CACHE_NONE     /* no cache: an entry is freed when its last user releases it */
+} nw_cache_policy;
+
+/* Parses "lru", "mru", "lfu", "mfu", "random", "none"; -1 for anything else. */
+int nw_cache_policy_parse(const char *name);
+const char *nw_cache_policy_name(nw_cache_policy p);
+
+/* Rows [row0, row1) x byte columns [col0, col1) of space `space` (row pitch of the space). */
+typedef struct nw_cache_key {
+  uint64_t space;
+  uint64_t row0, row1, col0, col1;
+} nw_cache_key;
+
+typedef struct nw_cache_entry {
+  nw_cache_key key;
+  uint64_t off, bytes; /* where it lives in the GPU's memory, and its size */
+  int pins;            /* subtasks using it now: never evicted while > 0 */
+  int valid;           /* its bytes are on the device (the copy in finished) */
+  int dead;            /* invalidated or private: freed when the last pin goes, never found */
+  uint64_t uses;       /* lookups that found it, plus its insertion */
+  uint64_t last_use;   /* the cache's clock at its last use */
+  struct nw_cache_entry *next;
+} nw_cache_entry;
+
+typedef struct nw_cache_stats {
+  uint64_t hits, misses, evictions;
+} nw_cache_stats;
+
+typedef struct nw_gpu_cache {
+  nw_cache_policy policy;
+  nw_devmem mem;
+  nw_cache_entry *entries; /* every entry, live or dead, that holds memory */
+  size_t nentries;
+  uint64_t clock;
+  uint64_t rng; /* Random policy's state (splitmix64, seeded by the caller) */
+  nw_cache_stats stats;
+} nw_gpu_cache;
+
+nw_status nw_cache_init(nw_gpu_cache *c, uint64_t capacity, nw_cache_policy policy, uint64_t seed);
+void nw_cache_free(nw_gpu_cache *c);
+
+/* Finds a live entry with exactly this key: pins it, counts a hit and a use, and returns it.
+ * Otherwise counts a miss and returns NULL. A found entry may still be !valid (its copy is
+ * under way, started by another subtask): the caller waits for it. */
+nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key);
+
+/* Makes a new pinned entry of `bytes` for key (not valid yet), evicting unpinned entries in
+ * the policy's order until the memory fits; counts each eviction. `private_` entries (write
+ * views, uncacheable data) are dead from the start: never found, freed on their last release.
+ * Returns NULL, with nothing evicted, when even evicting every unpinned entry would not make
+ * room (too much pinned, or bytes larger than the budget: see nw_cache_fits). */
+nw_cache_entry *nw_cache_insert(nw_gpu_cache *c, const nw_cache_key *key, uint64_t bytes,
+                                int private_);
+
+/* True when `bytes` could ever fit, i.e. is no larger than the budget. */
+int nw_cache_fits(const nw_gpu_cache *c, uint64_t bytes);
+
+/* Drops one pin. An entry that is dead (or any entry under NW_CACHE_NONE) is freed when its
+ * pins reach 0. */
+void nw_cache_release(nw_gpu_cache *c, nw_cache_entry *e);
+
+/* Makes a private entry findable (a result the kernel wrote and the node committed), unless a
+ * live entry with its key exists already. */
+void nw_cache_publish(nw_gpu_cache *c, nw_cache_entry *e);
+
+/* A task is about to write rows [row0,row1) x columns [col0,col1) of `space`: every live entry
+ * of that space that overlaps it becomes dead (freed now if unpinned). Returns how many. */
+size_t nw_cache_invalidate(nw_gpu_cache *c, const nw_cache_key *written);
+
+/* Bytes of the budget in use (live and dead entries that still hold memory). */
+uint64_t nw_cache_used(const nw_gpu_cache *c);
+
+#endif

@@ -1,0 +1,284 @@
+/* gpu_stage.c: a GPU subtask's data on its device (paper 4.1 memory module, 4.4 GPU cache).
+ *
+ * Before a subtask runs on a GPU, each subscription it has (the bounding rectangle of its
+ * region in that space) must be in the GPU's memory. Reads are looked up in the GPU's software
+ * cache (gpu_cache.h) and copied in over PCIe only on a miss; a read-write subscription gets a
+ * private entry filled from the node's copy; a write-only one gets a private entry the kernel
+ * fills. Staging is all or nothing: if the room cannot be found now (entries pinned by running
+ * subtasks), what was taken is given back and the subtask tries again when something is
+ * released, so two subtasks never hold half of what each needs. After the kernel, the reads are
+ * released and the writes are copied out to the exec's private host views, where the usual
+ * commit path (sched.c) finds them. A write-only result this GPU computed and committed stays
+ * cached, so that a later task reading the same block finds it (4.4: "data written by a
+ * subtask of a task is later read by a subtask of another task"). A task that writes a space
+ * makes every cached entry of that space stale: they are invalidated when it starts.
+ *
+ * Copies are actions of the core (backend.h, copy()); the backend runs them on copy engines,
+ * one per direction, and answers with NW_EVENT_COPY_DONE. A copy pins its entry, so memory is
+ * never reused while bytes still flow into or out of it.
+ */
+#include <stdlib.h>
+
+#include "node_internal.h"
+
+typedef struct copy_job {
+  nw_copy c;
+  nw_cache_entry *entry;
+  nw_exec *exec; /* a copy out: the exec whose result it carries */
+  int device;
+} copy_job;
+
+nw_status nw_gpu_init(nw_node *n) {
+  for (int g = 0; g < n->cfg.gpus; g++) {
+    uint64_t seed = n->be.ops->random(n->be.be);
+    nw_status st =
+        nw_cache_init(&n->gpu[g].cache, n->cfg.gpu_memory[g], n->cfg.sched.gpu_cache, seed);
+    if (st != NW_OK)
+      return st;
+  }
+  return NW_OK;
+}
+
+void nw_gpu_free(nw_node *n) {
+  for (int g = 0; g < n->cfg.gpus; g++)
+    nw_cache_free(&n->gpu[g].cache);
+}
+
+/* The rectangle a subtask's access to space i covers (reads and writes together). */
+static int subscription_key(const nw_task_state *t, const nw_prepared *p, int i, nw_cache_key *k) {
+  const nw_region *parts[2] = {&p->read[i], &p->write[i]};
+  int any = 0;
+  for (int j = 0; j < 2; j++)
+    for (size_t r = 0; r < parts[j]->n; r++) {
+      const nw_rect *x = &parts[j]->r[r];
+      if (!any) {
+        *k = (nw_cache_key){t->bound[i].space->id, x->row0, x->row1, x->col0, x->col1};
+        any = 1;
+        continue;
+      }
+      k->row0 = x->row0 < k->row0 ? x->row0 : k->row0;
+      k->row1 = x->row1 > k->row1 ? x->row1 : k->row1;
+      k->col0 = x->col0 < k->col0 ? x->col0 : k->col0;
+      k->col1 = x->col1 > k->col1 ? x->col1 : k->col1;
+    }
+  return any;
+}
+
+static uint64_t key_bytes(const nw_cache_key *k) {
+  return (k->row1 - k->row0) * (k->col1 - k->col0);
+}
+
+static void start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device,
+                       unsigned char *host, uint64_t host_pitch, nw_exec *exec) {
+  int g = n->cfg.device_gpu[device];
+  copy_job *j = calloc(1, sizeof *j);
+  if (!j) {
+    nw_node_fail(n, "node %d: out of memory for a GPU copy", n->cfg.id);
+    return;
+  }
+  e->pins++; /* the copy's own: the memory is not reused while bytes flow */
+  j->entry = e;
+  j->exec = exec;
+  j->device = device;
+  j->c = (nw_copy){.gpu = g,
+                   .to_device = to_device,
+                   .dev_off = e->off,
+                   .host = host,
+                   .host_pitch = host_pitch,
+                   .rows = e->key.row1 - e->key.row0,
+                   .width = e->key.col1 - e->key.col0,
+                   .owner = j};
+  uint64_t bytes = e->bytes;
+  nw_device_stats *ds = nw_dev_stats(n, device);
+  if (to_device) {
+    n->stats.bytes_h2d += bytes;
+    ds->bytes_h2d += bytes;
+  } else {
+    n->stats.bytes_d2h += bytes;
+    ds->bytes_d2h += bytes;
+  }
+  n->be.ops->copy(n->be.be, &j->c);
+}
+
+/* Gives back what a failed staging attempt took; entries it created die with it. */
+static void undo_stage(nw_gpu_cache *c, nw_prepared *p, const int *created, int nspaces) {
+  for (int i = 0; i < nspaces; i++) {
+    if (!p->entry[i])
+      continue;
+    if (created[i])
+      p->entry[i]->dead = 1;
+    nw_cache_release(c, p->entry[i]);
+    p->entry[i] = NULL;
+  }
+}
+
+static int all_valid(const nw_prepared *p, int nspaces) {
+  for (int i = 0; i < nspaces; i++)
+    if (p->entry[i] && !p->entry[i]->valid)
+      return 0;
+  return 1;
+}
+
+int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+  if (p->gpu_stage == GPU_ON_DEVICE)
+    return 1;
+  int ns = t->info.nspaces;
+  if (p->gpu_stage == GPU_COPYING) {
+    if (!all_valid(p, ns))
+      return 0;
+    p->gpu_stage = GPU_ON_DEVICE;
+    return 1;
+  }
+  int g = n->cfg.device_gpu[d];
+  nw_gpu_cache *c = &n->gpu[g].cache;
+  nw_cache_key key[NW_MAX_BOUND_SPACES];
+  int has[NW_MAX_BOUND_SPACES] = {0}, created[NW_MAX_BOUND_SPACES] = {0};
+  uint64_t need = 0;
+  for (int i = 0; i < ns; i++) {
+    has[i] = subscription_key(t, p, i, &key[i]);
+    need += has[i] ? key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
+  }
+  if (!nw_cache_fits(c, need)) {
+    nw_node_fail(n,
+                 "node %d, GPU %d: subtask %llu of task %llu needs %llu bytes of GPU memory; the "
+                 "budget is %llu (--gpu-mem, or the platform's memsize)",
+                 n->cfg.id, g, (unsigned long long)p->subtask, (unsigned long long)t->id,
+                 (unsigned long long)need, (unsigned long long)c->mem.capacity);
+    return 0;
+  }
+  uint64_t hits = c->stats.hits, misses = c->stats.misses, evictions = c->stats.evictions;
+  for (int i = 0; i < ns; i++) {
+    if (!has[i])
+      continue;
+    if (t->bound[i].access == NW_READ_ONLY) {
+      p->entry[i] = nw_cache_lookup(c, &key[i]);
+      if (p->entry[i])
+        continue;
+    }
+    p->entry[i] =
+        nw_cache_insert(c, &key[i], key_bytes(&key[i]), t->bound[i].access != NW_READ_ONLY);
+    created[i] = 1;
+    if (!p->entry[i]) { /* no room while others run: retried when something is released */
+      undo_stage(c, p, created, ns);
+      n->stats.cache_evictions += c->stats.evictions - evictions;
+      c->stats.hits = hits; /* the retry counts them */
+      c->stats.misses = misses;
+      return 0;
+    }
+  }
+  n->stats.cache_hits += c->stats.hits - hits;
+  n->stats.cache_misses += c->stats.misses - misses;
+  n->stats.cache_evictions += c->stats.evictions - evictions;
+  for (int i = 0; i < ns; i++) {
+    if (!created[i] || t->bound[i].access == NW_WRITE_ONLY) {
+      if (created[i])
+        p->entry[i]->valid = 1; /* the kernel fills it */
+      continue;
+    }
+    nw_space_state *s = t->bound[i].space;
+    unsigned char *host = n->cfg.functional ? s->data + key[i].row0 * s->pitch + key[i].col0 : NULL;
+    start_copy(n, d, p->entry[i], 1, host, s->pitch, NULL);
+  }
+  p->gpu_stage = GPU_COPYING;
+  return nw_gpu_stage_in(n, t, d, p);
+}
+
+void nw_gpu_exec_views(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  e->gpu = n->cfg.device_gpu[e->device];
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_cache_entry *x = e->prep->entry[i];
+    if (!x)
+      continue;
+    e->gview[i] = (nw_gpu_view){.base = (unsigned char *)(uintptr_t)x->off,
+                                .row0 = x->key.row0,
+                                .rows = x->key.row1 - x->key.row0,
+                                .col0 = x->key.col0,
+                                .width = x->key.col1 - x->key.col0,
+                                .pitch = x->key.col1 - x->key.col0,
+                                .space_pitch = t->bound[i].space->pitch};
+  }
+}
+
+/* Retries staging for every subtask on GPU g that waits for room or for copies. Called only
+ * from the top of an event's handling (never while a caller holds a prepared subtask it is
+ * about to free), since it may stage any of them. */
+void nw_gpu_retry(nw_node *n, int g) {
+  for (nw_task_state *t = n->tasks; t; t = t->next) {
+    if (t->finishing)
+      continue;
+    for (int d = 0; d < n->cfg.devices; d++) {
+      if (!nw_dev_is_gpu(n, d) || n->cfg.device_gpu[d] != g)
+        continue;
+      nw_device_slot *s = &t->dev[d];
+      if (s->next && !s->next->waiting && s->next->gpu_stage != GPU_ON_DEVICE && s->current &&
+          s->current->gpu_stage == GPU_ON_DEVICE)
+        nw_gpu_stage_in(n, t, d, s->next);
+      if (s->state == DEV_WAITING && s->current && !s->current->waiting)
+        nw_sched_advance(n, t, d);
+    }
+  }
+}
+
+void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int publish) {
+  if (!p || p->gpu_stage == GPU_UNSTAGED || !nw_dev_is_gpu(n, d))
+    return;
+  int g = n->cfg.device_gpu[d];
+  nw_gpu_cache *c = &n->gpu[g].cache;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_cache_entry *x = p->entry[i];
+    if (!x)
+      continue;
+    if (publish && t->bound[i].access == NW_WRITE_ONLY && x->dead && x->valid)
+      nw_cache_publish(c, x);
+    nw_cache_release(c, x);
+    p->entry[i] = NULL;
+  }
+  p->gpu_stage = GPU_UNSTAGED;
+}
+
+int nw_gpu_exec_done(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
+  nw_prepared *p = e->prep;
+  if (t->finishing || p->lost)
+    return 1; /* thrown away: nothing to copy out */
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_cache_entry *x = p->entry[i];
+    if (!x || t->bound[i].access == NW_READ_ONLY)
+      continue;
+    nw_space_state *s = t->bound[i].space;
+    unsigned char *host =
+        e->write_buf[i] ? e->write_buf[i] + (x->key.row0 * s->pitch + x->key.col0 - e->views[i].lo)
+                        : NULL;
+    e->copies_out++;
+    start_copy(n, e->device, x, 0, host, s->pitch, e);
+  }
+  return e->copies_out == 0;
+}
+
+void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
+  copy_job *j = c->owner; /* c lives in j */
+  int g = c->gpu;
+  if (c->to_device)
+    j->entry->valid = 1;
+  nw_cache_release(&n->gpu[g].cache, j->entry);
+  nw_exec *e = j->exec;
+  free(j);
+  if (e && --e->copies_out == 0)
+    nw_sched_exec_result(n, e);
+  nw_gpu_retry(n, g);
+}
+
+void nw_copy_free(nw_copy *c) {
+  free(c->owner);
+}
+
+void nw_gpu_task_writes(nw_node *n, nw_task_state *t) {
+  for (int i = 0; i < t->info.nspaces; i++) {
+    if (t->bound[i].access == NW_READ_ONLY)
+      continue;
+    nw_cache_key all = {t->bound[i].space->id, 0, UINT64_MAX, 0, UINT64_MAX};
+    for (int g = 0; g < n->cfg.gpus; g++)
+      nw_cache_invalidate(&n->gpu[g].cache, &all);
+  }
+}
