@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "real_gpu.h"
 #include "real_load.h"
 #include "real_queue.h"
 #include "rng.h"
@@ -39,6 +40,8 @@ typedef struct outgoing {
 typedef struct device {
   struct rank_state *rs;
   int index;
+  real_gpu *gpu; /* a GPU stream: its GPU (the kernels run on real_gpu's threads) */
+  int stream;
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -57,6 +60,8 @@ typedef struct rank_state {
   uint64_t rng;
   device *dev;
   int ndev;
+  real_gpu *gpus[NW_MAX_GPUS_PER_NODE];
+  int ngpu;
   /* network thread */
   pthread_t net;
   pthread_mutex_t out_mu;
@@ -123,6 +128,10 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
 
 static void op_launch(void *be, int d, nw_exec *exec) {
   device *dv = &((rank_state *)be)->dev[d];
+  if (dv->gpu) {
+    real_gpu_launch(dv->gpu, dv->stream, exec);
+    return;
+  }
   pthread_mutex_lock(&dv->mu);
   if (dv->npending == dv->cappending) {
     dv->cappending = dv->cappending ? 2 * dv->cappending : 4;
@@ -152,8 +161,12 @@ static void op_driver_return(void *be, nw_driver_call *call) {
   pthread_mutex_unlock(&rs->drv_mu);
 }
 
+static void op_copy(void *be, nw_copy *c) {
+  real_gpu_copy(((rank_state *)be)->gpus[c->gpu], c);
+}
+
 static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, op_timer,
-                                        op_driver_return, op_random, NULL};
+                                        op_driver_return, op_random, op_copy};
 
 /* ---- threads */
 
@@ -334,6 +347,56 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
   return NW_OK;
 }
 
+/* How many GPUs this rank uses and each one's budget: --gpu-mem, else all but a margin of the
+ * memory free now (cuBLAS and the CUDA context need some of their own). */
+#define GPU_MARGIN (768ull << 20)
+
+static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank, int *ngpu,
+                           uint64_t *budget, nw_run_result *res) {
+  *ngpu = 0;
+  if (cfg->devices == NW_DEVICES_CPU)
+    return NW_OK;
+  for (const nw_task_kind *const *k = app->kinds; k && *k; k++)
+    if (!(*k)->cuda_kernel) {
+      snprintf(res->error, sizeof res->error,
+               "--devices %s: task kind '%s' has no CUDA kernel; use --devices cpu",
+               nw_devices_mode_name(cfg->devices), (*k)->name);
+      return NW_ERR_ARG;
+    }
+  char why[256];
+  int n = real_gpu_count(why, sizeof why);
+  if (n == 0) {
+    snprintf(res->error, sizeof res->error, "--devices %s: rank %d: %s",
+             nw_devices_mode_name(cfg->devices), rank, why);
+    return NW_ERR_ARG;
+  }
+  if (n > NW_MAX_GPUS_PER_NODE)
+    n = NW_MAX_GPUS_PER_NODE;
+  for (int g = 0; g < n; g++) {
+    uint64_t free_b = real_gpu_free_memory(g);
+    if (cfg->gpu_mem > free_b || (!cfg->gpu_mem && free_b <= GPU_MARGIN)) {
+      snprintf(res->error, sizeof res->error, "rank %d: GPU %d has %llu bytes free%s%llu", rank, g,
+               (unsigned long long)free_b, cfg->gpu_mem ? ", less than --gpu-mem " : "",
+               (unsigned long long)cfg->gpu_mem);
+      return NW_ERR_ARG;
+    }
+    budget[g] = cfg->gpu_mem ? cfg->gpu_mem : free_b - GPU_MARGIN;
+  }
+  *ngpu = n;
+  return NW_OK;
+}
+
+/* A check that may fail on some ranks only: all learn it, rank 0 reports the first failing
+ * rank's reason, and nobody is left waiting in a collective call. */
+static nw_status agree(nw_status st, int rank, nw_run_result *res) {
+  int bad = st != NW_OK ? rank : -1, worst = -1;
+  MPI_Allreduce(&bad, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (worst < 0)
+    return NW_OK;
+  MPI_Bcast(res->error, (int)sizeof res->error, MPI_CHAR, worst, MPI_COMM_WORLD);
+  return st != NW_OK ? st : NW_ERR_ARG;
+}
+
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
@@ -345,8 +408,17 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
   res->reporter = rs.rank == 0;
   int cores = usable_cores();
-  rs.ndev = cfg->cpu_devices > 0 ? cfg->cpu_devices : cores;
-  nw_status st = check_config(cfg, rs.size, rs.ndev, res);
+  uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
+  nw_status st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
+  /* One core drives each GPU in use (paper 5.7); GPU-only runs use no CPU device. */
+  int cpus = cfg->devices == NW_DEVICES_GPU ? 0
+             : cfg->cpu_devices > 0         ? cfg->cpu_devices
+             : cores - rs.ngpu > 0          ? cores - rs.ngpu
+                                            : 1;
+  rs.ndev = cpus + rs.ngpu * cfg->gpu_streams;
+  if (st == NW_OK)
+    st = check_config(cfg, rs.size, rs.ndev, res);
+  st = agree(st, rs.rank, res);
   if (st == NW_OK && provided < MPI_THREAD_SERIALIZED) {
     snprintf(res->error, sizeof res->error,
              "this MPI gives thread level %d; Narwhal needs MPI_THREAD_SERIALIZED", provided);
@@ -357,7 +429,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     return res->status = st;
   }
   /* Each device calls BLAS from its own thread: give each its share of the cores. */
-  openblas_set_num_threads(cores / rs.ndev > 1 ? cores / rs.ndev : 1);
+  int per = cpus > 0 ? (cores - rs.ngpu) / cpus : 1;
+  openblas_set_num_threads(per > 1 ? per : 1);
 
   nw_node_config nc;
   memset(&nc, 0, sizeof nc);
@@ -365,6 +438,13 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.nodes = rs.size;
   nc.functional = 1;
   nc.devices = rs.ndev;
+  nc.gpus = rs.ngpu;
+  for (int d = 0; d < rs.ndev; d++) {
+    nc.device_gpu[d] = d < cpus ? -1 : (d - cpus) / cfg->gpu_streams;
+    nc.device_kind[d] = d < cpus ? NW_DEVICE_CPU : NW_DEVICE_GPU;
+  }
+  for (int g = 0; g < rs.ngpu; g++)
+    nc.gpu_memory[g] = budget[g];
   nc.sched = cfg->sched;
   nc.kinds = app->kinds;
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
@@ -375,14 +455,34 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   pthread_cond_init(&rs.drv_cv, NULL);
   st = nw_node_create(&nc, (nw_backend){&real_ops, &rs}, &rs.node);
   rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
-  if (st != NW_OK || !rs.dev) {
+  if (st != NW_OK || !rs.dev)
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
-    MPI_Abort(MPI_COMM_WORLD, 1); /* the others are already past their checks */
+  for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
+    char why[256];
+    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, &rs.q, why, sizeof why);
+    if (!rs.gpus[g]) {
+      snprintf(res->error, sizeof res->error, "rank %d: %s", rs.rank, why);
+      st = NW_ERR_ARG;
+    }
+  }
+  if (agree(st, rs.rank, res) != NW_OK) {
+    for (int g = 0; g < rs.ngpu; g++)
+      real_gpu_close(rs.gpus[g]);
+    nw_node_destroy(rs.node);
+    free(rs.dev);
+    real_queue_destroy(&rs.q);
+    MPI_Finalize();
+    return res->status = st != NW_OK ? st : NW_ERR_ARG;
   }
   MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
   rs.t0 = monotonic();
   for (int d = 0; d < rs.ndev; d++) {
     rs.dev[d] = (device){.rs = &rs, .index = d};
+    if (d >= cpus) { /* a GPU stream: real_gpu runs it */
+      rs.dev[d].gpu = rs.gpus[nc.device_gpu[d]];
+      rs.dev[d].stream = (d - cpus) % cfg->gpu_streams;
+      continue;
+    }
     pthread_mutex_init(&rs.dev[d].mu, NULL);
     pthread_cond_init(&rs.dev[d].cv, NULL);
     pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
@@ -404,7 +504,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   }
   pthread_join(rs.net, NULL);
   real_load_stop(load);
-  for (int d = 0; d < rs.ndev; d++) {
+  for (int g = 0; g < rs.ngpu; g++)
+    real_gpu_close(rs.gpus[g]);
+  for (int d = 0; d < cpus; d++) {
     pthread_mutex_lock(&rs.dev[d].mu);
     rs.dev[d].stop = 1;
     pthread_cond_signal(&rs.dev[d].cv);

@@ -20,6 +20,8 @@ void real_queue_init(real_queue *q) {
 static void free_event(nw_event *ev) {
   if (ev->kind == NW_EVENT_MESSAGE)
     free(ev->buf);
+  if (ev->kind == NW_EVENT_COPY_DONE)
+    nw_copy_free(ev->copy);
   free(ev);
 }
 

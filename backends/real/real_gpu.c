@@ -1,0 +1,216 @@
+/* real_gpu.c: CUDA GPUs for the real backend (see real_gpu.h).
+ *
+ * Every thread here is a worker with a FIFO of jobs: a copy thread per direction (each issues
+ * cudaMemcpy2DAsync on its own stream and waits for it, so a direction's copies go one after
+ * another while the other direction and the kernels overlap: the copy engines of paper 4.3.1),
+ * and a thread per stream that runs the kind's CUDA kernel on its stream. Copies are from and to
+ * the node's ordinary host memory; the CUDA driver stages pageable memory through its own
+ * pinned buffers.
+ */
+#include "real_gpu.h"
+
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct job {
+  nw_copy *copy;
+  nw_exec *exec;
+  struct job *next;
+} job;
+
+typedef struct worker {
+  struct real_gpu *gpu;
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  job *head, *tail;
+  int stop;
+  int to_device; /* copy workers */
+  int kernels;   /* 1: runs kernels, 0: copies */
+  cudaStream_t stream;
+} worker;
+
+struct real_gpu {
+  int device;
+  unsigned char *memory;
+  uint64_t bytes;
+  real_queue *q;
+  worker copier[2]; /* [0] device to host, [1] host to device */
+  worker *kernel;
+  int streams;
+};
+
+int real_gpu_count(char *why, size_t why_len) {
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess || n == 0) {
+    snprintf(why, why_len, "no CUDA GPU is visible (%s)",
+             err != cudaSuccess ? cudaGetErrorString(err) : "the driver lists none");
+    return 0;
+  }
+  return n;
+}
+
+uint64_t real_gpu_free_memory(int g) {
+  size_t free_b = 0, total = 0;
+  if (cudaSetDevice(g) != cudaSuccess || cudaMemGetInfo(&free_b, &total) != cudaSuccess)
+    return 0;
+  return (uint64_t)free_b;
+}
+
+static void fatal(const char *what, cudaError_t err) {
+  fprintf(stderr, "narwhal: CUDA %s failed: %s\n", what, cudaGetErrorString(err));
+  exit(1);
+}
+
+static void post(real_queue *q, nw_event_kind kind, nw_copy *c, nw_exec *e) {
+  nw_event *ev = calloc(1, sizeof *ev);
+  if (!ev) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  ev->kind = kind;
+  ev->copy = c;
+  ev->exec = e;
+  real_queue_push(q, ev);
+}
+
+static void do_copy(worker *w, nw_copy *c) {
+  real_gpu *g = w->gpu;
+  unsigned char *dev = g->memory + c->dev_off;
+  cudaError_t err = c->to_device
+                        ? cudaMemcpy2DAsync(dev, c->width, c->host, c->host_pitch, c->width,
+                                            c->rows, cudaMemcpyHostToDevice, w->stream)
+                        : cudaMemcpy2DAsync(c->host, c->host_pitch, dev, c->width, c->width,
+                                            c->rows, cudaMemcpyDeviceToHost, w->stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(w->stream);
+  if (err != cudaSuccess)
+    fatal(c->to_device ? "copy to the GPU" : "copy from the GPU", err);
+  post(g->q, NW_EVENT_COPY_DONE, c, NULL);
+}
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  cudaError_t err = cudaSetDevice(w->gpu->device);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking);
+  if (err != cudaSuccess)
+    fatal("stream creation", err);
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    while (!w->head && !w->stop)
+      pthread_cond_wait(&w->cv, &w->mu);
+    job *j = w->head;
+    if (j) {
+      w->head = j->next;
+      if (!w->head)
+        w->tail = NULL;
+    }
+    pthread_mutex_unlock(&w->mu);
+    if (!j)
+      break; /* stopped with nothing left */
+    if (w->kernels) {
+      nw_exec_run_gpu(j->exec, w->gpu->memory, (void *)w->stream);
+      post(w->gpu->q, NW_EVENT_EXEC_DONE, NULL, j->exec);
+    } else {
+      do_copy(w, j->copy);
+    }
+    free(j);
+  }
+  cudaStreamDestroy(w->stream);
+  return NULL;
+}
+
+static void push(worker *w, nw_copy *c, nw_exec *e) {
+  job *j = malloc(sizeof *j);
+  if (!j) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  *j = (job){c, e, NULL};
+  pthread_mutex_lock(&w->mu);
+  if (w->tail)
+    w->tail->next = j;
+  else
+    w->head = j;
+  w->tail = j;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+}
+
+static void start_worker(real_gpu *g, worker *w, int kernels, int to_device) {
+  *w = (worker){.gpu = g, .kernels = kernels, .to_device = to_device};
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->cv, NULL);
+  pthread_create(&w->thread, NULL, worker_main, w);
+}
+
+static void stop_worker(worker *w) {
+  pthread_mutex_lock(&w->mu);
+  w->stop = 1;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  pthread_join(w->thread, NULL);
+  while (w->head) { /* copies of prefetched subtasks the run no longer needs */
+    job *j = w->head;
+    w->head = j->next;
+    if (j->copy)
+      nw_copy_free(j->copy);
+    free(j);
+  }
+  pthread_mutex_destroy(&w->mu);
+  pthread_cond_destroy(&w->cv);
+}
+
+real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q, char *why,
+                        size_t why_len) {
+  real_gpu *g = calloc(1, sizeof *g);
+  worker *k = calloc((size_t)streams, sizeof *k);
+  if (!g || !k) {
+    free(g);
+    free(k);
+    snprintf(why, why_len, "out of memory");
+    return NULL;
+  }
+  *g = (real_gpu){.device = device, .bytes = bytes, .q = q, .kernel = k, .streams = streams};
+  cudaError_t err = cudaSetDevice(device);
+  if (err == cudaSuccess)
+    err = cudaMalloc((void **)&g->memory, bytes ? bytes : 1);
+  if (err != cudaSuccess) {
+    snprintf(why, why_len, "GPU %d: cannot allocate its %llu-byte budget: %s", device,
+             (unsigned long long)bytes, cudaGetErrorString(err));
+    free(k);
+    free(g);
+    return NULL;
+  }
+  start_worker(g, &g->copier[0], 0, 0);
+  start_worker(g, &g->copier[1], 0, 1);
+  for (int s = 0; s < streams; s++)
+    start_worker(g, &k[s], 1, 0);
+  return g;
+}
+
+void real_gpu_copy(real_gpu *g, nw_copy *c) {
+  push(&g->copier[c->to_device ? 1 : 0], c, NULL);
+}
+
+void real_gpu_launch(real_gpu *g, int stream, nw_exec *e) {
+  push(&g->kernel[stream], NULL, e);
+}
+
+void real_gpu_close(real_gpu *g) {
+  if (!g)
+    return;
+  for (int s = 0; s < g->streams; s++)
+    stop_worker(&g->kernel[s]);
+  stop_worker(&g->copier[0]);
+  stop_worker(&g->copier[1]);
+  cudaSetDevice(g->device);
+  cudaFree(g->memory);
+  free(g->kernel);
+  free(g);
+}

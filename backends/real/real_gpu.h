@@ -1,0 +1,34 @@
+/* real_gpu.h: CUDA GPUs for the real backend (paper 4.1: a compute thread per GPU driving CUDA
+ * streams; DMA copies between host and device).
+ *
+ * One real_gpu per GPU a rank uses: one cudaMalloc'd arena that the core sub-allocates
+ * (core/devmem.h offsets are relative to its base), one thread per direction of copies (a copy
+ * engine each, with its own stream), and one thread per stream that runs kernels. Each thread
+ * posts its completion events into the rank's event queue. real_gpu.c needs CUDA;
+ * real_gpu_nocuda.c is the build without it (no GPU is ever found there).
+ */
+#ifndef NW_REAL_GPU_H
+#define NW_REAL_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "real_queue.h"
+
+typedef struct real_gpu real_gpu;
+
+/* GPUs this process can use; 0 with a reason in why when none (or no CUDA in this build). */
+int real_gpu_count(char *why, size_t why_len);
+/* Free device memory of GPU g now, in bytes (0 if unknown). */
+uint64_t real_gpu_free_memory(int g);
+/* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q. NULL with a
+ * reason in why on failure. */
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q, char *why,
+                        size_t why_len);
+void real_gpu_copy(real_gpu *gpu, nw_copy *c);
+void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e);
+/* Stops the threads (after the node finished) and frees the device memory. */
+void real_gpu_close(real_gpu *gpu);
+
+#endif

@@ -1,0 +1,36 @@
+/* real_gpu_nocuda.c: real_gpu.h in a build without the CUDA toolkit: there is no GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "real_gpu.h"
+
+int real_gpu_count(char *why, size_t why_len) {
+  snprintf(why, why_len, "this narwhal-real was built without CUDA (no nvcc at configure time)");
+  return 0;
+}
+
+uint64_t real_gpu_free_memory(int g) {
+  (void)g;
+  return 0;
+}
+
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q, char *why,
+                        size_t why_len) {
+  (void)g, (void)bytes, (void)streams, (void)q;
+  snprintf(why, why_len, "this narwhal-real was built without CUDA");
+  return NULL;
+}
+
+void real_gpu_copy(real_gpu *gpu, nw_copy *c) {
+  (void)gpu, (void)c;
+  abort(); /* unreachable: no real_gpu exists */
+}
+
+void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e) {
+  (void)gpu, (void)stream, (void)e;
+  abort();
+}
+
+void real_gpu_close(real_gpu *gpu) {
+  (void)gpu;
+}
