@@ -84,6 +84,7 @@ typedef struct envelope {
   long wire;
   int dst;
   struct envelope *next;
+  struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
 } envelope;
 
 typedef struct sim_node {
@@ -112,6 +113,9 @@ typedef struct sim_world {
   nw_app_outcome outcome;
   nw_status app_status;
   int driver_done; /* the application's main returned: otherwise the model deadlocked */
+  /* Messages sent and not yet delivered: a run that fails stops with some still inside
+   * SimGrid's communications, whose payloads must still be freed. */
+  envelope *live;
 } sim_world;
 
 static void post(sim_node *sn, nw_event *ev) {
@@ -161,6 +165,10 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
     exit(1);
   }
   *e = (envelope){.src = sn->id, .buf = buf, .len = len, .wire = (long)wire, .dst = dst};
+  e->live_next = sn->w->live;
+  if (sn->w->live)
+    sn->w->live->live_prev = e;
+  sn->w->live = e;
   if (ch == NW_CHANNEL_DATA) {
     if (sn->out_tail)
       sn->out_tail->next = e;
@@ -387,6 +395,12 @@ static void receiver_actor(int argc, char **argv) {
     if (i < 0)
       continue;
     envelope *e = got[i];
+    if (e->live_prev)
+      e->live_prev->live_next = e->live_next;
+    else
+      sn->w->live = e->live_next;
+    if (e->live_next)
+      e->live_next->live_prev = e->live_prev;
     nw_event *ev = new_event(NW_EVENT_MESSAGE);
     ev->src = e->src;
     ev->buf = e->buf;
@@ -634,12 +648,7 @@ static void free_world(sim_world *w) {
         nw_copy_free(ev->copy);
       free(ev);
     }
-    while (sn->out_head) {
-      envelope *e = sn->out_head;
-      sn->out_head = e->next;
-      free(e->buf);
-      free(e);
-    }
+
     for (int d = 0; sn->dev && d < sn->ndev; d++) {
       free(sn->dev[d].queue);
       if (sn->dev[d].sem)
@@ -667,6 +676,12 @@ static void free_world(sim_world *w) {
     nw_node_destroy(sn->node);
   }
   free(w->node);
+  while (w->live) { /* undelivered messages, queued or inside SimGrid (a failed run) */
+    envelope *e = w->live;
+    w->live = e->live_next;
+    free(e->buf);
+    free(e);
+  }
 }
 
 nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
