@@ -76,6 +76,10 @@ typedef struct nw_backend_ops {
    * Copies in one direction on one GPU go one after another (one copy engine each way);
    * the two directions and the GPU's kernels overlap. NULL for a backend without GPUs. */
   void (*copy)(void *be, nw_copy *c);
+  /* The core allocated (pin 1) or is about to free (pin 0) len bytes at ptr that GPU copies
+   * will read and write: a node's copy of an address space. A backend with GPUs may page-lock
+   * them so that copies go by DMA at full speed (paper 4.1, pinned buffers). May be NULL. */
+  void (*host_memory)(void *be, void *ptr, size_t len, int pin);
 } nw_backend_ops;
 
 typedef struct nw_backend {

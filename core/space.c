@@ -22,6 +22,11 @@ nw_space_state *nw_space_find(nw_node *n, uint64_t id) {
  * owns every byte and the master knows it (paper section 3, state I). A node first hears of a
  * space when the first task that binds it starts (or a fetch names it), and no task can have
  * written it before then without this node taking part in that task. */
+static void unpin(nw_node *n, nw_space_state *s) {
+  if (s->data && n->cfg.gpus > 0 && n->be.ops->host_memory)
+    n->be.ops->host_memory(n->be.be, s->data, s->size, 0);
+}
+
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator) {
   nw_space_state *s = nw_space_find(n, id);
@@ -43,6 +48,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
     s->data = calloc(1, size);
     ok = s->data != NULL;
+    if (ok && n->cfg.gpus > 0 && n->be.ops->host_memory)
+      n->be.ops->host_memory(n->be.be, s->data, size, 1);
   }
   if (ok && creator == n->cfg.id)
     ok = nw_region_add_range(&s->owned, 0, size) == NW_OK &&
@@ -54,6 +61,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
+    unpin(n, s);
     free(s->data);
     free(s);
     return NULL;
@@ -71,6 +79,7 @@ void nw_space_free_all(nw_node *n) {
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
+    unpin(n, s);
     free(s->data);
     free(s);
   }

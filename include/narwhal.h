@@ -101,6 +101,9 @@ typedef struct nw_task_kind {
    * simulator's functional mode runs for a modelled GPU, so that cache and copy mistakes show
    * in the results. NULL: modelled GPUs cannot run the kind functionally. */
   void (*gpu_emulated_kernel)(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *views);
+  /* Called once on each thread that will run cuda_kernel, with its GPU current, before the run
+   * is timed: where a library's start-up (a cuBLAS handle) belongs. May be NULL. */
+  void (*cuda_thread_init)(void);
 } nw_task_kind;
 
 /* Subscription quad (paper section 3): count segments of length bytes, the first at offset,

@@ -82,6 +82,10 @@ static void matmul_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_vi
   nw_matmul_cuda_sgemm(&g, stream);
 }
 
+static void matmul_cuda_init(void) {
+  nw_matmul_cuda_init();
+}
+
 static double matmul_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask;
   (void)kind;
@@ -96,6 +100,7 @@ const nw_task_kind nw_matmul_kind = {
     .flops = matmul_flops,
     .cuda_kernel = matmul_cuda,
     .gpu_emulated_kernel = matmul_gpu_emulated,
+    .cuda_thread_init = matmul_cuda_init,
 };
 
 static nw_status matmul_check(const nw_app_args *a, char *why, size_t why_len) {

@@ -17,6 +17,8 @@ typedef struct matmul_gemm {
 /* The GPU sgemm on device pointers, issued on a cudaStream_t and finished on return:
  * matmul_cuda.c (cuBLAS) where the program is built with CUDA, matmul_nocuda.c otherwise. */
 void nw_matmul_cuda_sgemm(const matmul_gemm *g, void *stream);
+/* Creates the calling thread's cuBLAS handle (cuBLAS starts slowly: not inside a timed run). */
+void nw_matmul_cuda_init(void);
 extern const nw_app nw_matmul_app;
 
 #endif

@@ -13,11 +13,15 @@
 
 static _Thread_local cublasHandle_t handle;
 
-void nw_matmul_cuda_sgemm(const matmul_gemm *g, void *stream) {
+void nw_matmul_cuda_init(void) {
   if (!handle && cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) {
     fprintf(stderr, "narwhal: cuBLAS cannot start on this GPU\n");
     exit(1);
   }
+}
+
+void nw_matmul_cuda_sgemm(const matmul_gemm *g, void *stream) {
+  nw_matmul_cuda_init();
   const float one = 1.0f, zero = 0.0f;
   cublasSetStream(handle, (cudaStream_t)stream);
   cublasStatus_t st = cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, g->n, g->m, g->k, &one, g->b,

@@ -165,8 +165,13 @@ static void op_copy(void *be, nw_copy *c) {
   real_gpu_copy(((rank_state *)be)->gpus[c->gpu], c);
 }
 
+static void op_host_memory(void *be, void *ptr, size_t len, int pin) {
+  (void)be;
+  real_gpu_pin(ptr, len, pin);
+}
+
 static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, op_timer,
-                                        op_driver_return, op_random, op_copy};
+                                        op_driver_return, op_random, op_copy,   op_host_memory};
 
 /* ---- threads */
 
@@ -459,7 +464,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
-    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, &rs.q, why, sizeof why);
+    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, &rs.q, app->kinds, why, sizeof why);
     if (!rs.gpus[g]) {
       snprintf(res->error, sizeof res->error, "rank %d: %s", rs.rank, why);
       st = NW_ERR_ARG;

@@ -41,6 +41,10 @@ struct real_gpu {
   worker copier[2]; /* [0] device to host, [1] host to device */
   worker *kernel;
   int streams;
+  const nw_task_kind *const *kinds;
+  pthread_mutex_t mu; /* kernel workers report ready (their libraries started) */
+  pthread_cond_t cv;
+  int ready;
 };
 
 int real_gpu_count(char *why, size_t why_len) {
@@ -100,6 +104,15 @@ static void *worker_main(void *arg) {
     err = cudaStreamCreateWithFlags(&w->stream, cudaStreamNonBlocking);
   if (err != cudaSuccess)
     fatal("stream creation", err);
+  if (w->kernels) {
+    for (const nw_task_kind *const *k = w->gpu->kinds; k && *k; k++)
+      if ((*k)->cuda_thread_init)
+        (*k)->cuda_thread_init();
+    pthread_mutex_lock(&w->gpu->mu);
+    w->gpu->ready++;
+    pthread_cond_broadcast(&w->gpu->cv);
+    pthread_mutex_unlock(&w->gpu->mu);
+  }
   for (;;) {
     pthread_mutex_lock(&w->mu);
     while (!w->head && !w->stop)
@@ -166,8 +179,8 @@ static void stop_worker(worker *w) {
   pthread_cond_destroy(&w->cv);
 }
 
-real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q, char *why,
-                        size_t why_len) {
+real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q,
+                        const nw_task_kind *const *kinds, char *why, size_t why_len) {
   real_gpu *g = calloc(1, sizeof *g);
   worker *k = calloc((size_t)streams, sizeof *k);
   if (!g || !k) {
@@ -176,7 +189,10 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q, 
     snprintf(why, why_len, "out of memory");
     return NULL;
   }
-  *g = (real_gpu){.device = device, .bytes = bytes, .q = q, .kernel = k, .streams = streams};
+  *g = (real_gpu){
+      .device = device, .bytes = bytes, .q = q, .kernel = k, .streams = streams, .kinds = kinds};
+  pthread_mutex_init(&g->mu, NULL);
+  pthread_cond_init(&g->cv, NULL);
   cudaError_t err = cudaSetDevice(device);
   if (err == cudaSuccess)
     err = cudaMalloc((void **)&g->memory, bytes ? bytes : 1);
@@ -191,7 +207,19 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q, 
   start_worker(g, &g->copier[1], 0, 1);
   for (int s = 0; s < streams; s++)
     start_worker(g, &k[s], 1, 0);
+  pthread_mutex_lock(&g->mu);
+  while (g->ready < streams)
+    pthread_cond_wait(&g->cv, &g->mu);
+  pthread_mutex_unlock(&g->mu);
   return g;
+}
+
+void real_gpu_pin(void *ptr, size_t len, int pin) {
+  if (pin)
+    cudaHostRegister(ptr, len, cudaHostRegisterPortable);
+  else
+    cudaHostUnregister(ptr);
+  cudaGetLastError(); /* a refused registration leaves the memory pageable: still correct */
 }
 
 void real_gpu_copy(real_gpu *g, nw_copy *c) {
@@ -211,6 +239,8 @@ void real_gpu_close(real_gpu *g) {
   stop_worker(&g->copier[1]);
   cudaSetDevice(g->device);
   cudaFree(g->memory);
+  pthread_mutex_destroy(&g->mu);
+  pthread_cond_destroy(&g->cv);
   free(g->kernel);
   free(g);
 }

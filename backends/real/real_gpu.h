@@ -24,8 +24,11 @@ int real_gpu_count(char *why, size_t why_len);
 uint64_t real_gpu_free_memory(int g);
 /* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q. NULL with a
  * reason in why on failure. */
-real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q, char *why,
-                        size_t why_len);
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q,
+                        const nw_task_kind *const *kinds, char *why, size_t why_len);
+/* Page-locks (pin 1) or releases (pin 0) host memory that copies will use; a failure leaves it
+ * pageable, which is slower but correct. */
+void real_gpu_pin(void *ptr, size_t len, int pin);
 void real_gpu_copy(real_gpu *gpu, nw_copy *c);
 void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e);
 /* Stops the threads (after the node finished) and frees the device memory. */

@@ -14,9 +14,9 @@ uint64_t real_gpu_free_memory(int g) {
   return 0;
 }
 
-real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q, char *why,
-                        size_t why_len) {
-  (void)g, (void)bytes, (void)streams, (void)q;
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q,
+                        const nw_task_kind *const *kinds, char *why, size_t why_len) {
+  (void)g, (void)bytes, (void)streams, (void)q, (void)kinds;
   snprintf(why, why_len, "this narwhal-real was built without CUDA");
   return NULL;
 }
@@ -29,6 +29,10 @@ void real_gpu_copy(real_gpu *gpu, nw_copy *c) {
 void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e) {
   (void)gpu, (void)stream, (void)e;
   abort();
+}
+
+void real_gpu_pin(void *ptr, size_t len, int pin) {
+  (void)ptr, (void)len, (void)pin;
 }
 
 void real_gpu_close(real_gpu *gpu) {

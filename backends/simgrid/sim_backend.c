@@ -250,7 +250,7 @@ static void op_copy(void *be, nw_copy *c) {
 }
 
 static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, op_timer,
-                                       op_driver_return, op_random, op_copy};
+                                       op_driver_return, op_random, op_copy,   NULL};
 
 /* ---- actors */
 
