@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "node_internal.h" /* a white-box test backend: it fails a stuck driver call */
 #include "rng.h"
 
 typedef struct pending {
@@ -29,6 +30,8 @@ typedef struct loop {
   pthread_cond_t cv;
   nw_driver_call *posted;   /* a call the driver made, not yet handed to node 0 */
   nw_driver_call *returned; /* the call node 0 answered */
+  nw_driver_call *held;     /* a call handed to node 0 and not answered yet */
+  int stuck;                /* nothing left to happen while node 0 holds a call: failed */
   int driver_done;
   int just_answered; /* loop thread only: node 0 answered a call in the last event */
   const nw_app *app;
@@ -125,6 +128,8 @@ static void be_driver_return(void *be, nw_driver_call *call) {
   loop *l = ((node_be *)be)->l;
   l->just_answered = 1;
   pthread_mutex_lock(&l->mu);
+  if (l->held == call)
+    l->held = NULL;
   l->returned = call;
   pthread_cond_broadcast(&l->cv);
   pthread_mutex_unlock(&l->mu);
@@ -137,6 +142,12 @@ static const nw_backend_ops ops = {be_now,           be_send,   be_launch, be_ti
 static void driver_post(void *be, nw_driver_call *call) {
   loop *l = be;
   pthread_mutex_lock(&l->mu);
+  if (l->stuck) { /* the run is over: fail every later call at once */
+    call->status = NW_ERR_INTERNAL;
+    snprintf(call->error, sizeof call->error, "loop backend: the core is stuck");
+    pthread_mutex_unlock(&l->mu);
+    return;
+  }
   l->posted = call;
   pthread_cond_broadcast(&l->cv);
   while (l->returned != call)
@@ -156,16 +167,35 @@ static void *driver_main(void *arg) {
   return NULL;
 }
 
-/* Waits until the driver has posted a call (returned 1) or finished (0). The driver is
- * running or blocked; blocked on an answered call means it is about to run. */
+/* Waits until the driver has posted a call (returned 1), finished, or is blocked on a call
+ * node 0 holds (0). The driver is running or blocked; blocked on an answered call means it is
+ * about to run. */
 static int wait_driver(loop *l, nw_driver_call **call) {
   pthread_mutex_lock(&l->mu);
-  while (!l->posted && !(l->driver_done && !l->returned))
+  while (!l->posted && !(l->driver_done && !l->returned) && !l->held)
     pthread_cond_wait(&l->cv, &l->mu);
   *call = l->posted;
   l->posted = NULL;
+  if (*call)
+    l->held = *call;
   pthread_mutex_unlock(&l->mu);
   return *call != NULL;
+}
+
+/* No event is left and node 0 still holds the driver's call: nothing can ever answer it (a
+ * subtask lost, a message never sent). Fail the call and every later one, so the run ends
+ * with an error instead of hanging the test. */
+static void declare_stuck(loop *l) {
+  pthread_mutex_lock(&l->mu);
+  l->stuck = 1;
+  if (l->held) {
+    l->held->status = NW_ERR_INTERNAL;
+    snprintf(l->held->error, sizeof l->held->error, "loop backend: the core is stuck");
+    l->returned = l->held;
+    l->held = NULL;
+  }
+  pthread_cond_broadcast(&l->cv);
+  pthread_mutex_unlock(&l->mu);
 }
 
 void loop_config_defaults(loop_config *c) {
@@ -219,6 +249,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
       nw_driver_call *call;
       if (!wait_driver(l, &call)) {
         fprintf(stderr, "loop backend: no event and no driver call: the core is stuck\n");
+        declare_stuck(l);
         break;
       }
       l->just_answered = 0;
@@ -257,7 +288,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
     stats[k] = *nw_node_stats(l->nodes[k]);
   memset(res, 0, sizeof *res);
   nw_run_result_fill(res, stats, c->nodes, &l->outcome);
-  res->status = l->app_status;
+  res->status = l->stuck && l->app_status == NW_OK ? NW_ERR_INTERNAL : l->app_status;
   snprintf(res->error, sizeof res->error, "%s", l->rt.error);
   for (int k = 0; k < c->nodes; k++)
     nw_node_destroy(l->nodes[k]);

@@ -233,6 +233,25 @@ int main(void) {
   CHECK(jittered_copies > 0);
   CHECK(copy_wins > 0 && copy_wins < copies); /* both the copy and the original have won */
 
+  /* A device that starts a proactive steal round and then waits for its next subtask's data
+   * keeps that subtask when the round fails (it once retired holding it, and the task never
+   * completed): three nodes of one device, inputs on node 0, so every fetch is slow and
+   * messages overtake each other. */
+  int stuck = 0;
+  for (uint64_t seed = 1; seed <= 30; seed++) { /* 10 of these 30 got stuck */
+    loop_config_defaults(&c);
+    c.nodes = 3;
+    c.devices = 1;
+    c.seed = seed;
+    c.jitter_s = 0.0005;
+    c.bandwidth = 3e7;
+    nw_app_args node0 = {.n = 128, .block = 32, .seed = seed, .verify = 1, .spread = 0};
+    nw_status st = loop_run(&c, &nw_matmul_app, &node0, &res);
+    stuck += st != NW_OK || res.verified != 1;
+    nw_run_result_free(&res);
+  }
+  CHECK(stuck == 0);
+
   /* Off means off. */
   loop_config_defaults(&c);
   c.slow_node_factor = 8;
