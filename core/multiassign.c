@@ -31,13 +31,10 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
   for (int d = 0; d < n->cfg.devices; d++) {
     nw_device_slot *s = &t->dev[d];
     nw_prepared *p = s->current;
-    if (s->state != DEV_EXECUTING || !p || s->next || nw_sched_queued(s) > 0 || p->copy_node >= 0 ||
-        p->origin_node >= 0 || p->lost)
-      continue;
-    /* Never a device of the same type on the same node; never a GPU's subtask, whose data is
-     * on its device already (UNICORN-NOTES). */
-    if ((local && (d == stealer_dev || n->cfg.device_kind[d] == stealer_kind)) ||
-        nw_dev_is_gpu(n, d))
+    if (s->state != DEV_EXECUTING || !p || p->lost || (local && d == stealer_dev) ||
+        !nw_multiassign_eligible(local, stealer_kind, n->cfg.device_kind[d],
+                                 nw_sched_queued(s) + (s->next ? 1 : 0), p->copy_node >= 0,
+                                 p->origin_node >= 0))
       continue;
     double rv = nw_sched_rate(s), elapsed = now - p->started_s;
     if (!nw_multiassign_worth(rs, fetch_s, rv, elapsed))

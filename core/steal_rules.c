@@ -34,6 +34,13 @@ int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude) {
   return victim;
 }
 
+int nw_multiassign_eligible(int same_node, nw_device_kind stealer_kind, nw_device_kind victim_kind,
+                            uint64_t victim_pending, int has_copy, int is_copy) {
+  if (same_node && stealer_kind == victim_kind)
+    return 0;
+  return victim_kind != NW_DEVICE_GPU && victim_pending == 0 && !has_copy && !is_copy;
+}
+
 int nw_multiassign_worth(double rs, double fetch_s, double rv, double elapsed) {
   if (rs <= 0)
     return 0;

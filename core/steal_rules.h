@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "narwhal.h"
+
 /* A CPU's aggression after `fails` consecutive failed steals in a task on `nodes` nodes:
  * 1, rising to 3 at nodes/2 failures (at least 1), 2 half-way there. */
 int nw_steal_aggression(int nodes, int fails);
@@ -20,6 +22,14 @@ uint64_t nw_steal_q(uint64_t queued, int prefetched_stage, int aggr);
 /* The victim among n devices: the largest q[i] / rate[i] (rate 0, unknown, counts as 1), among
  * those with q[i] > 0 and i != exclude; -1 if none. */
 int nw_steal_victim(const uint64_t *q, const double *rate, int n, int exclude);
+
+/* Multi-assign eligibility (paper 4.3.3, UNICORN-NOTES): may a stealer of stealer_kind take a
+ * copy of a running subtask of a victim device of victim_kind? Only on another node or of
+ * another device type (same-type devices of one node are alike); never a GPU's subtask, whose
+ * data is on its device already; only the victim's last one (nothing queued or prefetched
+ * behind it: victim_pending == 0); at most two holders (no copy yet, and not a copy itself). */
+int nw_multiassign_eligible(int same_node, nw_device_kind stealer_kind, nw_device_kind victim_kind,
+                            uint64_t victim_pending, int has_copy, int is_copy);
 
 /* Multi-assign time test (paper 4.3.3): a stealer of rate rs (subtasks/s) whose subtasks wait
  * fetch_s for their data on average takes a copy of a subtask the victim (rate rv) has run

@@ -35,6 +35,17 @@ int main(void) {
   CHECK(nw_steal_victim(q, r, 4, 3) == 0);
   uint64_t none[2] = {0, 0};
   CHECK(nw_steal_victim(none, r, 2, -1) == -1);
+  /* Multi-assign eligibility: another node, or another device type on the same node. */
+  const nw_device_kind C = NW_DEVICE_CPU, G = NW_DEVICE_GPU;
+  CHECK(nw_multiassign_eligible(0, C, C, 0, 0, 0));  /* a CPU of another node */
+  CHECK(!nw_multiassign_eligible(1, C, C, 0, 0, 0)); /* a CPU of the same node: alike */
+  CHECK(nw_multiassign_eligible(1, G, C, 0, 0, 0));  /* a GPU copies its node's CPU */
+  CHECK(nw_multiassign_eligible(0, G, C, 0, 0, 0));
+  CHECK(!nw_multiassign_eligible(0, C, G, 0, 0, 0)); /* never a GPU's subtask */
+  CHECK(!nw_multiassign_eligible(1, C, G, 0, 0, 0));
+  CHECK(!nw_multiassign_eligible(0, C, C, 1, 0, 0)); /* only the victim's last subtask */
+  CHECK(!nw_multiassign_eligible(0, C, C, 0, 1, 0)); /* at most two holders */
+  CHECK(!nw_multiassign_eligible(0, C, C, 0, 0, 1)); /* a copy is not copied again */
   /* Multi-assign: a copy is worth it only if it would finish before the original. */
   CHECK(nw_multiassign_worth(1.0, 0.1, 0.25, 1.0));  /* 1.1 s < 4 - 1 = 3 s left */
   CHECK(!nw_multiassign_worth(1.0, 0.1, 0.25, 3.0)); /* 1.1 s > 1 s left */
