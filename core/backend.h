@@ -89,8 +89,13 @@ typedef struct nw_backend {
 
 /* What the device side does with an exec: in functional mode, run the kernel on the exec's
  * views (it touches nothing else, so any thread may call this); flops gives the cost-model
- * work the simulator charges. */
+ * work the simulator charges. An exec on a CPU work-group has nw_exec_items() work-items
+ * (paper 4.3.1): the device runs nw_exec_run_item(exec, i) for every i at the same time, one
+ * per core, and the exec is done when all are; nw_exec_run runs them one after another (for a
+ * device that models time rather than spends it). Elsewhere an exec has one item. */
 void nw_exec_run(nw_exec *exec);
+int nw_exec_items(const nw_exec *exec);
+void nw_exec_run_item(nw_exec *exec, int item);
 double nw_exec_flops(const nw_exec *exec);
 /* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of core/devmem.h
  * are relative to it). nw_exec_run_gpu runs the kind's CUDA kernel on `stream`;

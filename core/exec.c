@@ -7,10 +7,21 @@
 
 #include "node_internal.h"
 
-void nw_exec_run(nw_exec *e) {
+int nw_exec_items(const nw_exec *e) {
+  return e->items > 1 ? e->items : 1;
+}
+
+void nw_exec_run_item(nw_exec *e, int item) {
   const nw_task_kind *k = e->task->kind;
-  if (k->cpu_kernel)
+  if (e->items > 1)
+    k->cpu_work_item(&e->task->info, e->subtask, item, e->items, e->views);
+  else if (k->cpu_kernel)
     k->cpu_kernel(&e->task->info, e->subtask, e->views);
+}
+
+void nw_exec_run(nw_exec *e) {
+  for (int i = 0; i < nw_exec_items(e); i++)
+    nw_exec_run_item(e, i);
 }
 
 double nw_exec_flops(const nw_exec *e) {

@@ -16,8 +16,9 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
       cfg->gpus > NW_MAX_GPUS_PER_NODE || (cfg->gpus > 0 && !backend.ops->copy))
     return NW_ERR_ARG;
   for (int d = 0; d < cfg->devices; d++)
-    if (cfg->device_kind[d] == NW_DEVICE_GPU &&
-        (cfg->device_gpu[d] < 0 || cfg->device_gpu[d] >= cfg->gpus))
+    if ((cfg->device_kind[d] == NW_DEVICE_GPU &&
+         (cfg->device_gpu[d] < 0 || cfg->device_gpu[d] >= cfg->gpus)) ||
+        cfg->device_cores[d] < 0 || cfg->device_cores[d] > NW_MAX_WORKGROUP_CORES)
       return NW_ERR_ARG;
   nw_node *n = calloc(1, sizeof *n);
   if (!n)
@@ -27,8 +28,11 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   n->stats.devices = cfg->devices;
   n->next_space_id = 1;
   n->next_task_id = 1;
-  for (int d = 0; d < cfg->devices && d < NW_STATS_MAX_DEVICES; d++)
+  for (int d = 0; d < cfg->devices && d < NW_STATS_MAX_DEVICES; d++) {
     n->stats.device[d].kind = cfg->device_kind[d];
+    if (cfg->device_kind[d] == NW_DEVICE_CPU)
+      n->stats.device[d].cores = cfg->device_cores[d] > 1 ? cfg->device_cores[d] : 1;
+  }
   if (nw_gpu_init(n) != NW_OK) {
     nw_gpu_free(n);
     free(n);

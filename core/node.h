@@ -18,6 +18,7 @@ typedef struct nw_node nw_node;
 #define NW_MAX_NODES 1024
 #define NW_MAX_DEVICES_PER_NODE 64
 #define NW_MAX_GPUS_PER_NODE 16
+#define NW_MAX_WORKGROUP_CORES 4096
 
 /* Scheduler parameters shared by every node of a run. */
 typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_id;
@@ -42,6 +43,9 @@ typedef struct nw_node_config {
    * (streams of one GPU share its memory and cache; -1 for a CPU). */
   nw_device_kind device_kind[NW_MAX_DEVICES_PER_NODE];
   int device_gpu[NW_MAX_DEVICES_PER_NODE];
+  /* Per local CPU device: the cores it runs a subtask's work-items on. 0 or 1: one core; more:
+   * a work-group whose size the core tunes per task (paper 4.3.1, core/workgroup.h). */
+  int device_cores[NW_MAX_DEVICES_PER_NODE];
   int gpus;                                  /* GPUs of this node */
   uint64_t gpu_memory[NW_MAX_GPUS_PER_NODE]; /* each one's memory budget in bytes */
   int devices_per_node[NW_MAX_NODES];        /* every node's device count, for the initial split */

@@ -14,6 +14,7 @@
 #include "node.h"
 #include "region.h"
 #include "wire.h"
+#include "workgroup.h"
 
 typedef struct nw_task_state nw_task_state;
 
@@ -62,6 +63,7 @@ struct nw_exec {
   double flops;
   double started_s;
   nw_prepared *prep;
+  int items; /* work-items: the cores of its work-group it runs on (1 elsewhere) */
   nw_view views[NW_MAX_BOUND_SPACES];
   unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
   size_t write_cap[NW_MAX_BOUND_SPACES];         /* their sizes, for the buffer pool */
@@ -110,6 +112,7 @@ typedef struct nw_device_slot {
   double max_fetch_s; /* longest wait for a subtask's data */
   uint64_t range_len; /* size of the range it works through (initial or last stolen) */
   int is_gpu;         /* GPUs steal at maximum aggression (paper 4.3.2) */
+  nw_wg_search wg;    /* a CPU work-group: its size search for this task (paper 4.3.1) */
 } nw_device_slot;
 
 typedef struct nw_bound {

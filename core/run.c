@@ -15,6 +15,40 @@ void nw_run_config_defaults(nw_run_config *c) {
   c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1};
   c->seed = 1;
   c->gpu_streams = 1;
+  c->reserved_cores = -1;
+}
+
+nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *count,
+                            int *cores_each, char *why, size_t why_len) {
+  *count = 0;
+  *cores_each = 1;
+  if (c->devices == NW_DEVICES_GPU)
+    return NW_OK;
+  int reserved = c->reserved_cores;
+  if (reserved < 0) /* paper 5.7: two cores of twelve for support work when GPUs are used */
+    reserved = gpus > 0 ? (cores > 2 ? 2 : cores - 1) : 0;
+  int free_cores = cores - reserved;
+  if (c->cpu_devices > 0) { /* the user's count wins over the reserve */
+    if (c->cpu_devices > cores) {
+      snprintf(why, why_len, "--cpu-devices %d: more devices than the node's %d core%s",
+               c->cpu_devices, cores, cores == 1 ? "" : "s");
+      return NW_ERR_ARG;
+    }
+    *count = c->cpu_devices;
+    return NW_OK;
+  }
+  if (free_cores < 1) {
+    snprintf(why, why_len, "--reserved-cores %d leaves none of the node's %d core%s for subtasks",
+             reserved, cores, cores == 1 ? "" : "s");
+    return NW_ERR_ARG;
+  }
+  if (c->work_groups) {
+    *count = 1;
+    *cores_each = free_cores;
+  } else {
+    *count = free_cores;
+  }
+  return NW_OK;
 }
 
 const char *nw_devices_mode_name(nw_devices_mode m) {

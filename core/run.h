@@ -29,7 +29,11 @@ typedef struct nw_run_config {
   char platform[1024]; /* SimGrid platform file (sim) */
   int nodes;           /* nodes to use: the first `nodes` of the platform, or the MPI ranks */
   int functional;      /* data mode: 1 functional (real bytes), 0 phantom (sizes only) */
-  int cpu_devices;     /* CPU devices per node; 0: one per core (less one per GPU in use) */
+  int cpu_devices;     /* CPU devices per node; 0: one per core not reserved */
+  /* Cores per node kept for the runtime's own threads (paper 5.7: two of twelve with GPUs);
+   * -1: 2 when the node uses GPUs (at most all but one core), else 0. */
+  int reserved_cores;
+  int work_groups; /* a node's CPU cores form one work-group device (paper 4.3.1) */
   nw_devices_mode devices;
   uint64_t gpu_mem; /* GPU memory budget in bytes; 0: each GPU's own */
   int gpu_streams;  /* subtasks one GPU runs at once */
@@ -48,6 +52,11 @@ double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
 
 void nw_run_config_defaults(nw_run_config *c);
+/* A node's CPU devices with `cores` cores and `gpus` GPUs in use: how many (*count, 0 in a
+ * GPU-only run) and the cores each runs a subtask on (*cores_each: 1, or the work-group's
+ * size). NW_ERR_ARG with a reason naming the option when the configuration leaves no core. */
+nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *count,
+                            int *cores_each, char *why, size_t why_len);
 /* "cpu", "gpu", "cpu+gpu". */
 const char *nw_devices_mode_name(nw_devices_mode m);
 

@@ -140,6 +140,11 @@ nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
   return p;
 }
 
+/* A CPU device of several cores: it runs each subtask as a work-group (paper 4.3.1). */
+static int is_work_group(const nw_node *n, int d) {
+  return n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.device_cores[d] > 1;
+}
+
 /* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
  * writes go to a private buffer spanning the subtask's writes (and, read-write, its reads),
  * so that a discarded or concurrent subtask never touches shared bytes. */
@@ -153,6 +158,7 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   e->prep = p;
   nw_device_kind kind = n->cfg.device_kind[d];
   e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, kind) : 0.0;
+  e->items = is_work_group(n, d) && t->kind->cpu_work_item ? t->dev[d].wg.next : 1;
   for (int i = 0; i < t->info.nspaces; i++) {
     nw_space_state *s = t->bound[i].space;
     nw_access a = t->bound[i].access;
@@ -196,6 +202,8 @@ static void launch(nw_node *n, nw_task_state *t, int d) {
   }
   slot->state = DEV_EXECUTING;
   e->started_s = slot->current->started_s = n->be.ops->now(n->be.be);
+  if (is_work_group(n, d))
+    nw_dev_stats(n, d)->workgroup_size = e->items;
   slot->running = e;
   t->running++;
   n->be.ops->launch(n->be.be, d, e);
@@ -265,6 +273,8 @@ void nw_sched_start(nw_node *n, nw_task_state *t) {
     if (nw_dev_is_gpu(n, d)) {
       t->dev[d].is_gpu = 1;
       t->dev[d].aggression = 3;
+    } else if (is_work_group(n, d)) { /* k is tuned per task: the search starts afresh */
+      nw_wg_init(&t->dev[d].wg, n->cfg.device_cores[d]);
     }
     if (nw_sched_append(&t->dev[d], r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -373,6 +383,8 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
   nw_device_stats *ds = nw_dev_stats(n, d);
   ds->busy_s += now - e->started_s;
   ds->finish_s = now;
+  if (is_work_group(n, d)) /* per flop, so that subtasks of other sizes compare fairly */
+    nw_wg_observe(&slot->wg, e->items, (now - e->started_s) / (e->flops > 0 ? e->flops : 1.0));
   if (slot->current == p) {
     slot->current = NULL;
     slot->state = DEV_IDLE;

@@ -19,6 +19,8 @@ typedef struct nw_device_stats {
   int kind;                   /* nw_device_kind */
   uint64_t bytes_h2d;         /* GPU: bytes copied host to device for its subtasks */
   uint64_t bytes_d2h;         /* GPU: bytes copied device to host */
+  int cores;                  /* CPU: the cores it runs on (a work-group: more than one) */
+  int workgroup_size;         /* a CPU work-group: the size its last subtask ran with */
 } nw_device_stats;
 
 typedef struct nw_stats {

@@ -89,6 +89,13 @@ typedef struct nw_task_kind {
   /* Runs the subtask on one CPU device; views[i] is the view of bound space i. NULL when the
    * kind has no CPU implementation. */
   void (*cpu_kernel)(const nw_task_info *t, uint64_t subtask, const nw_view *views);
+  /* Runs work-item `item` of `items` of the subtask, on one core of a CPU work-group (paper
+   * 4.3.1: a subtask as a set of work-items, one per core, like OpenCL's work-group). The
+   * items run at the same time on the same views; together they must do exactly what
+   * cpu_kernel does, each writing its own disjoint part. NULL: a work-group runs the kind's
+   * subtasks whole, on one core. */
+  void (*cpu_work_item)(const nw_task_info *t, uint64_t subtask, int item, int items,
+                        const nw_view *views);
   /* Cost model used by the simulator and by model-based policies: floating-point operations
    * of one subtask on a device of the given kind. */
   double (*flops)(const nw_task_info *t, uint64_t subtask, nw_device_kind kind);

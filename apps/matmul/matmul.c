@@ -49,6 +49,23 @@ static void matmul_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v
                  nw_view_at(&v[1], bj * brow), nw_view_at(&v[2], bi * c->b * row + bj * brow));
 }
 
+/* Work-item `item` of `items` (paper 4.3.1): its own band of the block's rows, a row band of
+ * A times the same block column of B. The sums are the same as the whole block's. */
+static void matmul_cpu_item(const nw_task_info *t, uint64_t subtask, int item, int items,
+                            const nw_view *v) {
+  const matmul_conf *c = t->conf;
+  uint64_t blocks = c->n / c->b, row = c->n * sizeof(float), brow = c->b * sizeof(float);
+  uint64_t bi = subtask / blocks, bj = subtask % blocks;
+  uint64_t r0 = c->b * (uint64_t)item / (uint64_t)items;
+  uint64_t r1 = c->b * (uint64_t)(item + 1) / (uint64_t)items;
+  if (r1 == r0)
+    return; /* more items than rows */
+  uint64_t top = (bi * c->b + r0) * row;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(r1 - r0), (int)c->b, (int)c->n, 1.0f,
+              nw_view_at(&v[0], top), (int)c->n, nw_view_at(&v[1], bj * brow), (int)c->n, 0.0f,
+              nw_view_at(&v[2], top + bj * brow), (int)c->n);
+}
+
 /* On a GPU each view holds only the subscription's rectangle (narwhal.h, nw_gpu_view), so the
  * leading dimensions are the views' pitches: n for the block row of A, b for the block column of
  * B and the block of C. */
@@ -97,6 +114,7 @@ const nw_task_kind nw_matmul_kind = {
     .name = "matmul",
     .subscribe = matmul_subscribe,
     .cpu_kernel = matmul_cpu,
+    .cpu_work_item = matmul_cpu_item,
     .flops = matmul_flops,
     .cuda_kernel = matmul_cuda,
     .gpu_emulated_kernel = matmul_gpu_emulated,

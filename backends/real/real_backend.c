@@ -1,7 +1,8 @@
 /* real_backend.c: the core's node on real hardware, one MPI rank per node (DESIGN.md).
  *
  * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node;
- * one compute thread per CPU device runs kernels; one network thread makes every
+ * one compute thread per CPU device runs kernels (a work-group device adds a thread per
+ * further core, real_team.c); one network thread makes every
  * point-to-point MPI call (so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics
  * gather and MPI_Finalize happen while it is not running). On rank 0 the main thread runs the
  * application's driver. Messages travel with tag = channel, so control and data are separate
@@ -27,6 +28,7 @@
 #include "real_gpu.h"
 #include "real_load.h"
 #include "real_queue.h"
+#include "real_team.h"
 #include "rng.h"
 
 typedef struct outgoing {
@@ -42,6 +44,7 @@ typedef struct device {
   int index;
   real_gpu *gpu; /* a GPU stream: its GPU (the kernels run on real_gpu's threads) */
   int stream;
+  real_team *team; /* a CPU work-group: the threads of its other cores */
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t cv;
@@ -190,7 +193,10 @@ static void *compute_thread(void *arg) {
     pthread_mutex_unlock(&dv->mu);
     if (!e && stop)
       return NULL;
-    nw_exec_run(e);
+    if (dv->team)
+      real_team_run(dv->team, e);
+    else
+      nw_exec_run(e);
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     real_queue_push(&dv->rs->q, ev);
@@ -415,11 +421,14 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   int cores = usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
   nw_status st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
-  /* One core drives each GPU in use (paper 5.7); GPU-only runs use no CPU device. */
-  int cpus = cfg->devices == NW_DEVICES_GPU ? 0
-             : cfg->cpu_devices > 0         ? cfg->cpu_devices
-             : cores - rs.ngpu > 0          ? cores - rs.ngpu
-                                            : 1;
+  int cpus = 0, group = 1;
+  if (st == NW_OK) {
+    char why[256];
+    st = nw_run_cpu_layout(cfg, cores, rs.ngpu, &cpus, &group, why, sizeof why);
+    if (st != NW_OK)
+      snprintf(res->error, sizeof res->error,
+               "%.200s (rank %d: the cores its affinity mask allows)", why, rs.rank);
+  }
   rs.ndev = cpus + rs.ngpu * cfg->gpu_streams;
   if (st == NW_OK)
     st = check_config(cfg, rs.size, rs.ndev, res);
@@ -433,8 +442,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     MPI_Finalize();
     return res->status = st;
   }
-  /* Each device calls BLAS from its own thread: give each its share of the cores. */
-  int per = cpus > 0 ? (cores - rs.ngpu) / cpus : 1;
+  /* Each device calls BLAS from its own thread: give each its share of the cores. A
+   * work-group's items are one core each. */
+  int per = cpus > 0 && group == 1 ? (cores - rs.ngpu) / cpus : 1;
   openblas_set_num_threads(per > 1 ? per : 1);
 
   nw_node_config nc;
@@ -447,6 +457,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   for (int d = 0; d < rs.ndev; d++) {
     nc.device_gpu[d] = d < cpus ? -1 : (d - cpus) / cfg->gpu_streams;
     nc.device_kind[d] = d < cpus ? NW_DEVICE_CPU : NW_DEVICE_GPU;
+    nc.device_cores[d] = d < cpus ? group : 0;
   }
   for (int g = 0; g < rs.ngpu; g++)
     nc.gpu_memory[g] = budget[g];
@@ -490,6 +501,11 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     }
     pthread_mutex_init(&rs.dev[d].mu, NULL);
     pthread_cond_init(&rs.dev[d].cv, NULL);
+    if (group > 1 && !(rs.dev[d].team = real_team_create(group))) {
+      fprintf(stderr, "narwhal: rank %d: cannot start the threads of a %d-core work-group\n",
+              rs.rank, group);
+      exit(1);
+    }
     pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
   }
   pthread_create(&rs.net, NULL, network_thread, &rs);
@@ -517,6 +533,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_cond_signal(&rs.dev[d].cv);
     pthread_mutex_unlock(&rs.dev[d].mu);
     pthread_join(rs.dev[d].thread, NULL);
+    real_team_destroy(rs.dev[d].team);
     free(rs.dev[d].pending);
     pthread_mutex_destroy(&rs.dev[d].mu);
     pthread_cond_destroy(&rs.dev[d].cv);

@@ -2,7 +2,8 @@
  *
  * Per node: an actor that runs the node's event loop on host n<i>-cpu; one actor per CPU
  * device, which executes the cost model's flops on that host (a host with C cores runs C such
- * actors at full per-core speed); one receiver actor per channel, so a large data transfer
+ * actors at full per-core speed; a work-group device spreads a subtask over its cores); one
+ * receiver actor per channel, so a large data transfer
  * never blocks the event loop nor delays control messages; and one sender actor for data,
  * because Unicorn sends heavy data through one dedicated thread per node (paper section 4.1):
  * a node's outgoing transfers go one after another, control messages go at once. Besides
@@ -314,7 +315,10 @@ static void device_actor(int argc, char **argv) {
     } else if (functional) {
       nw_exec_run(e); /* real bytes, no simulated time */
     }
-    execute_slowed(d, nw_exec_flops(e));
+    /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
+     * else computes: k parallel executions of flops/k take as long as one of them. The model
+     * is perfectly parallel; on hardware memory bandwidth bends it (core/workgroup.h). */
+    execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);
@@ -542,7 +546,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->functional = cfg->functional;
   nc->sched = cfg->sched;
   nc->kinds = w->app->kinds;
-  int cpus[NW_MAX_NODES];
+  int cpus[NW_MAX_NODES], group[NW_MAX_NODES];
   for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     char name[32];
     snprintf(name, sizeof name, "n%d-cpu", i);
@@ -553,18 +557,18 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     if (st != NW_OK)
       break;
     int ngpu = w->node[i].ngpu;
-    /* One core drives each GPU in use (paper 5.7: cores are reserved for support work). */
-    int devices = cfg->devices == NW_DEVICES_GPU ? 0
-                  : cfg->cpu_devices > 0         ? cfg->cpu_devices
-                  : cores - ngpu > 0             ? cores - ngpu
-                                                 : 1;
-    cpus[i] = devices;
-    int total = devices + ngpu * cfg->gpu_streams;
-    if (devices > cores || total > NW_MAX_DEVICES_PER_NODE) {
+    char why[256];
+    st = nw_run_cpu_layout(cfg, cores, ngpu, &cpus[i], &group[i], why, sizeof why);
+    if (st != NW_OK) {
+      snprintf(res->error, sizeof res->error, "%.180s (node %d of platform %.300s)", why, i,
+               cfg->platform);
+      break;
+    }
+    int total = cpus[i] + ngpu * cfg->gpu_streams;
+    if (total > NW_MAX_DEVICES_PER_NODE || total < 1) {
       snprintf(res->error, sizeof res->error,
-               "--cpu-devices %d: node %d of platform %.300s has %d cores (at most %d devices "
-               "with the GPU streams)",
-               cfg->cpu_devices, i, cfg->platform, cores, NW_MAX_DEVICES_PER_NODE);
+               "node %d of platform %.300s: %d devices with the GPU streams, 1 to %d allowed", i,
+               cfg->platform, total, NW_MAX_DEVICES_PER_NODE);
       st = NW_ERR_ARG;
       break;
     }
@@ -592,6 +596,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       int gpu = d < cpus[i] ? -1 : (d - cpus[i]) / cfg->gpu_streams;
       nc->device_kind[d] = gpu < 0 ? NW_DEVICE_CPU : NW_DEVICE_GPU;
       nc->device_gpu[d] = gpu;
+      nc->device_cores[d] = gpu < 0 ? group[i] : 0;
       sn->dev[d] = (sim_device){.node = sn,
                                 .index = d,
                                 .kind = nc->device_kind[d],

@@ -10,7 +10,7 @@ fail=0
 for c in "${checks[@]}"; do
   key=${c%%=*} want=${c#*=}
   got=$(printf '%s\n' "$out" | tr -d '\n' | grep -oE "\"$key\":[[:space:]]*[^,}]*" | head -n1 |
-    sed -E "s/\"$key\":[[:space:]]*//")
+    sed -E "s/\"$key\":[[:space:]]*//; s/[[:space:]]+$//")
   if printf '%s' "$got" | grep -qE "^($want)\$"; then
     echo "ok: $key = $got"
   else

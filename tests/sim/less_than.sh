@@ -12,7 +12,7 @@ shift
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do a+=("$1"); shift; done
 shift
 b=("$@")
-val() { printf '%s' "$1" | tr -d '\n' | grep -oE "\"$key\":[[:space:]]*[^,}]*" | head -n1 | sed -E "s/\"$key\":[[:space:]]*//"; }
+val() { printf '%s' "$1" | tr -d '\n' | grep -oE "\"$key\":[[:space:]]*[^,}]*" | head -n1 | sed -E "s/\"$key\":[[:space:]]*//; s/[[:space:]]+$//"; }
 out_a=$("$nw" run "${common[@]}" "${a[@]}" --json) || { echo "run A failed"; exit 1; }
 out_b=$("$nw" run "${common[@]}" "${b[@]}" --json) || { echo "run B failed"; exit 1; }
 va=$(val "$out_a") vb=$(val "$out_b")

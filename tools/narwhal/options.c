@@ -32,7 +32,15 @@ static const opt_def defs[] = {
      T_CHOICE,
      {"spread", "node0"},
      "inputs start spread in random blocks, or on node 0"},
-    {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
+    {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core not reserved"},
+    {"reserved-cores",
+     T_INT,
+     {0},
+     "cores per node left to the runtime; default 2 when GPUs are used, else 0"},
+    {"work-groups",
+     T_CHOICE,
+     {"on", "off"},
+     "a node's CPU cores form one work-group, sized per task by binary search"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
     {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
@@ -157,6 +165,10 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->args.spread = strcmp(v, "spread") == 0;
   else if (!strcmp(n, "cpu-devices"))
     c->cpu_devices = (int)u;
+  else if (!strcmp(n, "reserved-cores"))
+    c->reserved_cores = (int)u;
+  else if (!strcmp(n, "work-groups"))
+    c->work_groups = strcmp(v, "on") == 0;
   else if (!strcmp(n, "pipeline"))
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-retry"))
@@ -353,6 +365,13 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     snprintf(why, len, "--verify needs --data functional (phantom mode moves no bytes)");
     return 1;
   }
+  if (o->run.work_groups && o->run.cpu_devices > 0) {
+    snprintf(why, len,
+             "--cpu-devices %d: with --work-groups on a node's CPU is one work-group "
+             "(use --reserved-cores to size it)",
+             o->run.cpu_devices);
+    return 1;
+  }
   if (!strcmp(o->run.backend, "real") && !o->run.functional) {
     snprintf(why, len, "--data phantom is for the simulator (--backend sim)");
     return 1;
@@ -394,6 +413,9 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddBoolToObject(j, "verify", c->args.verify);
   cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
+  if (c->reserved_cores >= 0) /* -1: the default, which depends on the GPUs in use */
+    cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);
+  cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");

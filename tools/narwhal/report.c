@@ -33,11 +33,19 @@ void report_text(const tool_options *o, const nw_run_result *r) {
            (unsigned long long)r->total.cache_misses, (unsigned long long)r->total.cache_evictions,
            (double)r->total.bytes_h2d / 1e9, (double)r->total.bytes_d2h / 1e9);
   printf("  verified     %s\n", r->verified < 0 ? "not checked" : r->verified ? "yes" : "NO");
-  printf("  %-5s %-4s %9s %12s %12s\n", "node", "kind", "subtasks", "busy_s", "finish_s");
-  for (int i = 0; i < r->ndevices; i++)
-    printf("  %-5d %-4s %9llu %12.4f %12.4f\n", r->devices[i].node, kind_name(r->devices[i].kind),
-           (unsigned long long)r->devices[i].s.subtasks, r->devices[i].s.busy_s,
-           r->devices[i].s.finish_s);
+  printf("  %-5s %-4s %9s %12s %12s %6s\n", "node", "kind", "subtasks", "busy_s", "finish_s",
+         "cores");
+  for (int i = 0; i < r->ndevices; i++) {
+    const nw_device_stats *s = &r->devices[i].s;
+    char cores[24] = "";
+    if (s->cores > 1) /* a work-group: the size its last subtask ran with, of its cores */
+      snprintf(cores, sizeof cores, "%d/%d", s->workgroup_size, s->cores);
+    else if (r->devices[i].kind == NW_DEVICE_CPU)
+      snprintf(cores, sizeof cores, "1");
+    printf("  %-5d %-4s %9llu %12.4f %12.4f %6s\n", r->devices[i].node,
+           kind_name(r->devices[i].kind), (unsigned long long)s->subtasks, s->busy_s, s->finish_s,
+           cores);
+  }
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {
@@ -93,6 +101,10 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(d, "fetch_wait_s", ds->fetch_wait_s);
     cJSON_AddNumberToObject(d, "bytes_h2d", (double)ds->bytes_h2d);
     cJSON_AddNumberToObject(d, "bytes_d2h", (double)ds->bytes_d2h);
+    if (r->devices[i].kind == NW_DEVICE_CPU) {
+      cJSON_AddNumberToObject(d, "cores", ds->cores);
+      cJSON_AddNumberToObject(d, "workgroup_size", ds->workgroup_size);
+    }
     cJSON_AddItemToArray(devs, d);
   }
   char *text = cJSON_Print(j);
