@@ -1,6 +1,7 @@
 /* sweep.c: runs a sweep described in JSON and tabulates it.
  *
- * {"title": "...", "base": {run keys}, "vary": {"nodes": [1, 2, 4]}, "csv": "out.csv"}
+ * {"title": "...", "base": {run keys}, "vary": {"nodes": [1, 2, 4]}, "csv": "out.csv",
+ *  "columns": ["cache_hits", ...]}   (optional: further keys of `run --json` to tabulate)
  * SimGrid can be initialised once per process, so each point runs as a child process
  * (`narwhal run --config TMP --json`, the same executable). Rows already computed are written
  * to the CSV even when a later point fails: a sweep never loses results.
@@ -84,6 +85,11 @@ static double num(const cJSON *o, const char *key) {
   return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
 }
 
+static int column_width(const char *name) {
+  int w = (int)strlen(name);
+  return w > 12 ? w : 12;
+}
+
 static void value_text(const cJSON *v, char *out, size_t len) {
   if (cJSON_IsString(v))
     snprintf(out, len, "%s", v->valuestring);
@@ -132,7 +138,15 @@ int sweep_main(int argc, char **argv) {
   const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
   const cJSON *csv_item = cJSON_GetObjectItemCaseSensitive(root, "csv");
   const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
+  const cJSON *columns = cJSON_GetObjectItemCaseSensitive(root, "columns");
   int code = 0;
+  int columns_ok = !columns || cJSON_IsArray(columns);
+  for (const cJSON *c = columns ? columns->child : NULL; c && columns_ok; c = c->next)
+    columns_ok = cJSON_IsString(c) && c->valuestring[0];
+  if (!columns_ok) {
+    cJSON_Delete(root);
+    return usage_error("\"columns\" must be a list of key names of `narwhal run --json`", path);
+  }
   if (!cJSON_IsObject(base) || !cJSON_IsObject(vary) || !vary->child || vary->child->next ||
       !cJSON_IsArray(vary->child) || cJSON_GetArraySize(vary->child) == 0) {
     cJSON_Delete(root);
@@ -168,13 +182,20 @@ int sweep_main(int argc, char **argv) {
   }
   if (cJSON_IsString(title))
     printf("%s\n", title->valuestring);
-  printf("%10s %14s %12s %9s %16s %12s\n", key, "simulated_s", "GFlop/s", "speed-up",
+  printf("%10s %14s %12s %9s %16s %12s", key, "simulated_s", "GFlop/s", "speed-up",
          "steals ok/tried", "GB moved");
-  if (out)
+  for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
+    printf(" %*s", column_width(c->valuestring), c->valuestring);
+  printf("\n");
+  if (out) {
     fprintf(out,
             "%s,makespan_s,gflops,speedup,steals_attempted,steals_succeeded,"
-            "bytes_network,verified\n",
+            "bytes_network,verified",
             key);
+    for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
+      fprintf(out, ",%s", c->valuestring);
+    fprintf(out, "\n");
+  }
   double first = 0;
   for (const cJSON *v = vary->child->child; v; v = v->next) {
     cJSON *point = cJSON_Duplicate(base, 1);
@@ -209,14 +230,20 @@ int sweep_main(int argc, char **argv) {
     const cJSON *verified = cJSON_GetObjectItemCaseSensitive(r, "verified");
     const char *vtext =
         cJSON_IsBool(verified) ? (cJSON_IsTrue(verified) ? "true" : "false") : "null";
-    printf("%10s %14.3f %12.1f %9.2f %7.0f/%-8.0f %12.1f\n", label, makespan, num(r, "gflops"),
+    printf("%10s %14.3f %12.1f %9.2f %7.0f/%-8.0f %12.1f", label, makespan, num(r, "gflops"),
            makespan > 0 ? first / makespan : 0.0, num(r, "steals_succeeded"),
            num(r, "steals_attempted"), num(r, "bytes_network") / 1e9);
+    for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
+      printf(" %*.6g", column_width(c->valuestring), num(r, c->valuestring));
+    printf("\n");
     fflush(stdout);
     if (out) {
-      fprintf(out, "%s,%.9g,%.9g,%.6g,%.0f,%.0f,%.0f,%s\n", label, makespan, num(r, "gflops"),
+      fprintf(out, "%s,%.9g,%.9g,%.6g,%.0f,%.0f,%.0f,%s", label, makespan, num(r, "gflops"),
               makespan > 0 ? first / makespan : 0.0, num(r, "steals_attempted"),
               num(r, "steals_succeeded"), num(r, "bytes_network"), vtext);
+      for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
+        fprintf(out, ",%.17g", num(r, c->valuestring));
+      fprintf(out, "\n");
       fflush(out);
     }
     if (cJSON_IsFalse(verified))
