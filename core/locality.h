@@ -15,6 +15,11 @@
 
 #include "narwhal.h"
 
+/* Every node keeps local(s, k) for every subtask s and node k (a steal agent needs
+ * local(s, stealer) for any stealer), 8 bytes each, and node 0 sends the whole matrix to every
+ * node: subtasks x nodes is bounded so that this stays at 32 MiB. */
+#define NW_LOCALITY_MAX_ENTRIES (1ull << 22)
+
 /* The initial assignment (UNICORN-NOTES): subtasks in id order; each goes to its most
  * preferred node (most local bytes; ties to the lower completion time, then the lower id)
  * unless that raises the current maximum completion time, in which case it goes to the node

@@ -19,7 +19,7 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def defs[] = {
-    {"app", T_STRING, {0}, "application to run (matmul)"},
+    {"app", T_STRING, {0}, "application to run (matmul, conv2d)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
@@ -41,6 +41,10 @@ static const opt_def defs[] = {
      T_CHOICE,
      {"two-level", "one-level"},
      "work stealing: per-node agents (the paper's) or device to device"},
+    {"locality",
+     T_CHOICE,
+     {"on", "off"},
+     "locality-aware scheduling (paper 4.3.4): assign and steal by where the data is"},
     {"slow",
      T_STRING,
      {0},
@@ -167,6 +171,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
     c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
+  else if (!strcmp(n, "locality"))
+    c->sched.locality = strcmp(v, "on") == 0;
   else if (!strcmp(n, "devices"))
     c->devices = !strcmp(v, "cpu")   ? NW_DEVICES_CPU
                  : !strcmp(v, "gpu") ? NW_DEVICES_GPU
@@ -400,6 +406,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
+  cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddStringToObject(j, "devices", nw_devices_mode_name(c->devices));
   cJSON_AddStringToObject(j, "gpu-cache", nw_cache_policy_name(c->sched.gpu_cache));
   cJSON_AddNumberToObject(j, "gpu-mem", (double)c->gpu_mem);
