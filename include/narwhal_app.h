@@ -32,6 +32,8 @@ typedef struct nw_app {
 
 /* The applications compiled into this build (apps/registry.c). */
 const nw_app *nw_app_find(const char *name);
+/* Their names, comma-separated, for messages. */
+void nw_app_names(char *buf, size_t len);
 /* The task kind of that name in app, or NULL. */
 const nw_task_kind *nw_app_kind(const nw_app *app, const char *kind_name);
 
