@@ -145,7 +145,11 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
 static void end_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   slot->steal_active = 0;
-  if (slot->state == DEV_EXECUTING) { /* a proactive round: nothing yet; steal when dry */
+  /* A proactive round: nothing yet; steal when dry. The device may have left DEV_EXECUTING
+   * since the round began and now wait with its next subtask (for data, or for room on its
+   * GPU): it is not dry either, and retiring it would strand that subtask, since nothing
+   * advances a retired device. */
+  if (slot->state == DEV_EXECUTING || slot->current) {
     slot->prosteal_off = 1;
     return;
   }
