@@ -10,8 +10,8 @@
 #include "narwhal.h"
 
 typedef struct nw_app_args {
-  uint64_t n;     /* problem size (matmul: matrix dimension) */
-  uint64_t block; /* subtask granularity (matmul: block dimension) */
+  uint64_t n;     /* problem size (matmul: matrix dimension; conv2d: image side) */
+  uint64_t block; /* subtask granularity (matmul: block dimension; conv2d: tile side) */
   uint64_t seed;  /* input data seed */
   int verify;     /* compare against a single-process reference (functional mode only) */
   int spread;     /* start with inputs spread over the nodes in random blocks (paper
