@@ -1,9 +1,18 @@
 /* registry.c: the applications compiled into this build, found by name. */
+#include <stdio.h>
 #include <string.h>
 
+#include "conv2d/conv2d.h"
 #include "matmul/matmul.h"
 
-static const nw_app *const apps[] = {&nw_matmul_app, NULL};
+static const nw_app *const apps[] = {&nw_matmul_app, &nw_conv2d_app, NULL};
+
+void nw_app_names(char *buf, size_t len) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (const nw_app *const *a = apps; *a && at < len; a++)
+    at += (size_t)snprintf(buf + at, len - at, "%s%s", a == apps ? "" : ", ", (*a)->name);
+}
 
 const nw_app *nw_app_find(const char *name) {
   for (const nw_app *const *a = apps; *a; a++)

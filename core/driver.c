@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "locality.h"
 #include "node_internal.h"
 
 static void answer(nw_node *n, nw_driver_call *c, nw_status st) {
@@ -104,6 +105,17 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     return;
   }
   nw_task *t = c->task;
+  if (n->cfg.sched.locality && t->subtasks > NW_LOCALITY_MAX_ENTRIES / (uint64_t)n->cfg.nodes) {
+    free(e);
+    snprintf(n->error, sizeof n->error,
+             "task '%s': locality-aware scheduling keeps an affinity per subtask and node; "
+             "%llu subtasks x %d nodes is more than %llu (use fewer subtasks, or locality off)",
+             t->kind->name, (unsigned long long)t->subtasks, n->cfg.nodes,
+             (unsigned long long)NW_LOCALITY_MAX_ENTRIES);
+    answer(n, c, NW_ERR_ARG);
+    n->error[0] = '\0';
+    return;
+  }
   t->id = n->next_task_id++;
   e->task = t;
   nw_submitted **tail = &n->submitted;

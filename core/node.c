@@ -164,7 +164,8 @@ static void replay_stash(nw_node *n) {
 /* Messages that belong to a task carry its id right after the type byte. */
 static int task_scoped(nw_msg_type t) {
   return t == MSG_SUBTASK_DONE || t == MSG_TASK_FINISH || t == MSG_OWN_UPDATE ||
-         t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE;
+         t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE ||
+         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN;
 }
 
 static void handle_message(nw_node *n, int src, void *buf, size_t len) {
@@ -236,6 +237,12 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   }
   case MSG_END:
     n->ended = 1;
+    break;
+  case MSG_LOC_VECTOR:
+    nw_locality_on_vector(n, src, &r);
+    break;
+  case MSG_LOC_ASSIGN:
+    nw_locality_on_assign(n, src, &r);
     break;
   default:
     r.bad = 1;

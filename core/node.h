@@ -32,6 +32,10 @@ typedef struct nw_sched_config {
   int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
   int prosteal;                    /* steal before running dry (paper 4.3.2, ProSteal) */
   nw_cache_policy gpu_cache;       /* eviction policy of every GPU's software cache (4.4) */
+  /* Locality-aware scheduling (paper 4.3.4, locality_sched.c): the initial assignment and the
+   * steals weighted by how much of each subtask's data each node holds. Off by default: the
+   * paper's default scheduler is locality-oblivious and a task opts in. */
+  int locality;
 } nw_sched_config;
 
 typedef struct nw_node_config {

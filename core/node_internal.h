@@ -34,6 +34,24 @@ typedef struct nw_range {
   uint64_t first, last; /* subtask ids [first, last) */
 } nw_range;
 
+/* What a steal hands over: ranges of subtask ids, in the order the stealer should run them. */
+typedef struct nw_loot {
+  nw_range *r;
+  size_t n, cap;
+} nw_loot;
+
+/* A task's locality-aware scheduling state (locality_sched.c); only with sched.locality on. */
+typedef struct nw_task_locality {
+  uint64_t *read;       /* [s]: bytes subtask s reads (every node computes its own) */
+  uint64_t *local;      /* [k * subtasks + s]: local(s, k); this node's row, all once assigned */
+  uint32_t *owner;      /* [s]: the node of subtask s in the initial assignment */
+  double *node_weight;  /* [k]: weight of node k as a victim of this node's stealers */
+  double *dev_weight;   /* [g]: the same per device of the cluster (one-level stealing) */
+  unsigned char *heard; /* node 0: the nodes whose vector arrived */
+  int vectors;          /* node 0: how many */
+  int assigned;         /* the assignment is here: devices have their queues */
+} nw_task_locality;
+
 /* A subtask prepared on a device: subscriptions known, reads requested. */
 typedef struct nw_prepared {
   uint64_t subtask;
@@ -130,7 +148,11 @@ struct nw_task_state {
   nw_device_slot *dev; /* one per local device */
   int ndev, nodes;
   nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
-  nw_exec **deferred; /* read-write views, applied at task end (transactional semantics) */
+  /* What this node held of each bound space when the task started (its temporary directory,
+   * paper section 3): what "local" means for locality (paper 4.3.4) and its counters. */
+  nw_region start_resident[NW_MAX_BOUND_SPACES];
+  nw_task_locality *loc; /* locality-aware scheduling; NULL when off */
+  nw_exec **deferred;    /* read-write views, applied at task end (transactional semantics) */
   size_t ndeferred, capdeferred;
   int finishing;    /* TASK_FINISH seen */
   int running;      /* execs launched and not yet returned */
@@ -279,7 +301,10 @@ void nw_task_exec_returned(nw_node *n, nw_task_state *t);
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 
 /* sched.c */
+/* The default initial split (equal contiguous ranges per device of the cluster), then go. */
 void nw_sched_start(nw_node *n, nw_task_state *t);
+/* Devices start on the queues they were dealt. */
+void nw_sched_go(nw_node *n, nw_task_state *t);
 void nw_sched_advance(nw_node *n, nw_task_state *t, int d);
 void nw_sched_on_exec_done(nw_node *n, nw_exec *e);
 /* The result of a finished exec (after its copies out, on a GPU): commit, hand to multi-assign,
@@ -337,10 +362,29 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r);
 void nw_multiassign_task_ended(nw_node *n, nw_task_state *t);
 
 /* steal.c */
+/* Appends a range to what a steal hands over. */
+nw_status nw_loot_add(nw_loot *l, nw_range r);
+void nw_loot_free(nw_loot *l);
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d);
 void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_timer(nw_node *n, uint64_t token);
+
+/* locality_sched.c: locality-aware scheduling (paper 4.3.4) */
+/* At task start, instead of nw_sched_start: affinities to node 0, which assigns. */
+void nw_locality_start(nw_node *n, nw_task_state *t);
+void nw_locality_on_vector(nw_node *n, int src, nw_reader *r);
+void nw_locality_on_assign(nw_node *n, int src, nw_reader *r);
+/* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start. */
+uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
+/* Affinity-aware steal by a remote stealer: moves up to `want` of device v's queued subtasks
+ * with the largest local(s, stealer) - local(s, this node) into out; returns how many. */
+uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint64_t want,
+                          nw_loot *out);
+/* A stealer's victim: an untried entry of t->dev[d].tried (nodes, or the cluster's devices when
+ * per_device) drawn with the locality weights; marks it tried; -1 if none. */
+int nw_locality_pick_victim(nw_node *n, nw_task_state *t, int d, int count, int per_device);
+void nw_locality_free(nw_task_locality *l);
 
 /* driver.c */
 void nw_driver_on_call(nw_node *n, nw_driver_call *c);

@@ -275,6 +275,17 @@ nw_status nw_region_intersect(nw_region *out, const nw_region *a, const nw_regio
   return st;
 }
 
+uint64_t nw_region_overlap_bytes(const nw_region *a, const nw_region *b) {
+  uint64_t bytes = 0; /* both sets are disjoint rectangles, so the pieces are disjoint too */
+  for (size_t i = 0; i < a->n; i++)
+    for (size_t j = 0; j < b->n; j++) {
+      nw_rect x = rect_and(a->r[i], b->r[j]);
+      if (!rect_empty(x))
+        bytes += (x.row1 - x.row0) * (x.col1 - x.col0);
+    }
+  return bytes;
+}
+
 int nw_region_empty(const nw_region *s) {
   return s->n == 0;
 }

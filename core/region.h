@@ -53,6 +53,9 @@ nw_status nw_region_subtract(nw_region *s, const nw_region *other);
 /* out := a intersected with b (out is cleared first; a, b and out are distinct). */
 nw_status nw_region_intersect(nw_region *out, const nw_region *a, const nw_region *b);
 
+/* Bytes of a that are also in b, without building the intersection. */
+uint64_t nw_region_overlap_bytes(const nw_region *a, const nw_region *b);
+
 int nw_region_empty(const nw_region *s);
 uint64_t nw_region_bytes(const nw_region *s);
 /* True when every byte of b is in a. */

@@ -12,7 +12,8 @@ void nw_run_config_defaults(nw_run_config *c) {
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
-  c->sched = (nw_sched_config){.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1};
+  c->sched = (nw_sched_config){
+      .pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1, .locality = 0};
   c->seed = 1;
   c->gpu_streams = 1;
   c->reserved_cores = -1;
@@ -90,6 +91,8 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->cache_evictions += s->cache_evictions;
     t->bytes_h2d += s->bytes_h2d;
     t->bytes_d2h += s->bytes_d2h;
+    t->locality_read_bytes += s->locality_read_bytes;
+    t->locality_local_bytes += s->locality_local_bytes;
     for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
       res->devices[row].node = k;
       res->devices[row].kind = (nw_device_kind)s->device[d].kind;

@@ -270,15 +270,21 @@ void nw_sched_start(nw_node *n, nw_task_state *t) {
     uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
     t->dev[d].range_len = r.last - r.first;
+    if (nw_sched_append(&t->dev[d], r) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return;
+    }
+  }
+  nw_sched_go(n, t);
+}
+
+void nw_sched_go(nw_node *n, nw_task_state *t) {
+  for (int d = 0; d < n->cfg.devices; d++) {
     if (nw_dev_is_gpu(n, d)) {
       t->dev[d].is_gpu = 1;
       t->dev[d].aggression = 3;
     } else if (is_work_group(n, d)) { /* k is tuned per task: the search starts afresh */
       nw_wg_init(&t->dev[d].wg, n->cfg.device_cores[d]);
-    }
-    if (nw_sched_append(&t->dev[d], r) != NW_OK) {
-      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-      return;
     }
   }
   for (int d = 0; d < n->cfg.devices; d++)
@@ -343,6 +349,9 @@ void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int d = e->device;
   n->stats.subtasks_executed++;
   nw_dev_stats(n, d)->subtasks++;
+  for (int i = 0; i < t->info.nspaces; i++)
+    n->stats.locality_read_bytes += nw_region_bytes(&e->prep->read[i]);
+  n->stats.locality_local_bytes += nw_locality_local_bytes(t, e->prep->read);
   int deferred = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
     if (nw_region_empty(&e->prep->write[i]))

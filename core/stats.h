@@ -43,6 +43,11 @@ typedef struct nw_stats {
   uint64_t cache_evictions;    /* live entries evicted to make room */
   uint64_t bytes_h2d;          /* bytes copied host to GPU */
   uint64_t bytes_d2h;          /* bytes copied GPU to host */
+  /* Locality (paper 4.3.4), counted whether locality-aware scheduling is on or off: the bytes
+   * that committed subtasks read, and how many of those their node held at the task's start
+   * (owned, or a still-valid copy kept from an earlier task). */
+  uint64_t locality_read_bytes;
+  uint64_t locality_local_bytes;
   double task_first_submit_s;  /* node 0 only: first submission */
   double task_last_complete_s; /* node 0 only: last completion */
   double total_flops;          /* node 0 only: cost-model work of all tasks */

@@ -17,6 +17,11 @@
  * so by default the device stops stealing for the task, as the original Unicorn does after
  * (number of nodes) consecutive failures; steal_retry_s > 0 retries after a back-off doubling
  * up to 1024x instead.
+ *
+ * With locality-aware scheduling (paper 4.3.4, locality_sched.c) a remote stealer draws its
+ * victim node weighted by how much of that node's data it holds, and the agent answering a
+ * remote stealer hands over the queued subtasks with the largest affinity difference instead
+ * of the tail; a same-node steal keeps the tail rule (locality is the same for both devices).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +30,28 @@
 #include "steal_rules.h"
 
 #define TOKEN(task, dev) (((task) << 16) | (uint64_t)(dev))
-#define MAX_LOOT 4
+/* The tail rule takes from at most this many of the victim's last ranges (plus its prefetched
+ * subtask). An affinity-aware steal may hand over up to one range per subtask; its response
+ * is bounded by the victim's queue and checked against its own length on receipt. */
+#define TAIL_RANGES 3
 
-typedef struct loot {
-  nw_range r[MAX_LOOT];
-  int n;
-} loot;
+nw_status nw_loot_add(nw_loot *l, nw_range r) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 4;
+    nw_range *a = realloc(l->r, cap * sizeof *a);
+    if (!a)
+      return NW_ERR_NOMEM;
+    l->r = a;
+    l->cap = cap;
+  }
+  l->r[l->n++] = r;
+  return NW_OK;
+}
+
+void nw_loot_free(nw_loot *l) {
+  free(l->r);
+  *l = (nw_loot){0};
+}
 
 /* The device has a subtask in hand: executing it, or waiting for its data or for room on its
  * GPU. Its rounds are proactive (ProSteal), it takes no copy of another's subtask (that would
@@ -50,19 +71,34 @@ static uint64_t stealable(const nw_device_slot *s, int aggr) {
   return nw_steal_q(nw_sched_queued(s), s->next ? stage_of(s->next) : 0, aggr);
 }
 
-/* Takes up to `want` subtasks from device v's tail into *out. */
-static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int aggr, loot *out) {
+/* Takes up to `want` subtasks from device v for a stealer on node `stealer` into *out: queued
+ * ones from the tail, or by affinity for a remote stealer with locality on; then the
+ * prefetched one if the stealer's aggression allows. */
+static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int aggr, int stealer,
+                     nw_loot *out) {
   nw_device_slot *s = &t->dev[v];
   uint64_t got = 0;
-  while (got < want && out->n < MAX_LOOT - 1) {
-    uint64_t k = nw_sched_take_tail(s, want - got, &out->r[out->n]);
-    if (k == 0)
-      break;
-    out->n++;
-    got += k;
+  if (t->loc && t->loc->assigned && stealer != n->cfg.id) {
+    got = nw_locality_take(n, t, v, stealer, want, out);
+  } else {
+    for (int ranges = 0; got < want && ranges < TAIL_RANGES; ranges++) {
+      nw_range r;
+      uint64_t k = nw_sched_take_tail(s, want - got, &r);
+      if (k == 0)
+        break;
+      if (nw_loot_add(out, r) != NW_OK) {
+        nw_sched_append(s, r); /* give it back: the tail it came from */
+        nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+        return got;
+      }
+      got += k;
+    }
   }
   if (got < want && s->next && stage_of(s->next) <= aggr) {
-    out->r[out->n++] = (nw_range){s->next->subtask, s->next->subtask + 1};
+    if (nw_loot_add(out, (nw_range){s->next->subtask, s->next->subtask + 1}) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return got;
+    }
     nw_sched_drop_prepared(n, t, v, s->next); /* its data stays resident on this node */
     s->next = NULL;
     got++;
@@ -71,10 +107,9 @@ static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int agg
 }
 
 /* Gives from device `target`, or when target < 0 from the local device expected to finish
- * last; never from `exclude`. Returns the number of subtasks in *out. */
+ * last; never from `exclude`. Returns the number of subtasks in *out (empty on entry). */
 static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, int target,
-                           int exclude, loot *out) {
-  out->n = 0;
+                           int exclude, int stealer, nw_loot *out) {
   uint64_t q[NW_MAX_DEVICES_PER_NODE];
   double rate[NW_MAX_DEVICES_PER_NODE];
   for (int d = 0; d < n->cfg.devices; d++) {
@@ -85,7 +120,7 @@ static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, in
   if (victim < 0)
     return 0;
   uint64_t quantum = nw_steal_quantum(q[victim], rs, rate[victim]);
-  return quantum ? take(n, t, victim, quantum, aggr, out) : 0;
+  return quantum ? take(n, t, victim, quantum, aggr, stealer, out) : 0;
 }
 
 static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
@@ -93,10 +128,10 @@ static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
   s->aggression = s->is_gpu ? 3 : success ? 1 : nw_steal_aggression(n->cfg.nodes, s->fails);
 }
 
-static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
+static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
   nw_device_slot *slot = &t->dev[d];
   slot->range_len = 0;
-  for (int i = 0; i < l->n; i++) {
+  for (size_t i = 0; i < l->n; i++) {
     slot->range_len += l->r[i].last - l->r[i].first;
     if (nw_sched_append(slot, l->r[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -139,11 +174,19 @@ static void end_round(nw_node *n, nw_task_state *t, int d) {
   n->be.ops->timer(n->be.be, slot->backoff_s, TOKEN(t->id, d));
 }
 
-/* Picks an untried entry of slot->tried[0..count) at random, marking it; -1 if none. */
-static int pick_untried(nw_node *n, nw_device_slot *slot, int count) {
+/* Picks an untried entry of slot->tried[0..count) at random, marking it; -1 if none. The
+ * entries are nodes, or with per_device the devices of the cluster. With locality on the draw
+ * is weighted (locality_sched.c); otherwise uniform. */
+static int pick_untried(nw_node *n, nw_task_state *t, int d, int count, int per_device) {
+  nw_device_slot *slot = &t->dev[d];
   int untried = count - slot->tried_count;
   if (untried <= 0)
     return -1;
+  if (t->loc && t->loc->assigned) {
+    int k = nw_locality_pick_victim(n, t, d, count, per_device);
+    slot->tried_count += k >= 0;
+    return k;
+  }
   int pick = (int)(n->be.ops->random(n->be.be) % (uint64_t)untried);
   for (int k = 0; k < count; k++) {
     if (slot->tried[k])
@@ -182,12 +225,14 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   n->stats.steals_attempted++;
   n->stats.steals_local_attempted++;
   nw_dev_stats(n, d)->steals_attempted++;
-  loot l;
-  if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, &l)) {
+  nw_loot l = {0};
+  if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, n->cfg.id, &l)) {
     n->stats.steals_local_succeeded++;
     got_work(n, t, d, &l);
+    nw_loot_free(&l);
     return 1;
   }
+  nw_loot_free(&l);
   /* Multi-assign inside a node only between device types (UNICORN-NOTES): a GPU may copy a
    * straggling CPU subtask of its own node, and the reverse. */
   uint64_t copy;
@@ -212,7 +257,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
 /* ---- two-level: this node's agent, then random remote agents */
 
 static void two_level_next(nw_node *n, nw_task_state *t, int d) {
-  int node = pick_untried(n, &t->dev[d], n->cfg.nodes);
+  int node = pick_untried(n, t, d, n->cfg.nodes, 0);
   if (node < 0)
     end_round(n, t, d);
   else
@@ -238,7 +283,7 @@ static int total_devices(const nw_node *n) {
 
 static void one_level_next(nw_node *n, nw_task_state *t, int d) {
   for (;;) {
-    int g = pick_untried(n, &t->dev[d], total_devices(n));
+    int g = pick_untried(n, t, d, total_devices(n), 1);
     if (g < 0) {
       end_round(n, t, d);
       return;
@@ -316,10 +361,10 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
     return;
   }
   nw_task_state *t = nw_node_task(n, task);
-  loot l = {.n = 0};
+  nw_loot l = {0};
   uint64_t copy = 0;
   int origin_dev = -1, grant = 0;
-  if (t && !t->finishing && !agent_give(n, t, rs, aggr, target, -1, &l) && multi)
+  if (t && !t->finishing && !agent_give(n, t, rs, aggr, target, -1, src, &l) && multi)
     grant = nw_multiassign_offer(n, t, src, (int)dev, (nw_device_kind)kind, rs, fetch_s, &copy,
                                  &origin_dev);
   nw_writer w;
@@ -327,10 +372,11 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
   nw_w_u64(&w, task);
   nw_w_u32(&w, dev);
   nw_w_u32(&w, (uint32_t)l.n);
-  for (int i = 0; i < l.n; i++) {
+  for (size_t i = 0; i < l.n; i++) {
     nw_w_u64(&w, l.r[i].first);
     nw_w_u64(&w, l.r[i].last);
   }
+  nw_loot_free(&l);
   nw_w_u8(&w, (uint8_t)grant);
   nw_w_u64(&w, copy);
   nw_w_u32(&w, (uint32_t)origin_dev);
@@ -341,26 +387,33 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
   uint64_t task = nw_r_u64(r);
   uint32_t dev = nw_r_u32(r);
   uint32_t count = nw_r_u32(r);
-  if (r->bad || count > MAX_LOOT) {
+  /* Each range takes 16 bytes: a count the message cannot hold is malformed, and bounds what
+   * is allocated for it. */
+  if (r->bad || count > (r->len - r->pos) / 16) {
     r->bad = 1;
     return;
   }
-  loot l = {.n = (int)count};
+  nw_loot l = {.r = malloc((count ? count : 1) * sizeof(nw_range)), .n = count, .cap = count};
+  if (!l.r) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
   for (uint32_t i = 0; i < count; i++)
     l.r[i] = (nw_range){nw_r_u64(r), nw_r_u64(r)};
   int grant = nw_r_u8(r);
   uint64_t copy = nw_r_u64(r);
   int origin_dev = (int)nw_r_u32(r);
-  if (r->bad)
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, task);
+  if (!t || t->finishing || dev >= (uint32_t)n->cfg.devices || !t->dev[dev].steal_active) {
+    nw_loot_free(&l);
     return;
-  nw_task_state *t = nw_node_task(n, task);
-  if (!t || t->finishing || dev >= (uint32_t)n->cfg.devices || !t->dev[dev].steal_active)
-    return;
+  }
   nw_device_slot *slot = &t->dev[dev];
   slot->steal_wait_s += n->be.ops->now(n->be.be) - slot->steal_sent_s;
   slot->steal_answers++;
-  for (int i = 0; i < l.n; i++)
+  for (size_t i = 0; i < l.n; i++)
     if (l.r[i].first >= l.r[i].last || l.r[i].last > t->info.subtasks) {
+      nw_loot_free(&l);
       r->bad = 1;
       return;
     }
@@ -377,6 +430,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
     record_outcome(n, &t->dev[dev], 0);
     policy(n)->next(n, t, (int)dev);
   }
+  nw_loot_free(&l);
 }
 
 void nw_steal_on_timer(nw_node *n, uint64_t token) {

@@ -44,8 +44,11 @@ void nw_task_free(nw_task_state *t) {
   }
   free_execs(t->deferred, t->ndeferred, ns);
   free_execs(t->parked, t->nparked, ns);
-  for (int i = 0; i < ns; i++)
+  for (int i = 0; i < ns; i++) {
     nw_region_free(&t->written[i]);
+    nw_region_free(&t->start_resident[i]);
+  }
+  nw_locality_free(t->loc);
   if (t->lost) {
     for (int i = 0; i < ns * t->nodes; i++)
       nw_region_free(&t->lost[i]);
@@ -193,6 +196,11 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     t->info.space_size[i] = size;
     t->info.space_pitch[i] = pitch;
     nw_region_init(&t->written[i], pitch);
+    if (nw_region_copy(&t->start_resident[i], &s->resident) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      nw_task_free(t);
+      return;
+    }
   }
   t->ndev = n->cfg.devices;
   t->dev = calloc((size_t)t->ndev, sizeof *t->dev);
@@ -206,7 +214,10 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   t->next = n->tasks;
   n->tasks = t;
   nw_gpu_task_writes(n, t);
-  nw_sched_start(n, t);
+  if (n->cfg.sched.locality)
+    nw_locality_start(n, t);
+  else
+    nw_sched_start(n, t);
 }
 
 static void complete_task(nw_node *n, nw_task_state *t) {

@@ -30,7 +30,9 @@ typedef enum {
   MSG_PLACE_DIR,      /* node 0 -> master: these regions now belong to that node */
   MSG_PLACE_ACK,      /* either -> node 0: done */
   MSG_FAIL,           /* any node -> node 0: the run failed, with a reason */
-  MSG_END             /* node 0 -> all: the run is over */
+  MSG_END,            /* node 0 -> all: the run is over */
+  MSG_LOC_VECTOR,     /* node -> node 0: its local bytes of every subtask (paper 4.3.4) */
+  MSG_LOC_ASSIGN      /* node 0 -> node: each subtask's node, and every node's local bytes */
 } nw_msg_type;
 
 typedef struct nw_writer {

@@ -10,8 +10,8 @@
 #include "narwhal.h"
 
 typedef struct nw_app_args {
-  uint64_t n;     /* problem size (matmul: matrix dimension) */
-  uint64_t block; /* subtask granularity (matmul: block dimension) */
+  uint64_t n;     /* problem size (matmul: matrix dimension; conv2d: image side) */
+  uint64_t block; /* subtask granularity (matmul: block dimension; conv2d: tile side) */
   uint64_t seed;  /* input data seed */
   int verify;     /* compare against a single-process reference (functional mode only) */
   int spread;     /* start with inputs spread over the nodes in random blocks (paper
@@ -32,6 +32,8 @@ typedef struct nw_app {
 
 /* The applications compiled into this build (apps/registry.c). */
 const nw_app *nw_app_find(const char *name);
+/* Their names, comma-separated, for messages. */
+void nw_app_names(char *buf, size_t len);
 /* The task kind of that name in app, or NULL. */
 const nw_task_kind *nw_app_kind(const nw_app *app, const char *kind_name);
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/place.h"
 #include "matmul.h"
 
 typedef struct matmul_conf {
@@ -155,25 +156,6 @@ static void fill(float *m, uint64_t count, uint64_t seed) {
   }
 }
 
-/* Places every b x b block of the space on a node drawn from the seed, as the paper's
- * experiments do ("input address spaces are randomly distributed (as 2048x2048 blocks) over
- * the cluster nodes", section 5). */
-static nw_status spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
-                               uint64_t seed) {
-  uint64_t blocks = n / bs, row = n * sizeof(float), brow = bs * sizeof(float);
-  uint64_t x = seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull;
-  nw_status st = NW_OK;
-  for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)
-    for (uint64_t bj = 0; bj < blocks && st == NW_OK; bj++) {
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      int node = (int)(x % (uint64_t)nw_runtime_nodes(rt));
-      st = nw_space_place(s, bi * bs * row + bj * brow, brow, row, bs, node);
-    }
-  return st;
-}
-
 static nw_status verify(nw_space *c_space, const float *a, const float *b, uint64_t n, uint64_t bs,
                         int *equal) {
   uint64_t count = n * n;
@@ -218,9 +200,9 @@ static nw_status matmul_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
       st = nw_space_write(sb, 0, b, bytes);
   }
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1) {
-    st = spread_blocks(rt, sa, n, bs, args->seed);
+    st = nw_app_spread_blocks(rt, sa, n, bs, args->seed);
     if (st == NW_OK)
-      st = spread_blocks(rt, sb, n, bs, args->seed + 1);
+      st = nw_app_spread_blocks(rt, sb, n, bs, args->seed + 1);
   }
   if (st == NW_OK)
     st = nw_task_create(rt, &nw_matmul_kind, (n / bs) * (n / bs), &conf, sizeof conf, &task);

@@ -39,6 +39,8 @@ unknown_gpu_cache) args=(run --gpu-cache fifo) want="--gpu-cache: unknown value 
 gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 8" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
+unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
+conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
 gpu_mem_below_subtask)
   args=(run --platform "$small" --devices gpu --gpu-mem 300000 --n 1024 --block 128)
   want="needs 1114880 bytes of GPU memory; the budget is 300000" want_status=1 ;;

@@ -41,7 +41,8 @@ static void quad_bits(nw_quad q, unsigned char *map, int value) {
 static void cross_check(void) {
   enum { SIZE = 384 };
   unsigned char want[SIZE], got[SIZE], space[SIZE], packed[SIZE], back[SIZE];
-  int mismatches = 0, overlaps = 0, byte_errors = 0, roundtrip_errors = 0, contain_errors = 0;
+  int mismatches = 0, overlaps = 0, byte_errors = 0, roundtrip_errors = 0, contain_errors = 0,
+      overlap_errors = 0;
   for (int trial = 0; trial < 300; trial++) {
     uint64_t pitch = 1 + rnd(24);
     nw_region s, other, inter;
@@ -62,9 +63,15 @@ static void cross_check(void) {
       memset(qmap, 0, sizeof qmap);
       quad_bits(q, qmap, 1);
       int inside = 1;
-      for (int b = 0; b < SIZE; b++)
+      uint64_t common = 0;
+      for (int b = 0; b < SIZE; b++) {
         inside &= !qmap[b] || want[b];
+        common += qmap[b] && want[b];
+      }
       contain_errors += nw_region_contains(&s, &other) != inside;
+      /* overlap_bytes counts the common bytes, either way round */
+      overlap_errors += nw_region_overlap_bytes(&s, &other) != common;
+      overlap_errors += nw_region_overlap_bytes(&other, &s) != common;
       /* intersect must give exactly the common bytes */
       nw_region_init(&inter, pitch);
       nw_region_intersect(&inter, &s, &other);
@@ -105,6 +112,7 @@ static void cross_check(void) {
   CHECK(byte_errors == 0);
   CHECK(roundtrip_errors == 0);
   CHECK(contain_errors == 0);
+  CHECK(overlap_errors == 0);
 }
 
 int main(void) {

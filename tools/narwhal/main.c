@@ -38,7 +38,9 @@ static int run(int argc, char **argv, char **all_argv) {
   }
   const nw_app *app = nw_app_find(o.run.app);
   if (!app) {
-    snprintf(why, sizeof why, "--app: unknown application '%s' (built in: matmul)", o.run.app);
+    char names[256];
+    nw_app_names(names, sizeof names);
+    snprintf(why, sizeof why, "--app: unknown application '%s' (built in: %s)", o.run.app, names);
     return fail(2, why);
   }
   if (app->check_args(&o.run.args, why, sizeof why) != NW_OK)

@@ -19,12 +19,12 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def defs[] = {
-    {"app", T_STRING, {0}, "application to run (matmul)"},
+    {"app", T_STRING, {0}, "application to run (matmul, conv2d)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
-    {"n", T_U64, {0}, "problem size (matmul: matrix dimension)"},
-    {"block", T_U64, {0}, "subtask granularity (matmul: block dimension)"},
+    {"n", T_U64, {0}, "problem size (matmul: matrix dimension; conv2d: image side)"},
+    {"block", T_U64, {0}, "subtask granularity (matmul: block dimension; conv2d: tile side)"},
     {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
     {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
@@ -49,6 +49,10 @@ static const opt_def defs[] = {
      T_CHOICE,
      {"two-level", "one-level"},
      "work stealing: per-node agents (the paper's) or device to device"},
+    {"locality",
+     T_CHOICE,
+     {"on", "off"},
+     "locality-aware scheduling (paper 4.3.4): assign and steal by where the data is"},
     {"slow",
      T_STRING,
      {0},
@@ -179,6 +183,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
     c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
+  else if (!strcmp(n, "locality"))
+    c->sched.locality = strcmp(v, "on") == 0;
   else if (!strcmp(n, "devices"))
     c->devices = !strcmp(v, "cpu")   ? NW_DEVICES_CPU
                  : !strcmp(v, "gpu") ? NW_DEVICES_GPU
@@ -422,6 +428,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
+  cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddStringToObject(j, "devices", nw_devices_mode_name(c->devices));
   cJSON_AddStringToObject(j, "gpu-cache", nw_cache_policy_name(c->sched.gpu_cache));
   cJSON_AddNumberToObject(j, "gpu-mem", (double)c->gpu_mem);

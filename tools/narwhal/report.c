@@ -27,6 +27,10 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  multi-assign %llu copies, %llu won by the copy, %llu results discarded\n",
          (unsigned long long)r->total.multi_assigned,
          (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
+  uint64_t rb = r->total.locality_read_bytes, lb = r->total.locality_local_bytes;
+  printf("  locality     %s: %.3f of %.3f GB read were local at task start (%.1f%%)\n",
+         c->sched.locality ? "on" : "off", (double)lb / 1e9, (double)rb / 1e9,
+         rb ? 100.0 * (double)lb / (double)rb : 0.0);
   if (r->total.bytes_h2d || r->total.cache_misses)
     printf("  gpu cache    %s: %llu hits, %llu misses, %llu evictions; %.3f GB in, %.3f GB out\n",
            nw_cache_policy_name(c->sched.gpu_cache), (unsigned long long)r->total.cache_hits,
@@ -73,6 +77,9 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
   cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
+  cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
+  cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
+  cJSON_AddNumberToObject(j, "locality_local_bytes", (double)r->total.locality_local_bytes);
   cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(c->devices));
   cJSON_AddStringToObject(j, "gpu_cache", nw_cache_policy_name(c->sched.gpu_cache));
   cJSON_AddNumberToObject(j, "cache_hits", (double)r->total.cache_hits);

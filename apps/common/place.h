@@ -1,0 +1,13 @@
+/* place.h: where an application's inputs start, before its first task (not timed). */
+#ifndef NW_APP_PLACE_H
+#define NW_APP_PLACE_H
+
+#include "narwhal.h"
+
+/* Places every bs x bs block of an n x n float matrix held in space s (row pitch n floats) on
+ * a node drawn from the seed, as the paper's experiments do ("input address spaces are
+ * randomly distributed (as 2048x2048 blocks) over the cluster nodes", section 5). bs divides
+ * n. The same seed gives the same placement. */
+nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs, uint64_t seed);
+
+#endif
