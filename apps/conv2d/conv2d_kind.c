@@ -20,11 +20,11 @@ void conv2d_halo(const conv2d_conf *c, uint64_t s, uint64_t *r0, uint64_t *r1, u
   *c1 = x0 + c->b + R < c->n ? x0 + c->b + R : c->n;
 }
 
-void conv2d_tile(uint64_t n, uint64_t b, uint64_t y0, uint64_t x0, const float *in, uint64_t r0,
-                 uint64_t c0, uint64_t ldi, float *out, uint64_t ldo) {
-  for (uint64_t y = y0; y < y0 + b; y++) {
+void conv2d_tile(uint64_t n, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0, const float *in,
+                 uint64_t r0, uint64_t c0, uint64_t ldi, float *out, uint64_t ldo) {
+  for (uint64_t y = y0; y < y0 + h; y++) {
     uint64_t ylo = y >= R ? y - R : 0, yhi = y + R < n ? y + R : n - 1;
-    for (uint64_t x = x0; x < x0 + b; x++) {
+    for (uint64_t x = x0; x < x0 + w; x++) {
       uint64_t xlo = x >= R ? x - R : 0, xhi = x + R < n ? x + R : n - 1;
       float sum = 0;
       for (uint64_t yy = ylo; yy <= yhi; yy++)
@@ -53,8 +53,21 @@ static void conv2d_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v
   uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
-  conv2d_tile(c->n, c->b, y0, x0, nw_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0, c0, c->n,
-              nw_view_at(&v[1], y0 * pitch + x0 * sizeof(float)), c->n);
+  conv2d_tile(c->n, c->b, c->b, y0, x0, nw_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0, c0,
+              c->n, nw_view_at(&v[1], y0 * pitch + x0 * sizeof(float)), c->n);
+}
+
+/* Work-item `item` of `items` (paper 4.3.1): its own band of the tile's rows. */
+static void conv2d_cpu_item(const nw_task_info *t, uint64_t subtask, int item, int items,
+                            const nw_view *v) {
+  const conv2d_conf *c = t->conf;
+  uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
+  conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
+  uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
+  uint64_t top = y0 + c->b * (uint64_t)item / (uint64_t)items;
+  uint64_t end = y0 + c->b * (uint64_t)(item + 1) / (uint64_t)items;
+  conv2d_tile(c->n, end - top, c->b, top, x0, nw_view_at(&v[0], r0 * pitch + c0 * sizeof(float)),
+              r0, c0, c->n, nw_view_at(&v[1], top * pitch + x0 * sizeof(float)), c->n);
 }
 
 /* On a (modelled) GPU each view holds only its subscription's rectangle, rows `pitch` bytes
@@ -64,9 +77,9 @@ static void conv2d_gpu_emulated(const nw_task_info *t, uint64_t subtask, const n
   uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
-  conv2d_tile(c->n, c->b, y0, x0, nw_gpu_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0, c0,
-              v[0].pitch / sizeof(float), nw_gpu_view_at(&v[1], y0 * pitch + x0 * sizeof(float)),
-              v[1].pitch / sizeof(float));
+  conv2d_tile(c->n, c->b, c->b, y0, x0, nw_gpu_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0,
+              c0, v[0].pitch / sizeof(float),
+              nw_gpu_view_at(&v[1], y0 * pitch + x0 * sizeof(float)), v[1].pitch / sizeof(float));
 }
 
 /* An add per neighbourhood pixel, counted as a multiply-add as a general convolution would:
@@ -84,6 +97,7 @@ const nw_task_kind nw_conv2d_kind = {
     .name = "conv2d",
     .subscribe = conv2d_subscribe,
     .cpu_kernel = conv2d_cpu,
+    .cpu_work_item = conv2d_cpu_item,
     .flops = conv2d_flops,
     .gpu_emulated_kernel = conv2d_gpu_emulated,
 };

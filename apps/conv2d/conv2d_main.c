@@ -55,7 +55,7 @@ static nw_status verify(nw_space *out_space, const float *in, uint64_t n, uint64
   if (st == NW_OK) {
     for (uint64_t y0 = 0; y0 < n; y0 += b)
       for (uint64_t x0 = 0; x0 < n; x0 += b)
-        conv2d_tile(n, b, y0, x0, in, 0, 0, n, ref + y0 * n + x0, n);
+        conv2d_tile(n, b, b, y0, x0, in, 0, 0, n, ref + y0 * n + x0, n);
     *equal = memcmp(out, ref, count * sizeof *out) == 0;
   }
   free(out);
