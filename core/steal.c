@@ -32,6 +32,15 @@ typedef struct loot {
   int n;
 } loot;
 
+/* A device is dry when it has no subtask of its own, neither executing nor waiting for data.
+ * A ProSteal round (begun while executing) may outlive that subtask: the device may have moved
+ * on to its prefetched one, whose data may still be on the way (the more so when prefetches
+ * go at low priority, paper 4.2). Such a device is not dry: the round's failure must not
+ * retire it, and it must not take a multi-assigned copy in place of its current subtask. */
+static int dry(const nw_device_slot *s) {
+  return !s->current && s->state != DEV_EXECUTING;
+}
+
 static int stage_of(const nw_prepared *p) {
   return p->waiting ? 2 : 3;
 }
@@ -110,7 +119,7 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const loot *l) {
 static void end_round(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   slot->steal_active = 0;
-  if (slot->state == DEV_EXECUTING) { /* a proactive round: nothing yet; steal when dry */
+  if (!dry(slot)) { /* a proactive round: nothing yet; steal when dry */
     slot->prosteal_off = 1;
     return;
   }
@@ -161,8 +170,7 @@ static void send_request(nw_node *n, nw_task_state *t, int d, int node, int targ
   nw_w_u32(&w, (uint32_t)(target + 1)); /* 0: the agent chooses */
   nw_w_f64(&w, slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0);
   /* At maximum aggression an idle stealer also accepts a copy of a running subtask (4.3.3). */
-  nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign &&
-                        slot->state != DEV_EXECUTING));
+  nw_w_u8(&w, (uint8_t)(slot->aggression >= 3 && n->cfg.sched.multi_assign && dry(slot)));
   nw_w_u8(&w, (uint8_t)n->cfg.device_kind[d]);
   slot->steal_sent_s = n->be.ops->now(n->be.be);
   nw_node_send(n, node, NW_CHANNEL_CONTROL, &w, 0);
@@ -184,7 +192,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
    * straggling CPU subtask of its own node, and the reverse. */
   uint64_t copy;
   int origin_dev;
-  if (slot->aggression >= 3 && n->cfg.sched.multi_assign && slot->state != DEV_EXECUTING &&
+  if (slot->aggression >= 3 && n->cfg.sched.multi_assign && dry(slot) &&
       nw_multiassign_offer(n, t, n->cfg.id, d, n->cfg.device_kind[d], nw_sched_rate(slot),
                            slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0, &copy,
                            &origin_dev)) {
@@ -356,7 +364,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
       r->bad = 1;
       return;
     }
-  if (grant && copy < t->info.subtasks && slot->state != DEV_EXECUTING) {
+  if (grant && copy < t->info.subtasks && dry(slot)) {
     n->stats.steals_succeeded++;
     nw_dev_stats(n, (int)dev)->steals_succeeded++;
     record_outcome(n, slot, 1);
