@@ -22,15 +22,21 @@ typedef struct nw_node nw_node;
 /* Scheduler parameters shared by every node of a run. */
 typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_id;
 
+/* How the data of a pipelined prefetch travels (paper 4.2). LOW: at lower priority than
+ * demand fetches (NW_CHANNEL_PREFETCH); SAME: like demand data, for comparison. LOW is zero so
+ * that a zeroed configuration gets the paper's behaviour. */
+typedef enum { NW_PREFETCH_LOW = 0, NW_PREFETCH_SAME = 1 } nw_prefetch_priority;
+
 typedef struct nw_sched_config {
   int pipeline; /* fetch the next queued subtask's data while one runs */
   /* After a stealing round in which every node failed: 0 stops stealing for the task (the
    * original Unicorn's rule); > 0 retries after this back-off, doubling up to 1024x. */
   double steal_retry_s;
-  nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
-  int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
-  int prosteal;                    /* steal before running dry (paper 4.3.2, ProSteal) */
-  nw_cache_policy gpu_cache;       /* eviction policy of every GPU's software cache (4.4) */
+  nw_steal_policy_id steal_policy;        /* two-level (paper default) or one-level (comparison) */
+  int multi_assign;                       /* copies of straggling subtasks (paper 4.3.3) */
+  int prosteal;                           /* steal before running dry (paper 4.3.2, ProSteal) */
+  nw_cache_policy gpu_cache;              /* eviction policy of every GPU's software cache (4.4) */
+  nw_prefetch_priority prefetch_priority; /* of the pipeline's fetches (4.2) */
 } nw_sched_config;
 
 typedef struct nw_node_config {

@@ -20,19 +20,29 @@
 #define NW_SENDQ_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "narwhal.h"
 
 typedef enum { NW_SEND_DEMAND = 0, NW_SEND_PREFETCH = 1 } nw_send_class;
 
+typedef struct nw_sendq_entry {
+  void *item;
+  uint64_t seq; /* order of arrival over both classes */
+} nw_sendq_entry;
+
 typedef struct nw_sendq_fifo {
-  void **item; /* ring buffer */
+  nw_sendq_entry *e; /* ring buffer */
   size_t head, n, cap;
 } nw_sendq_fifo;
 
 typedef struct nw_sendq {
   nw_sendq_fifo fifo[2]; /* indexed by nw_send_class */
   size_t inflight[2];    /* started, not yet done */
+  uint64_t seq;
+  /* Demand transfers started ahead of a prefetch queued before them: how often the priority
+   * changed the order (a plain FIFO would have sent that prefetch first). */
+  uint64_t overtakes;
 } nw_sendq;
 
 void nw_sendq_init(nw_sendq *q);

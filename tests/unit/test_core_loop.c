@@ -9,7 +9,11 @@
  * - with one node slowed 4x, stealing moves work off it;
  * - with one node slowed 8x, multi-assign runs copies; every copy ends with exactly one
  *   discarded instance, and results stay exact (also with messages reordered);
- * - a subscription outside its space is refused at submission with its subtask named.
+ * - a subscription outside its space is refused at submission with its subtask named;
+ * - with each node's data sent one transfer at a time, prefetched data goes at low priority
+ *   (paper 4.2) or, for comparison, like demand data; results stay exact either way, also with
+ *   a slow node (stealing, ProSteal and copies while prefetches are still on the way) and
+ *   with messages reordered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +244,62 @@ int main(void) {
   nw_app_args ma = {.n = 96, .block = 16, .seed = 1, .verify = 1, .spread = 1};
   CHECK(loop_run(&c, &nw_matmul_app, &ma, &res) == NW_OK);
   CHECK(res.verified == 1 && res.total.multi_assigned == 0 && res.total.cancelled == 0);
+  nw_run_result_free(&res);
+
+  /* Prefetch priority (paper 4.2) on a serial data link per node. LOW sends some data at
+   * prefetch priority, never all of it (the first subtask of each device is a demand), and
+   * some demand transfers go ahead of older prefetches; SAME and pipelining off send none. */
+  uint64_t overtakes = 0;
+  for (int same = 0; same <= 1; same++)
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+      loop_config_defaults(&c);
+      c.serial_data = 1;
+      c.bandwidth = 3e7; /* sending a subtask's data takes longer than running it */
+      c.sched.prefetch_priority = same ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
+      c.seed = seed;
+      c.slow_node_factor = seed % 2 ? 4 : 1;
+      c.jitter_s = seed > 4 ? 0.0005 : 0;
+      nw_app_args pf = {.n = 128, .block = 16, .seed = seed, .verify = 1, .spread = 1};
+      CHECK(loop_run(&c, &nw_matmul_app, &pf, &res) == NW_OK);
+      CHECK(res.verified == 1);
+      CHECK(res.subtasks == 64);
+      if (same)
+        CHECK(res.total.bytes_prefetched == 0 && res.total.demand_overtakes == 0);
+      else
+        CHECK(res.total.bytes_prefetched > 0 &&
+              res.total.bytes_prefetched < res.total.bytes_network);
+      overtakes += res.total.demand_overtakes;
+      double wait = 0;
+      for (int i = 0; i < res.ndevices; i++)
+        wait += res.devices[i].s.demand_wait_s;
+      CHECK(wait > 0 && wait < res.total.demand_wait_s * 1.000001 &&
+            wait > res.total.demand_wait_s * 0.999999);
+      nw_run_result_free(&res);
+    }
+  CHECK(overtakes > 0);
+
+  /* A ProSteal round that ends in failure after its device moved on to a prefetched subtask
+   * still waiting for its data: the device must not retire holding that subtask (the core
+   * used to get stuck here: steal.c, dry()). */
+  for (int same = 0; same <= 1; same++) {
+    loop_config_defaults(&c);
+    c.serial_data = 1;
+    c.bandwidth = 3e7;
+    c.slow_node_factor = 4;
+    c.jitter_s = 0.0005;
+    c.seed = 29;
+    c.sched.prefetch_priority = same ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
+    nw_app_args pf = {.n = 128, .block = 16, .seed = 29, .verify = 1, .spread = 1};
+    CHECK(loop_run(&c, &nw_matmul_app, &pf, &res) == NW_OK);
+    CHECK(res.verified == 1 && res.subtasks == 64);
+    nw_run_result_free(&res);
+  }
+
+  loop_config_defaults(&c);
+  c.serial_data = 1;
+  c.sched.pipeline = 0;
+  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+  CHECK(res.verified == 1 && res.total.bytes_prefetched == 0 && res.total.bytes_network > 0);
   nw_run_result_free(&res);
 
   loop_config_defaults(&c);

@@ -58,6 +58,17 @@ int main(void) {
   CHECK(nw_sendq_inflight(&q, NW_SEND_DEMAND) == 0 && nw_sendq_inflight(&q, NW_SEND_PREFETCH) == 0);
   nw_sendq_done(&q, NW_SEND_DEMAND); /* a stray done does not underflow */
   CHECK(nw_sendq_inflight(&q, NW_SEND_DEMAND) == 0);
+  CHECK(q.overtakes == 3); /* D(0), D(1) ahead of P(0); D(2) ahead of P(1) */
+  nw_sendq_free(&q);
+
+  /* A demand queued before a prefetch goes first by FIFO alone: no overtake. */
+  nw_sendq_init(&q);
+  CHECK(nw_sendq_push(&q, NW_SEND_DEMAND, D(0)) == NW_OK);
+  CHECK(nw_sendq_push(&q, NW_SEND_PREFETCH, P(0)) == NW_OK);
+  CHECK(start(&q, &c) == D(0));
+  nw_sendq_done(&q, NW_SEND_DEMAND);
+  CHECK(start(&q, &c) == P(0));
+  CHECK(q.overtakes == 0);
   nw_sendq_free(&q);
 
   /* take_any empties both classes (what a stopped run frees), demand first. */
@@ -76,6 +87,8 @@ int main(void) {
   nw_sendq_init(&q);
   uint64_t rng = 42;
   int next_in[2] = {0, 0}, next_out[2] = {0, 0};
+  static uint64_t seq_of[2][N]; /* arrival order over both classes */
+  uint64_t arrivals = 0, overtakes = 0;
   size_t live[2] = {0, 0};
   int order_ok = 1, rule_ok = 1, push_ok = 1;
   while (next_out[0] < N || next_out[1] < N) {
@@ -85,7 +98,7 @@ int main(void) {
       for (int k = 0; k < 3 && next_in[cls] < N; k++) {
         void *item = cls == NW_SEND_DEMAND ? D(next_in[cls]) : P(next_in[cls]);
         push_ok &= nw_sendq_push(&q, (nw_send_class)cls, item) == NW_OK;
-        next_in[cls]++;
+        seq_of[cls][next_in[cls]++] = arrivals++;
       }
     } else if (r < 6) { /* start what may start */
       size_t dq = nw_sendq_queued(&q, NW_SEND_DEMAND);
@@ -97,6 +110,9 @@ int main(void) {
       if (c == NW_SEND_PREFETCH)
         rule_ok &= dq == 0 && live[0] == 0 && live[1] == 0;
       int want = c == NW_SEND_DEMAND ? 1000 + next_out[0] : 1 + next_out[1];
+      if (c == NW_SEND_DEMAND && next_out[1] < next_in[1] &&
+          seq_of[1][next_out[1]] < seq_of[0][next_out[0]])
+        overtakes++;
       order_ok &= (uintptr_t)item == (uintptr_t)want;
       next_out[c]++;
       live[c]++;
@@ -114,6 +130,7 @@ int main(void) {
   CHECK(order_ok);
   CHECK(rule_ok);
   CHECK(next_out[0] == N && next_out[1] == N); /* nothing lost, nothing twice */
+  CHECK(overtakes > 0 && q.overtakes == overtakes);
   CHECK(q.fifo[0].cap >= 16 && q.fifo[1].cap >= 16);
   nw_sendq_free(&q);
 

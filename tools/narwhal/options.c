@@ -34,6 +34,10 @@ static const opt_def defs[] = {
      "inputs start spread in random blocks, or on node 0"},
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
+    {"prefetch-priority",
+     T_CHOICE,
+     {"low", "same"},
+     "the pipeline's prefetched data goes after data devices wait for (paper 4.2), or alike"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
     {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
@@ -159,6 +163,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->cpu_devices = (int)u;
   else if (!strcmp(n, "pipeline"))
     c->sched.pipeline = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "prefetch-priority"))
+    c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
   else if (!strcmp(n, "prosteal"))
@@ -395,6 +401,8 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
+  cJSON_AddStringToObject(j, "prefetch-priority",
+                          c->sched.prefetch_priority == NW_PREFETCH_SAME ? "same" : "low");
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
