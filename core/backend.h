@@ -30,8 +30,17 @@ typedef struct nw_copy {
 } nw_copy;
 
 /* Two channels, as in Unicorn's network subsystem (section 4.1): light control messages must
- * not queue behind heavy data transfers. */
-typedef enum { NW_CHANNEL_CONTROL = 0, NW_CHANNEL_DATA = 1 } nw_channel;
+ * not queue behind heavy data transfers. Data has two priorities (section 4.2: "subtask data
+ * fetch requests are given high priority while the prefetch requests for subtasks anticipated
+ * to run in the future are given lower priority"):
+ *   NW_CHANNEL_DATA      bulk data a device (or the driver) waits for now: a demand fetch;
+ *   NW_CHANNEL_PREFETCH  bulk data for a subtask that will run later: a backend starts it only
+ *                        after every waiting NW_CHANNEL_DATA transfer of this node, and only
+ *                        when none is in flight (core/sendq.h is that rule). A transfer once
+ *                        started is not preempted. It arrives as a data message like any
+ *                        other: the receiver does not see the difference.
+ * Control messages go at once, whatever data is queued. */
+typedef enum { NW_CHANNEL_CONTROL = 0, NW_CHANNEL_DATA = 1, NW_CHANNEL_PREFETCH = 2 } nw_channel;
 
 typedef enum {
   NW_EVENT_MESSAGE = 1, /* a message from another node (or this one) arrived */
@@ -60,7 +69,7 @@ typedef struct nw_backend_ops {
   /* Sends len bytes of buf (malloc'd; ownership passes to the backend) to node dst, which may
    * be this node. wire_bytes is the size the transfer has on the wire: len, plus the payload
    * that phantom data mode leaves out. No delivery order is promised: the core does not rely
-   * on one. */
+   * on one; only the start order of a node's data transfers is (see nw_channel). */
   void (*send)(void *be, int dst, nw_channel channel, void *buf, size_t len, uint64_t wire_bytes);
   /* Runs exec on local device `device` (see nw_exec_run, nw_exec_run_gpu). The device posts
    * NW_EVENT_EXEC_DONE with the same exec when done. A device runs its execs one at a time,

@@ -59,7 +59,7 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
 void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
                            uint64_t subtask) {
   nw_device_slot *slot = &t->dev[d];
-  nw_prepared *p = nw_sched_prepare(n, t, subtask);
+  nw_prepared *p = nw_sched_prepare(n, t, subtask, 0); /* the copy runs now: demand */
   if (!p)
     return;
   p->origin_node = origin_node;

@@ -91,9 +91,11 @@ void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t pay
     return;
   }
   if (dst != n->cfg.id) {
-    if (ch == NW_CHANNEL_DATA) {
+    if (ch == NW_CHANNEL_DATA || ch == NW_CHANNEL_PREFETCH) {
       n->stats.messages_data++;
       n->stats.bytes_network += payload_bytes;
+      if (ch == NW_CHANNEL_PREFETCH)
+        n->stats.bytes_prefetched += payload_bytes;
     } else {
       n->stats.messages_control++;
     }

@@ -23,6 +23,11 @@ typedef struct nw_node nw_node;
 /* Scheduler parameters shared by every node of a run. */
 typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_id;
 
+/* How the data of a pipelined prefetch travels (paper 4.2). LOW: at lower priority than
+ * demand fetches (NW_CHANNEL_PREFETCH); SAME: like demand data, for comparison. LOW is zero so
+ * that a zeroed configuration gets the paper's behaviour. */
+typedef enum { NW_PREFETCH_LOW = 0, NW_PREFETCH_SAME = 1 } nw_prefetch_priority;
+
 typedef struct nw_sched_config {
   int pipeline; /* fetch the next queued subtask's data while one runs */
   /* After a stealing round in which every node failed: 0 stops stealing for the task (the
@@ -36,6 +41,7 @@ typedef struct nw_sched_config {
    * steals weighted by how much of each subtask's data each node holds. Off by default: the
    * paper's default scheduler is locality-oblivious and a task opts in. */
   int locality;
+  nw_prefetch_priority prefetch_priority; /* of the pipeline's fetches (4.2) */
 } nw_sched_config;
 
 typedef struct nw_node_config {

@@ -30,6 +30,13 @@ typedef struct nw_space_state {
   struct nw_space_state *next;
 } nw_space_state;
 
+/* Why a node fetches data (paper 4.2): a demand fetch is for a subtask about to run (a
+ * device's current one, a stolen or multi-assigned subtask it runs next, the driver's reads);
+ * a prefetch is for the subtask pipelining anticipates (slot->next). The class travels in
+ * MSG_FETCH, through the master's forwarding, to the owner, which sends the bytes on
+ * NW_CHANNEL_DATA or NW_CHANNEL_PREFETCH accordingly. On the wire: one byte. */
+typedef enum { NW_FETCH_DEMAND = 0, NW_FETCH_PREFETCH = 1 } nw_fetch_class;
+
 typedef struct nw_range {
   uint64_t first, last; /* subtask ids [first, last) */
 } nw_range;
@@ -59,6 +66,7 @@ typedef struct nw_prepared {
   nw_region write[NW_MAX_BOUND_SPACES];
   int waiting;       /* reads not yet all resident */
   double prepared_s; /* when its reads were requested */
+  double current_s;  /* when it became its device's current subtask (for demand_wait_s) */
   double started_s;  /* when it started executing */
   /* Multi-assign (paper 4.3.3, multiassign.c). On the original assignee: where its copy runs
    * (copy_node < 0: none). On a copy: the original's node and device (origin_node < 0: not a
@@ -275,7 +283,9 @@ nw_task_state *nw_node_task(nw_node *n, uint64_t id);
 nw_space_state *nw_space_find(nw_node *n, uint64_t id);
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator);
-nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need);
+/* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
+ * the class it was requested with (see sched.c: no upgrade). */
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c);
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 void nw_space_on_data(nw_node *n, nw_reader *r);
@@ -314,8 +324,11 @@ void nw_sched_exec_result(nw_node *n, nw_exec *e);
 void nw_sched_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
 /* Lets go of the GPU entries of a task's subtasks that are not running (the task ends). */
 void nw_sched_task_unstage(nw_node *n, nw_task_state *t);
-/* Prepares subtask for device d (subscriptions, fetches); NULL after a failure. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask);
+/* Prepares a subtask (subscriptions, fetches); NULL after a failure. prefetch: it is to run
+ * after the device's current one (pipelining), so its reads are fetched at prefetch priority
+ * when the run's prefetch_priority is LOW; otherwise it is the subtask the device runs now
+ * (it becomes current) and its reads are demand fetches. */
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask, int prefetch);
 /* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
 void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
 /* Frees an exec whose result is thrown away. */

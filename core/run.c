@@ -12,8 +12,12 @@ void nw_run_config_defaults(nw_run_config *c) {
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
-  c->sched = (nw_sched_config){
-      .pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1, .locality = 0};
+  c->sched = (nw_sched_config){.pipeline = 1,
+                               .steal_retry_s = 0,
+                               .multi_assign = 1,
+                               .prosteal = 1,
+                               .locality = 0,
+                               .prefetch_priority = NW_PREFETCH_LOW}; /* paper 4.2 */
   c->seed = 1;
   c->gpu_streams = 1;
   c->reserved_cores = -1;
@@ -78,6 +82,9 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->steals_local_attempted += s->steals_local_attempted;
     t->steals_local_succeeded += s->steals_local_succeeded;
     t->bytes_network += s->bytes_network;
+    t->bytes_prefetched += s->bytes_prefetched;
+    t->demand_overtakes += s->demand_overtakes;
+    t->demand_wait_s += s->demand_wait_s;
     t->messages_control += s->messages_control;
     t->messages_data += s->messages_data;
     t->ownership_messages += s->ownership_messages;

@@ -2,7 +2,8 @@
  *
  * Paper section 4.3.2: a task starts with an equal share of contiguous subtask ids per device
  * in the cluster. A device runs its queue in order; with pipelining on (section 4.3), the next
- * subtask's data is requested while the current one executes. When a device's queue is empty
+ * subtask's data is requested while the current one executes, at lower priority than the data
+ * devices wait for now (section 4.2; --prefetch-priority). When a device's queue is empty
  * it steals (steal.c). A finished subtask's private write views are committed to the node's
  * copy (write-only) or kept until the task ends (read-write: transactional semantics).
  */
@@ -84,12 +85,16 @@ static int reads_resident(nw_task_state *t, nw_prepared *p) {
   return 1;
 }
 
-/* Records how long a prepared subtask waited for its data (for multi-assign estimates). */
+/* Records how long the device's current subtask waited for its data: since its request (for
+ * multi-assign estimates), and since it became current (the device's stall, demand_wait_s). */
 static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   nw_device_slot *slot = &t->dev[d];
-  double wait = n->be.ops->now(n->be.be) - p->prepared_s;
+  double now = n->be.ops->now(n->be.be);
+  double wait = now - p->prepared_s, stall = now - p->current_s;
   slot->fetch_wait_s += wait;
   nw_dev_stats(n, d)->fetch_wait_s += wait;
+  nw_dev_stats(n, d)->demand_wait_s += stall;
+  n->stats.demand_wait_s += stall;
   slot->fetches++;
   if (wait > slot->max_fetch_s)
     slot->max_fetch_s = wait;
@@ -110,15 +115,28 @@ static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
   nw_steal_begin(n, t, d);
 }
 
-/* Computes the subtask's subscriptions and requests the reads this node lacks. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
+/* Computes the subtask's subscriptions and requests the reads this node lacks.
+ *
+ * Priority (paper 4.2) is decided here, once, when the request is made. A prefetched subtask
+ * that becomes current while its data is still on the way keeps its request as it was: no
+ * upgrade. The bytes sit in the owner's backend (a queued or started transfer) where the core
+ * cannot reach them, and asking again at demand priority would send them twice; a duplicate
+ * could land after a later task wrote those bytes here and overwrite them with stale ones.
+ * The same holds when a demand need overlaps data another device of this node prefetches:
+ * the request is merged (section 4.2: duplicate requests are filtered) and keeps its class.
+ * At most one subtask per device is prefetched, so what such a device waits for is the one
+ * transfer its pipeline asked for while the previous subtask ran. */
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask, int prefetch) {
   nw_prepared *p = calloc(1, sizeof *p);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return NULL;
   }
+  nw_fetch_class cls = prefetch && n->cfg.sched.prefetch_priority == NW_PREFETCH_LOW
+                           ? NW_FETCH_PREFETCH
+                           : NW_FETCH_DEMAND;
   p->subtask = subtask;
-  p->prepared_s = n->be.ops->now(n->be.be);
+  p->prepared_s = p->current_s = n->be.ops->now(n->be.be);
   p->copy_node = p->origin_node = -1;
   nw_access access[NW_MAX_BOUND_SPACES];
   for (int i = 0; i < t->info.nspaces; i++)
@@ -128,7 +146,7 @@ nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask) {
       nw_subscriptions(t->kind, &t->info, access, subtask, p->read, p->write, why, sizeof why);
   for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
     if (!nw_region_empty(&p->read[i]))
-      st = nw_space_need(n, t->bound[i].space, &p->read[i]);
+      st = nw_space_need(n, t->bound[i].space, &p->read[i], cls);
   if (st != NW_OK) {
     /* Node 0 checked every subscription at submission, so this is a callback that answers
      * differently on different nodes or calls, or memory running out. */
@@ -220,10 +238,11 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
       if (slot->next) {
         slot->current = slot->next;
         slot->next = NULL;
+        slot->current->current_s = n->be.ops->now(n->be.be); /* the device waits from now */
         if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
           nw_dev_stats(n, d)->prefetch_hits++;
       } else if (pop_front(slot, &id)) {
-        slot->current = nw_sched_prepare(n, t, id);
+        slot->current = nw_sched_prepare(n, t, id, 0);
         if (!slot->current)
           return;
       } else if (slot->steal_active) { /* a proactive request is on its way: wait for it */
@@ -250,7 +269,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
     launch(n, t, d);
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
-    slot->next = nw_sched_prepare(n, t, id);
+    slot->next = nw_sched_prepare(n, t, id, 1);
   /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
   if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
     nw_gpu_stage_in(n, t, d, slot->next);

@@ -5,6 +5,10 @@
  * temporary directory) and what is in flight. A read it lacks is requested from the master,
  * which forwards each part to its true owner; owners reply with the bytes directly. The
  * master itself splits requests by its directory and asks the owners directly.
+ *
+ * Every request carries its class (demand or prefetch, paper 4.2) from the requester through
+ * the master to the owner, which sends the bytes at that priority: the requester alone knows
+ * whether a device waits for them now.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -109,16 +113,18 @@ static nw_space_state *read_descriptor(nw_node *n, nw_reader *r) {
 }
 
 static void send_fetch(nw_node *n, int dst, const nw_space_state *s, int requester,
-                       const nw_region *part) {
+                       nw_fetch_class c, const nw_region *part) {
   nw_writer w;
   nw_w_init(&w, MSG_FETCH);
   write_descriptor(&w, s);
   nw_w_u32(&w, (uint32_t)requester);
+  nw_w_u8(&w, (uint8_t)c);
   nw_w_region(&w, part);
   nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
-static void send_data(nw_node *n, int dst, const nw_space_state *s, const nw_region *part) {
+static void send_data(nw_node *n, int dst, const nw_space_state *s, nw_fetch_class c,
+                      const nw_region *part) {
   uint64_t bytes = nw_region_bytes(part);
   nw_writer w;
   nw_w_init(&w, MSG_DATA);
@@ -129,11 +135,11 @@ static void send_data(nw_node *n, int dst, const nw_space_state *s, const nw_reg
     if (dstp)
       nw_region_gather(part, s->data, dstp);
   }
-  nw_node_send(n, dst, NW_CHANNEL_DATA, &w, bytes);
+  nw_node_send(n, dst, c == NW_FETCH_PREFETCH ? NW_CHANNEL_PREFETCH : NW_CHANNEL_DATA, &w, bytes);
 }
 
 /* On the master: serve what it owns, forward each other part to its owner. */
-static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester,
+static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester, nw_fetch_class c,
                                     const nw_region *need) {
   nw_region *parts = calloc((size_t)n->cfg.nodes, sizeof *parts);
   if (!parts)
@@ -150,9 +156,9 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester
       break;
     }
     if (k == n->cfg.id)
-      send_data(n, requester, s, &parts[k]);
+      send_data(n, requester, s, c, &parts[k]);
     else
-      send_fetch(n, k, s, requester, &parts[k]);
+      send_fetch(n, k, s, requester, c, &parts[k]);
   }
   for (int k = 0; k < n->cfg.nodes; k++)
     nw_region_free(&parts[k]);
@@ -160,7 +166,7 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester
   return st;
 }
 
-nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need) {
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c) {
   nw_region missing;
   nw_status st = nw_region_copy(&missing, need);
   if (st == NW_OK)
@@ -172,9 +178,9 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need) {
     n->stats.fetch_requests++;
     if (st == NW_OK) {
       if (s->master == n->cfg.id)
-        st = route_by_directory(n, s, n->cfg.id, &missing);
+        st = route_by_directory(n, s, n->cfg.id, c, &missing);
       else
-        send_fetch(n, s->master, s, n->cfg.id, &missing);
+        send_fetch(n, s->master, s, n->cfg.id, c, &missing);
     }
   }
   nw_region_free(&missing);
@@ -184,20 +190,23 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need) {
 void nw_space_on_fetch(nw_node *n, nw_reader *r) {
   nw_space_state *s = read_descriptor(n, r);
   int requester = (int)nw_r_u32(r);
-  if (r->bad)
+  uint8_t c = nw_r_u8(r);
+  if (r->bad || c > NW_FETCH_PREFETCH) {
+    r->bad = 1;
     return;
+  }
   nw_region need;
   nw_r_region(r, &need, s->pitch);
   if (r->bad || requester < 0 || requester >= n->cfg.nodes) {
     r->bad = 1;
   } else if (s->master == n->cfg.id) {
-    if (route_by_directory(n, s, requester, &need) != NW_OK)
+    if (route_by_directory(n, s, requester, (nw_fetch_class)c, &need) != NW_OK)
       nw_node_fail(n, "node %d: out of memory routing a fetch", n->cfg.id);
   } else if (!nw_region_contains(&s->owned, &need)) {
     nw_node_fail(n, "node %d: asked for %llu bytes of space %llu it does not own", n->cfg.id,
                  (unsigned long long)nw_region_bytes(&need), (unsigned long long)s->id);
   } else {
-    send_data(n, requester, s, &need);
+    send_data(n, requester, s, (nw_fetch_class)c, &need);
   }
   nw_region_free(&need);
 }

@@ -16,11 +16,15 @@ typedef struct nw_device_stats {
   uint64_t cancelled;         /* instances it ran or held whose result was discarded */
   uint64_t prefetch_hits;     /* subtasks whose data was all there when their turn came */
   double fetch_wait_s;        /* total time its subtasks waited for their data */
-  int kind;                   /* nw_device_kind */
-  uint64_t bytes_h2d;         /* GPU: bytes copied host to device for its subtasks */
-  uint64_t bytes_d2h;         /* GPU: bytes copied device to host */
-  int cores;                  /* CPU: the cores it runs on (a work-group: more than one) */
-  int workgroup_size;         /* a CPU work-group: the size its last subtask ran with */
+  /* Total time the device had a current subtask whose data had not all arrived: from when
+   * the subtask became current (prefetched data still on the way counts from then, not from
+   * the prefetch request) to when its last read arrived. What demand priority shortens. */
+  double demand_wait_s;
+  int kind;           /* nw_device_kind */
+  uint64_t bytes_h2d; /* GPU: bytes copied host to device for its subtasks */
+  uint64_t bytes_d2h; /* GPU: bytes copied device to host */
+  int cores;          /* CPU: the cores it runs on (a work-group: more than one) */
+  int workgroup_size; /* a CPU work-group: the size its last subtask ran with */
 } nw_device_stats;
 
 typedef struct nw_stats {
@@ -29,7 +33,11 @@ typedef struct nw_stats {
   uint64_t steals_succeeded;
   uint64_t steals_local_attempted; /* of which to this node's own steal agent */
   uint64_t steals_local_succeeded;
-  uint64_t bytes_network;      /* payload bytes this node sent to other nodes */
+  uint64_t bytes_network;    /* payload bytes this node sent to other nodes */
+  uint64_t bytes_prefetched; /* of which sent at prefetch priority (NW_CHANNEL_PREFETCH) */
+  /* Filled by the backend from its send queue (core/sendq.h): demand transfers it started
+   * ahead of a prefetch queued before them, i.e. how often the priority changed the order. */
+  uint64_t demand_overtakes;
   uint64_t messages_control;   /* control messages sent to other nodes */
   uint64_t messages_data;      /* data messages sent to other nodes */
   uint64_t ownership_messages; /* ownership updates sent (paper section 3, steps 2-4) */
@@ -48,6 +56,7 @@ typedef struct nw_stats {
    * (owned, or a still-valid copy kept from an earlier task). */
   uint64_t locality_read_bytes;
   uint64_t locality_local_bytes;
+  double demand_wait_s;        /* its devices' demand_wait_s, summed */
   double task_first_submit_s;  /* node 0 only: first submission */
   double task_last_complete_s; /* node 0 only: last completion */
   double total_flops;          /* node 0 only: cost-model work of all tasks */

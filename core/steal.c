@@ -59,7 +59,7 @@ void nw_loot_free(nw_loot *l) {
  * nothing in hand is "stealing", "backing off" or "retired", and only such a device waits for
  * steals to give it work (a device waiting for data resumes when the data arrives). */
 static int in_hand(const nw_device_slot *s) {
-  return s->current != NULL;
+  return s->current != NULL || s->state == DEV_EXECUTING;
 }
 
 static int stage_of(const nw_prepared *p) {

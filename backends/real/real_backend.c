@@ -8,6 +8,13 @@
  * application's driver. Messages travel with tag = channel, so control and data are separate
  * streams, as in Unicorn's network subsystem (section 4.2).
  *
+ * Data priority (section 4.2, core/sendq.h): the network thread posts control messages and
+ * demand data (NW_CHANNEL_DATA) at once, and holds prefetch data (NW_CHANNEL_PREFETCH) back
+ * while any demand data send of this rank is queued or in flight, posting prefetches one at a
+ * time otherwise. A prefetch travels with the data tag: receivers do not change. Prefetches
+ * cannot starve into a deadlock: a demand send completes once its receiver's network thread
+ * takes it, which it always does, and the prefetch goes when no demand is pending.
+ *
  * Shutdown: when the node has finished, the network thread completes its sends, then enters a
  * non-blocking barrier and keeps receiving (and dropping) until every rank is there. A rank
  * enters only after its own sends completed, so no send is left unmatched and none hangs.
@@ -30,9 +37,11 @@
 #include "real_queue.h"
 #include "real_team.h"
 #include "rng.h"
+#include "sendq.h"
 
 typedef struct outgoing {
   int dst, tag;
+  int cls; /* nw_send_class of a data message; -1: control */
   void *buf;
   size_t len;
   MPI_Request req;
@@ -71,6 +80,7 @@ typedef struct rank_state {
   outgoing *out_head, *out_tail; /* handed over by send(), not yet posted */
   int node_done;                 /* set by the event loop when the node finished */
   char net_error[256];
+  uint64_t demand_overtakes; /* the network thread's, read after it is joined */
   /* driver (rank 0) */
   pthread_mutex_t drv_mu;
   pthread_cond_t drv_cv;
@@ -119,7 +129,13 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
     fprintf(stderr, "narwhal: out of memory\n");
     exit(1);
   }
-  *o = (outgoing){.dst = dst, .tag = (int)ch, .buf = buf, .len = len};
+  *o = (outgoing){.dst = dst,
+                  .tag = ch == NW_CHANNEL_CONTROL ? NW_CHANNEL_CONTROL : NW_CHANNEL_DATA,
+                  .cls = ch == NW_CHANNEL_CONTROL    ? -1
+                         : ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH
+                                                     : NW_SEND_DEMAND,
+                  .buf = buf,
+                  .len = len};
   pthread_mutex_lock(&rs->out_mu);
   if (rs->out_tail)
     rs->out_tail->next = o;
@@ -247,9 +263,17 @@ static int receive_one(rank_state *rs, int deliver) {
   return 1;
 }
 
+static void post_send(outgoing *o, outgoing **inflight) {
+  MPI_Isend(o->buf, (int)o->len, MPI_BYTE, o->dst, o->tag, MPI_COMM_WORLD, &o->req);
+  o->next = *inflight;
+  *inflight = o;
+}
+
 static void *network_thread(void *arg) {
   rank_state *rs = arg;
   outgoing *inflight = NULL;
+  nw_sendq data; /* data messages not yet posted, by priority */
+  nw_sendq_init(&data);
   MPI_Request barrier = MPI_REQUEST_NULL;
   int in_barrier = 0;
   long idle_us = 20;
@@ -263,6 +287,7 @@ static void *network_thread(void *arg) {
     while (fresh) {
       outgoing *o = fresh;
       fresh = o->next;
+      busy = 1;
       if (o->len > (size_t)0x7fffffff) {
         snprintf(rs->net_error, sizeof rs->net_error,
                  "rank %d: a %zu-byte message exceeds MPI's 2 GiB per message", rs->rank, o->len);
@@ -270,17 +295,24 @@ static void *network_thread(void *arg) {
         free(o);
         continue;
       }
-      MPI_Isend(o->buf, (int)o->len, MPI_BYTE, o->dst, o->tag, MPI_COMM_WORLD, &o->req);
-      o->next = inflight;
-      inflight = o;
-      busy = 1;
+      if (o->cls < 0) {
+        post_send(o, &inflight);
+      } else if (nw_sendq_push(&data, (nw_send_class)o->cls, o) != NW_OK) {
+        fprintf(stderr, "narwhal: rank %d: out of memory queueing a send\n", rs->rank);
+        exit(1);
+      }
     }
+    nw_send_class cls;
+    for (outgoing *o; (o = nw_sendq_start(&data, &cls));)
+      post_send(o, &inflight);
     for (outgoing **p = &inflight; *p;) {
       int flag = 0;
       MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
       if (flag) {
         outgoing *o = *p;
         *p = o->next;
+        if (o->cls >= 0)
+          nw_sendq_done(&data, (nw_send_class)o->cls);
         free(o->buf);
         free(o);
         busy = 1;
@@ -290,15 +322,20 @@ static void *network_thread(void *arg) {
     }
     while (receive_one(rs, !done))
       busy = 1;
-    if (done && !inflight && !in_barrier) {
+    size_t queued =
+        nw_sendq_queued(&data, NW_SEND_DEMAND) + nw_sendq_queued(&data, NW_SEND_PREFETCH);
+    if (done && !inflight && !queued && !in_barrier) {
       MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
       in_barrier = 1;
     }
     if (in_barrier) {
       int flag = 0;
       MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE);
-      if (flag)
+      if (flag) {
+        rs->demand_overtakes = data.overtakes;
+        nw_sendq_free(&data); /* empty: everything was sent before the barrier */
         return NULL;
+      }
     }
     /* Back off while idle, so this thread does not take a core from the kernels. */
     if (busy) {
@@ -540,8 +577,10 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   }
 
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
-  MPI_Gather(nw_node_stats(rs.node), (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats),
-             MPI_BYTE, 0, MPI_COMM_WORLD);
+  nw_stats mine = *nw_node_stats(rs.node);
+  mine.demand_overtakes = rs.demand_overtakes;
+  MPI_Gather(&mine, (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats), MPI_BYTE, 0,
+             MPI_COMM_WORLD);
   if (rs.rank == 0) {
     st = all ? nw_run_result_fill(res, all, rs.size, &outcome) : NW_ERR_NOMEM;
     if (app_status != NW_OK) {

@@ -8,7 +8,10 @@
  * because Unicorn sends heavy data through one dedicated thread per node (paper section 4.1):
  * a node's outgoing transfers go one after another, control messages go at once. Besides
  * being the paper's design, this keeps the number of concurrent flows at most one per node;
- * with every transfer concurrent, SimGrid's bandwidth-sharing solver took 92% of a 35 s run. The
+ * with every transfer concurrent, SimGrid's bandwidth-sharing solver took 92% of a 35 s run.
+ * The sender takes demand transfers (NW_CHANNEL_DATA) before prefetch transfers
+ * (NW_CHANNEL_PREFETCH) by core/sendq.h's rule (paper 4.2); the one it has started finishes
+ * first: a SimGrid communication is not preempted. The
  * application's driver is an actor on n0-cpu. Local events go through a plain list and a semaphore:
  * actors are cooperative threads of one OS thread, and a mailbox would charge simulated latency.
  *
@@ -32,6 +35,7 @@
 
 #include "platform_check.h"
 #include "rng.h"
+#include "sendq.h"
 
 /* Gets kept outstanding per receiver: transfers to one node proceed concurrently. */
 #define RECEIVER_SLOTS 64
@@ -84,7 +88,6 @@ typedef struct envelope {
   size_t len;
   long wire;
   int dst;
-  struct envelope *next;
   struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
 } envelope;
 
@@ -94,8 +97,8 @@ typedef struct sim_node {
   nw_node *node;
   sg_host_t host;
   evq q;
-  envelope *out_head, *out_tail; /* data transfers waiting for the sender actor */
-  sg_sem_t out_sem;
+  nw_sendq out;     /* data transfers waiting for the sender actor, by priority */
+  sg_sem_t out_sem; /* counts them */
   sim_device *dev;
   int ndev;
   sim_gpu gpu[NW_MAX_GPUS_PER_NODE];
@@ -170,16 +173,16 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
   if (sn->w->live)
     sn->w->live->live_prev = e;
   sn->w->live = e;
-  if (ch == NW_CHANNEL_DATA) {
-    if (sn->out_tail)
-      sn->out_tail->next = e;
-    else
-      sn->out_head = e;
-    sn->out_tail = e;
+  if (ch != NW_CHANNEL_CONTROL) {
+    nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
+    if (nw_sendq_push(&sn->out, c, e) != NW_OK) {
+      fprintf(stderr, "narwhal: out of memory in the simulator\n");
+      exit(1);
+    }
     sg_sem_release(sn->out_sem);
     return;
   }
-  sg_mailbox_t mb = sg_mailbox_by_name(sn->w->node[dst].mbox[ch]);
+  sg_mailbox_t mb = sg_mailbox_by_name(sn->w->node[dst].mbox[NW_CHANNEL_CONTROL]);
   sg_comm_t c = sg_mailbox_put_init(mb, e, (long)wire); /* detach starts it */
   sg_comm_detach(c, NULL);
 }
@@ -366,16 +369,18 @@ static void engine_sink_actor(int argc, char **argv) {
     sg_mailbox_get(mb);
 }
 
+/* One transfer at a time; each time it is free, the most urgent one (core/sendq.h). Both
+ * priorities arrive in the receiver's data mailbox. */
 static void sender_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
   for (;;) {
     sg_sem_acquire(sn->out_sem);
-    envelope *e = sn->out_head;
-    sn->out_head = e->next;
-    if (!sn->out_head)
-      sn->out_tail = NULL;
+    nw_send_class c;
+    /* Not NULL: one transfer is queued per token and none is in flight between two. */
+    envelope *e = nw_sendq_start(&sn->out, &c);
     sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].mbox[NW_CHANNEL_DATA]), e, e->wire);
+    nw_sendq_done(&sn->out, c);
   }
 }
 
@@ -582,6 +587,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     sn->rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1));
     sn->q.sem = sg_sem_init(0);
     sn->out_sem = sg_sem_init(0);
+    nw_sendq_init(&sn->out);
     snprintf(sn->mbox[NW_CHANNEL_CONTROL], sizeof sn->mbox[0], "ctl-%d", i);
     snprintf(sn->mbox[NW_CHANNEL_DATA], sizeof sn->mbox[1], "data-%d", i);
     sn->dev = calloc((size_t)sn->ndev, sizeof *sn->dev);
@@ -677,6 +683,7 @@ static void free_world(sim_world *w) {
       sg_sem_destroy(sn->q.sem);
     if (sn->out_sem)
       sg_sem_destroy(sn->out_sem);
+    nw_sendq_free(&sn->out); /* its envelopes are on the live list, freed below */
     free(sn->dev);
     nw_node_destroy(sn->node);
   }
@@ -745,8 +752,10 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   simgrid_run();
 
   nw_stats *stats = calloc((size_t)w.nodes, sizeof *stats);
-  for (int i = 0; stats && i < w.nodes; i++)
+  for (int i = 0; stats && i < w.nodes; i++) {
     stats[i] = *nw_node_stats(w.node[i].node);
+    stats[i].demand_overtakes = w.node[i].out.overtakes;
+  }
   st = stats ? nw_run_result_fill(res, stats, w.nodes, &w.outcome) : NW_ERR_NOMEM;
   free(stats);
   res->reporter = 1;

@@ -9,6 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 small=$src/platforms/small.xml
 printf '{"nodes": 2, "bogus": 1}\n' >"$tmp/unknown-key.json"
 printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
+printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
@@ -41,6 +42,8 @@ gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
 conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
+unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-priority: unknown value 'high' (one of: low, same)" ;;
+prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;
 gpu_mem_below_subtask)
   args=(run --platform "$small" --devices gpu --gpu-mem 300000 --n 1024 --block 128)
   want="needs 1114880 bytes of GPU memory; the budget is 300000" want_status=1 ;;

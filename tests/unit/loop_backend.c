@@ -8,11 +8,13 @@
 
 #include "node_internal.h" /* a white-box test backend: it fails a stuck driver call */
 #include "rng.h"
+#include "sendq.h"
 
 typedef struct pending {
   double at;
   uint64_t seq; /* ties break by insertion order: deterministic */
   int node;
+  int link_free; /* not an event for the node: its link finished a data transfer */
   nw_event ev;
 } pending;
 
@@ -41,18 +43,28 @@ typedef struct loop {
   nw_runtime rt;
 } loop;
 
+/* A data transfer waiting for its node's link (serial_data). */
+typedef struct transfer {
+  int dst;
+  void *buf;
+  size_t len;
+  uint64_t wire;
+} transfer;
+
 typedef struct node_be {
   loop *l;
   int id;
+  nw_sendq out;          /* serial_data: transfers waiting for the link */
+  nw_send_class on_link; /* the class of the one on the link */
 } node_be;
 
-static void push(loop *l, double at, int node, nw_event ev) {
+static void push_pending(loop *l, pending p) {
   if (l->n == l->cap) {
     l->cap = l->cap ? 2 * l->cap : 256;
     l->heap = realloc(l->heap, l->cap * sizeof *l->heap);
   }
   size_t i = l->n++;
-  pending p = {at, l->seq++, node, ev};
+  p.seq = l->seq++;
   while (i > 0) {
     size_t parent = (i - 1) / 2;
     pending *q = &l->heap[parent];
@@ -62,6 +74,10 @@ static void push(loop *l, double at, int node, nw_event ev) {
     i = parent;
   }
   l->heap[i] = p;
+}
+
+static void push(loop *l, double at, int node, nw_event ev) {
+  push_pending(l, (pending){.at = at, .node = node, .ev = ev});
 }
 
 static pending pop(loop *l) {
@@ -93,16 +109,47 @@ static uint64_t be_random(void *be) {
   return nw_rng_next(&((node_be *)be)->l->rng);
 }
 
+static double jitter(loop *l) {
+  return l->cfg.jitter_s > 0 ? l->cfg.jitter_s * (double)(nw_rng_next(&l->rng) % 1000) / 1000.0
+                             : 0.0;
+}
+
+/* serial_data: puts the most urgent waiting transfer on the node's free link. It occupies the
+ * link for wire / bandwidth and arrives a latency later. */
+static void link_next(node_be *b) {
+  loop *l = b->l;
+  nw_send_class c;
+  transfer *x = nw_sendq_start(&b->out, &c);
+  if (!x)
+    return;
+  b->on_link = c;
+  double busy = (double)x->wire / l->cfg.bandwidth;
+  nw_event ev = {.kind = NW_EVENT_MESSAGE, .src = b->id, .buf = x->buf, .len = x->len};
+  push(l, l->now + l->cfg.latency_s + busy + jitter(l), x->dst, ev);
+  push_pending(l, (pending){.at = l->now + busy, .node = b->id, .link_free = 1});
+  free(x);
+}
+
 static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
   node_be *b = be;
   loop *l = b->l;
-  (void)ch;
-  double delay = 0;
-  if (dst != b->id) {
-    delay = l->cfg.latency_s + (double)wire / l->cfg.bandwidth;
-    if (l->cfg.jitter_s > 0)
-      delay += l->cfg.jitter_s * (double)(nw_rng_next(&l->rng) % 1000) / 1000.0;
+  if (dst != b->id && ch != NW_CHANNEL_CONTROL && l->cfg.serial_data) {
+    transfer *x = malloc(sizeof *x);
+    nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
+    if (!x || nw_sendq_push(&b->out, c, x) != NW_OK) {
+      fprintf(stderr, "loop backend: out of memory\n");
+      exit(1);
+    }
+    *x = (transfer){dst, buf, len, wire};
+    int idle = !nw_sendq_inflight(&b->out, NW_SEND_DEMAND) &&
+               !nw_sendq_inflight(&b->out, NW_SEND_PREFETCH);
+    if (idle)
+      link_next(b);
+    return;
   }
+  double delay = 0;
+  if (dst != b->id)
+    delay = l->cfg.latency_s + (double)wire / l->cfg.bandwidth + jitter(l);
   nw_event ev = {.kind = NW_EVENT_MESSAGE, .src = b->id, .buf = buf, .len = len};
   push(l, l->now + delay, dst, ev);
 }
@@ -199,17 +246,21 @@ static void declare_stuck(loop *l) {
 }
 
 void loop_config_defaults(loop_config *c) {
-  *c =
-      (loop_config){.nodes = 4,
-                    .devices = 2,
-                    .functional = 1,
-                    .latency_s = 1e-5,
-                    .bandwidth = 1e9,
-                    .speed = 1e9,
-                    .jitter_s = 0,
-                    .slow_node_factor = 1,
-                    .seed = 1,
-                    .sched = {.pipeline = 1, .steal_retry_s = 0, .multi_assign = 1, .prosteal = 1}};
+  *c = (loop_config){.nodes = 4,
+                     .devices = 2,
+                     .functional = 1,
+                     .latency_s = 1e-5,
+                     .bandwidth = 1e9,
+                     .speed = 1e9,
+                     .jitter_s = 0,
+                     .slow_node_factor = 1,
+                     .serial_data = 0,
+                     .seed = 1,
+                     .sched = {.pipeline = 1,
+                               .steal_retry_s = 0,
+                               .multi_assign = 1,
+                               .prosteal = 1,
+                               .prefetch_priority = NW_PREFETCH_LOW}};
 }
 
 nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,
@@ -235,7 +286,8 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
     nc.devices_per_node[k] = c->devices;
   for (int k = 0; k < c->nodes; k++) {
     nc.id = k;
-    l->be[k] = (node_be){l, k};
+    l->be[k] = (node_be){.l = l, .id = k};
+    nw_sendq_init(&l->be[k].out);
     nw_node_create(&nc, (nw_backend){&ops, &l->be[k]}, &l->nodes[k]);
   }
   l->rt =
@@ -258,6 +310,12 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
     }
     pending p = pop(l);
     l->now = p.at;
+    if (p.link_free) {
+      node_be *b = &l->be[p.node];
+      nw_sendq_done(&b->out, b->on_link);
+      link_next(b);
+      continue;
+    }
     nw_node *node = l->nodes[p.node];
     if (nw_node_finished(node)) { /* late arrivals after the end are dropped */
       if (p.ev.kind == NW_EVENT_MESSAGE)
@@ -284,14 +342,22 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
       free(p.ev.buf);
   }
   nw_stats *stats = calloc((size_t)c->nodes, sizeof *stats);
-  for (int k = 0; k < c->nodes; k++)
+  for (int k = 0; k < c->nodes; k++) {
     stats[k] = *nw_node_stats(l->nodes[k]);
+    stats[k].demand_overtakes = l->be[k].out.overtakes;
+  }
   memset(res, 0, sizeof *res);
   nw_run_result_fill(res, stats, c->nodes, &l->outcome);
   res->status = l->stuck && l->app_status == NW_OK ? NW_ERR_INTERNAL : l->app_status;
   snprintf(res->error, sizeof res->error, "%s", l->rt.error);
-  for (int k = 0; k < c->nodes; k++)
+  for (int k = 0; k < c->nodes; k++) {
     nw_node_destroy(l->nodes[k]);
+    for (transfer *x; (x = nw_sendq_take_any(&l->be[k].out));) {
+      free(x->buf);
+      free(x);
+    }
+    nw_sendq_free(&l->be[k].out);
+  }
   free(stats);
   free(l->nodes);
   free(l->be);

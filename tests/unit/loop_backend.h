@@ -2,7 +2,10 @@
  *
  * A discrete-event loop runs every node in one thread. Messages arrive after a latency plus
  * size / bandwidth, optionally with a random extra delay (jitter) so that messages overtake
- * each other: the core promises not to rely on delivery order, and this checks it. Kernels run
+ * each other: the core promises not to rely on delivery order, and this checks it. With
+ * serial_data, a node's data transfers share its one link, one after another, demand before
+ * prefetch (core/sendq.h), as the simulator's sender does; otherwise each transfer goes at
+ * once on its own, so none ever waits for another whatever its priority. Kernels run
  * at launch (functional mode); an exec completes after flops / speed. The application's driver
  * runs in its own thread, handing calls to node 0 through the loop.
  */
@@ -17,6 +20,7 @@ typedef struct loop_config {
   double latency_s, bandwidth, speed; /* seconds, bytes/s, flops/s per device */
   double jitter_s;                    /* max random extra delay per message */
   double slow_node_factor;            /* node 1 computes this many times slower (1 = none) */
+  int serial_data;                    /* a node sends its data one transfer at a time */
   uint64_t seed;
   nw_sched_config sched;
 } loop_config;

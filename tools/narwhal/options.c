@@ -42,6 +42,10 @@ static const opt_def defs[] = {
      {"on", "off"},
      "a node's CPU cores form one work-group, sized per task by binary search"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
+    {"prefetch-priority",
+     T_CHOICE,
+     {"low", "same"},
+     "the pipeline's prefetched data goes after data devices wait for (paper 4.2), or alike"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
     {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
@@ -175,6 +179,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->work_groups = strcmp(v, "on") == 0;
   else if (!strcmp(n, "pipeline"))
     c->sched.pipeline = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "prefetch-priority"))
+    c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
   else if (!strcmp(n, "prosteal"))
@@ -423,6 +429,8 @@ void *tool_options_to_json(const tool_options *o) {
     cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);
   cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
+  cJSON_AddStringToObject(j, "prefetch-priority",
+                          c->sched.prefetch_priority == NW_PREFETCH_SAME ? "same" : "low");
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);

@@ -24,6 +24,10 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  network      %.3f GB in %llu data and %llu control messages\n",
          (double)r->total.bytes_network / 1e9, (unsigned long long)r->total.messages_data,
          (unsigned long long)r->total.messages_control);
+  printf("  prefetch     %.3f GB sent at prefetch priority, %llu demand transfers went first; "
+         "devices waited %.6f s for data\n",
+         (double)r->total.bytes_prefetched / 1e9, (unsigned long long)r->total.demand_overtakes,
+         r->total.demand_wait_s);
   printf("  multi-assign %llu copies, %llu won by the copy, %llu results discarded\n",
          (unsigned long long)r->total.multi_assigned,
          (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
@@ -70,6 +74,9 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "steals_local_attempted", (double)r->total.steals_local_attempted);
   cJSON_AddNumberToObject(j, "steals_local_succeeded", (double)r->total.steals_local_succeeded);
   cJSON_AddNumberToObject(j, "bytes_network", (double)r->total.bytes_network);
+  cJSON_AddNumberToObject(j, "bytes_prefetched", (double)r->total.bytes_prefetched);
+  cJSON_AddNumberToObject(j, "demand_overtakes", (double)r->total.demand_overtakes);
+  cJSON_AddNumberToObject(j, "demand_wait_s", r->total.demand_wait_s);
   cJSON_AddNumberToObject(j, "messages_control", (double)r->total.messages_control);
   cJSON_AddNumberToObject(j, "messages_data", (double)r->total.messages_data);
   cJSON_AddNumberToObject(j, "ownership_messages", (double)r->total.ownership_messages);
@@ -106,6 +113,7 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(d, "cancelled", (double)ds->cancelled);
     cJSON_AddNumberToObject(d, "prefetch_hits", (double)ds->prefetch_hits);
     cJSON_AddNumberToObject(d, "fetch_wait_s", ds->fetch_wait_s);
+    cJSON_AddNumberToObject(d, "demand_wait_s", ds->demand_wait_s);
     cJSON_AddNumberToObject(d, "bytes_h2d", (double)ds->bytes_h2d);
     cJSON_AddNumberToObject(d, "bytes_d2h", (double)ds->bytes_d2h);
     if (r->devices[i].kind == NW_DEVICE_CPU) {
