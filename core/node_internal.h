@@ -26,7 +26,12 @@ typedef struct nw_space_state {
   nw_region owned;     /* regions this node owns: its part of the ownership directory */
   nw_region resident;  /* owned + fetched: the temporary ownership directory */
   nw_region inflight;  /* requested, not yet arrived */
-  nw_directory *dir;   /* the master directory; only on the master */
+  /* Tasks that wrote this space and ended here. Every node sees each task end, so the count
+   * agrees between nodes for a given state of the bytes. A fetch carries the requester's
+   * version and its data comes back with it: data asked for under an older version is stale
+   * and dropped (space.c), since the task end reset `resident` and `inflight`. */
+  uint64_t version;
+  nw_directory *dir; /* the master directory; only on the master */
   struct nw_space_state *next;
 } nw_space_state;
 

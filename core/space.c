@@ -112,23 +112,34 @@ static nw_space_state *read_descriptor(nw_node *n, nw_reader *r) {
   return s;
 }
 
-static void send_fetch(nw_node *n, int dst, const nw_space_state *s, int requester,
-                       nw_fetch_class c, const nw_region *part) {
+/* Who asked, how urgently, and for which version of the space (see nw_space_state.version):
+ * it travels with the request through the master to the owner and back with the data. */
+typedef struct fetch_req {
+  int requester;
+  nw_fetch_class cls;
+  uint64_t version;
+} fetch_req;
+
+static void send_fetch(nw_node *n, int dst, const nw_space_state *s, fetch_req q,
+                       const nw_region *part) {
   nw_writer w;
   nw_w_init(&w, MSG_FETCH);
   write_descriptor(&w, s);
-  nw_w_u32(&w, (uint32_t)requester);
-  nw_w_u8(&w, (uint8_t)c);
+  nw_w_u32(&w, (uint32_t)q.requester);
+  nw_w_u8(&w, (uint8_t)q.cls);
+  nw_w_u64(&w, q.version);
   nw_w_region(&w, part);
   nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
-static void send_data(nw_node *n, int dst, const nw_space_state *s, nw_fetch_class c,
-                      const nw_region *part) {
+static void send_data(nw_node *n, const nw_space_state *s, fetch_req q, const nw_region *part) {
   uint64_t bytes = nw_region_bytes(part);
+  nw_fetch_class c = q.cls;
+  int dst = q.requester;
   nw_writer w;
   nw_w_init(&w, MSG_DATA);
   nw_w_u64(&w, s->id);
+  nw_w_u64(&w, q.version);
   nw_w_region(&w, part);
   if (n->cfg.functional) {
     unsigned char *dstp = nw_w_reserve(&w, bytes);
@@ -139,8 +150,9 @@ static void send_data(nw_node *n, int dst, const nw_space_state *s, nw_fetch_cla
 }
 
 /* On the master: serve what it owns, forward each other part to its owner. */
-static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester, nw_fetch_class c,
+static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
                                     const nw_region *need) {
+  int requester = q.requester;
   nw_region *parts = calloc((size_t)n->cfg.nodes, sizeof *parts);
   if (!parts)
     return NW_ERR_NOMEM;
@@ -156,9 +168,9 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, int requester
       break;
     }
     if (k == n->cfg.id)
-      send_data(n, requester, s, c, &parts[k]);
+      send_data(n, s, q, &parts[k]);
     else
-      send_fetch(n, k, s, requester, c, &parts[k]);
+      send_fetch(n, k, s, q, &parts[k]);
   }
   for (int k = 0; k < n->cfg.nodes; k++)
     nw_region_free(&parts[k]);
@@ -176,11 +188,12 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
   if (st == NW_OK && !nw_region_empty(&missing)) {
     st = nw_region_add(&s->inflight, &missing);
     n->stats.fetch_requests++;
+    fetch_req q = {n->cfg.id, c, s->version};
     if (st == NW_OK) {
       if (s->master == n->cfg.id)
-        st = route_by_directory(n, s, n->cfg.id, c, &missing);
+        st = route_by_directory(n, s, q, &missing);
       else
-        send_fetch(n, s->master, s, n->cfg.id, c, &missing);
+        send_fetch(n, s->master, s, q, &missing);
     }
   }
   nw_region_free(&missing);
@@ -191,31 +204,40 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
   nw_space_state *s = read_descriptor(n, r);
   int requester = (int)nw_r_u32(r);
   uint8_t c = nw_r_u8(r);
+  uint64_t version = nw_r_u64(r);
   if (r->bad || c > NW_FETCH_PREFETCH) {
     r->bad = 1;
     return;
   }
+  fetch_req q = {requester, (nw_fetch_class)c, version};
   nw_region need;
   nw_r_region(r, &need, s->pitch);
   if (r->bad || requester < 0 || requester >= n->cfg.nodes) {
     r->bad = 1;
   } else if (s->master == n->cfg.id) {
-    if (route_by_directory(n, s, requester, (nw_fetch_class)c, &need) != NW_OK)
+    if (route_by_directory(n, s, q, &need) != NW_OK)
       nw_node_fail(n, "node %d: out of memory routing a fetch", n->cfg.id);
   } else if (!nw_region_contains(&s->owned, &need)) {
     nw_node_fail(n, "node %d: asked for %llu bytes of space %llu it does not own", n->cfg.id,
                  (unsigned long long)nw_region_bytes(&need), (unsigned long long)s->id);
   } else {
-    send_data(n, requester, s, (nw_fetch_class)c, &need);
+    send_data(n, s, q, &need);
   }
   nw_region_free(&need);
 }
 
 void nw_space_on_data(nw_node *n, nw_reader *r) {
-  uint64_t id = nw_r_u64(r);
+  uint64_t id = nw_r_u64(r), version = nw_r_u64(r);
   nw_space_state *s = nw_space_find(n, id);
-  if (r->bad || !s) {
+  if (r->bad || !s || version > s->version) {
     r->bad = 1;
+    return;
+  }
+  if (version < s->version) {
+    /* Asked for before a task that wrote the space ended here (a cancelled copy's data, a
+     * prefetch of a subtask stolen away): these bytes are older than the node's copy and its
+     * temporary directory, which that task's end reset. */
+    n->stats.stale_data_dropped++;
     return;
   }
   nw_region got;

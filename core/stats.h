@@ -42,6 +42,7 @@ typedef struct nw_stats {
   uint64_t messages_data;      /* data messages sent to other nodes */
   uint64_t ownership_messages; /* ownership updates sent (paper section 3, steps 2-4) */
   uint64_t fetch_requests;     /* fetch requests this node issued */
+  uint64_t stale_data_dropped; /* data replies for an older version of their space, dropped */
   uint64_t multi_assigned;     /* running subtasks this node's devices gave a copy of */
   uint64_t multi_assign_wins;  /* copies run here that finished first (the later device) */
   uint64_t cancelled;          /* instances here whose result was (or will be) discarded */

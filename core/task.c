@@ -379,6 +379,8 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
       continue;
     nw_space_state *s = t->bound[i].space;
     nw_region_free(&s->resident);
+    nw_region_clear(&s->inflight); /* what arrives for it now is stale: dropped by version */
+    s->version++;
     if (nw_region_add(&s->owned, &t->written[i]) != NW_OK ||
         nw_region_copy(&s->resident, &s->owned) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
