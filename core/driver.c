@@ -55,7 +55,7 @@ static void space_read(nw_node *n, nw_driver_call *c) {
   nw_region_init(&n->read_need, s->pitch);
   nw_status st = nw_region_add_range(&n->read_need, c->offset, c->offset + c->length);
   if (st == NW_OK)
-    st = nw_space_need(n, s, &n->read_need, NW_FETCH_DEMAND); /* the driver waits for it */
+    st = nw_space_need(n, s, &n->read_need, NW_FETCH_DEMAND, NULL); /* the driver waits */
   if (st != NW_OK) {
     nw_region_free(&n->read_need);
     answer(n, c, st);

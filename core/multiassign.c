@@ -51,6 +51,7 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
   p->copy_node = stealer_node;
   p->copy_dev = stealer_dev;
   n->stats.multi_assigned++;
+  nw_dev_stats(n, best)->multi_assigned++;
   *subtask = p->subtask;
   *origin_dev = best;
   return 1;
@@ -59,7 +60,7 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
 void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
                            uint64_t subtask) {
   nw_device_slot *slot = &t->dev[d];
-  nw_prepared *p = nw_sched_prepare(n, t, subtask, 0); /* the copy runs now: demand */
+  nw_prepared *p = nw_sched_prepare(n, t, d, subtask, 0); /* the copy runs now: demand */
   if (!p)
     return;
   p->origin_node = origin_node;

@@ -290,7 +290,10 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
                              int creator);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
  * the class it was requested with (see sched.c: no upgrade). */
-nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c);
+/* Requests the part of `need` that is neither resident nor on its way; adds its size to
+ * *requested when that is not NULL. */
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c,
+                        uint64_t *requested);
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 void nw_space_on_data(nw_node *n, nw_reader *r);
@@ -333,7 +336,7 @@ void nw_sched_task_unstage(nw_node *n, nw_task_state *t);
  * after the device's current one (pipelining), so its reads are fetched at prefetch priority
  * when the run's prefetch_priority is LOW; otherwise it is the subtask the device runs now
  * (it becomes current) and its reads are demand fetches. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask, int prefetch);
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch);
 /* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
 void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
 /* Frees an exec whose result is thrown away. */

@@ -126,7 +126,7 @@ static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
  * the request is merged (section 4.2: duplicate requests are filtered) and keeps its class.
  * At most one subtask per device is prefetched, so what such a device waits for is the one
  * transfer its pipeline asked for while the previous subtask ran. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask, int prefetch) {
+nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch) {
   nw_prepared *p = calloc(1, sizeof *p);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -146,7 +146,8 @@ nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, uint64_t subtask, in
       nw_subscriptions(t->kind, &t->info, access, subtask, p->read, p->write, why, sizeof why);
   for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
     if (!nw_region_empty(&p->read[i]))
-      st = nw_space_need(n, t->bound[i].space, &p->read[i], cls);
+      st =
+          nw_space_need(n, t->bound[i].space, &p->read[i], cls, &nw_dev_stats(n, d)->bytes_fetched);
   if (st != NW_OK) {
     /* Node 0 checked every subscription at submission, so this is a callback that answers
      * differently on different nodes or calls, or memory running out. */
@@ -242,7 +243,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
         if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
           nw_dev_stats(n, d)->prefetch_hits++;
       } else if (pop_front(slot, &id)) {
-        slot->current = nw_sched_prepare(n, t, id, 0);
+        slot->current = nw_sched_prepare(n, t, d, id, 0);
         if (!slot->current)
           return;
       } else if (slot->steal_active) { /* a proactive request is on its way: wait for it */
@@ -269,7 +270,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
     launch(n, t, d);
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
-    slot->next = nw_sched_prepare(n, t, id, 1);
+    slot->next = nw_sched_prepare(n, t, d, id, 1);
   /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
   if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
     nw_gpu_stage_in(n, t, d, slot->next);

@@ -178,7 +178,8 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
   return st;
 }
 
-nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c) {
+nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c,
+                        uint64_t *requested) {
   nw_region missing;
   nw_status st = nw_region_copy(&missing, need);
   if (st == NW_OK)
@@ -188,6 +189,8 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
   if (st == NW_OK && !nw_region_empty(&missing)) {
     st = nw_region_add(&s->inflight, &missing);
     n->stats.fetch_requests++;
+    if (requested)
+      *requested += nw_region_bytes(&missing);
     fetch_req q = {n->cfg.id, c, s->version};
     if (st == NW_OK) {
       if (s->master == n->cfg.id)

@@ -12,9 +12,13 @@ typedef struct nw_device_stats {
   double finish_s;           /* when the device last finished a subtask */
   uint64_t steals_attempted; /* steal requests it made (its own node's agent included) */
   uint64_t steals_succeeded;
+  uint64_t steals_local_attempted; /* of which to its own node's steal agent */
+  uint64_t steals_local_succeeded;
+  uint64_t multi_assigned;    /* its running subtasks that another device took a copy of */
   uint64_t multi_assign_wins; /* copies it ran that finished first */
   uint64_t cancelled;         /* instances it ran or held whose result was discarded */
   uint64_t prefetch_hits;     /* subtasks whose data was all there when their turn came */
+  uint64_t bytes_fetched;     /* bytes its subtasks' reads asked other nodes for */
   double fetch_wait_s;        /* total time its subtasks waited for their data */
   /* Total time the device had a current subtask whose data had not all arrived: from when
    * the subtask became current (prefetched data still on the way counts from then, not from

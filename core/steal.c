@@ -224,10 +224,12 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   nw_device_slot *slot = &t->dev[d];
   n->stats.steals_attempted++;
   n->stats.steals_local_attempted++;
+  nw_dev_stats(n, d)->steals_local_attempted++;
   nw_dev_stats(n, d)->steals_attempted++;
   nw_loot l = {0};
   if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, n->cfg.id, &l)) {
     n->stats.steals_local_succeeded++;
+    nw_dev_stats(n, d)->steals_local_succeeded++;
     got_work(n, t, d, &l);
     nw_loot_free(&l);
     return 1;
@@ -242,6 +244,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
                            slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0, &copy,
                            &origin_dev)) {
     n->stats.steals_local_succeeded++;
+    nw_dev_stats(n, d)->steals_local_succeeded++;
     n->stats.steals_succeeded++;
     nw_dev_stats(n, d)->steals_succeeded++;
     record_outcome(n, slot, 1);

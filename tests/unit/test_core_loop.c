@@ -251,17 +251,29 @@ int main(void) {
     CHECK(res.total.multi_assign_wins <= res.total.multi_assigned);
     CHECK(res.subtasks == 36);
     /* Per-device counters add up to the totals. */
-    uint64_t att = 0, ok = 0, wins = 0, canc = 0, subs = 0;
+    uint64_t att = 0, ok = 0, wins = 0, canc = 0, subs = 0, latt = 0, lok = 0, given = 0;
+    uint64_t fetched = 0;
     for (int i = 0; i < res.ndevices; i++) {
-      att += res.devices[i].s.steals_attempted;
-      ok += res.devices[i].s.steals_succeeded;
-      wins += res.devices[i].s.multi_assign_wins;
-      canc += res.devices[i].s.cancelled;
-      subs += res.devices[i].s.subtasks;
+      const nw_device_stats *ds = &res.devices[i].s;
+      att += ds->steals_attempted;
+      ok += ds->steals_succeeded;
+      wins += ds->multi_assign_wins;
+      canc += ds->cancelled;
+      subs += ds->subtasks;
+      latt += ds->steals_local_attempted;
+      lok += ds->steals_local_succeeded;
+      given += ds->multi_assigned;
+      fetched += ds->bytes_fetched;
+      CHECK(ds->steals_local_attempted <= ds->steals_attempted);
+      CHECK(ds->steals_local_succeeded <= ds->steals_succeeded);
     }
     CHECK(att == res.total.steals_attempted && ok == res.total.steals_succeeded);
+    CHECK(latt == res.total.steals_local_attempted && lok == res.total.steals_local_succeeded);
     CHECK(wins == res.total.multi_assign_wins && canc == res.total.cancelled);
+    CHECK(given == res.total.multi_assigned);
     CHECK(subs == res.subtasks);
+    /* Every byte asked for is sent once, by its owner; the network also carries placement. */
+    CHECK(fetched > 0 && fetched <= res.total.bytes_network);
     copies += res.total.multi_assigned;
     jittered_copies += seed > 3 ? res.total.multi_assigned : 0;
     copy_wins += res.total.multi_assign_wins;

@@ -110,9 +110,13 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(d, "finish_s", ds->finish_s);
     cJSON_AddNumberToObject(d, "steals_attempted", (double)ds->steals_attempted);
     cJSON_AddNumberToObject(d, "steals_succeeded", (double)ds->steals_succeeded);
+    cJSON_AddNumberToObject(d, "steals_local_attempted", (double)ds->steals_local_attempted);
+    cJSON_AddNumberToObject(d, "steals_local_succeeded", (double)ds->steals_local_succeeded);
+    cJSON_AddNumberToObject(d, "multi_assigned", (double)ds->multi_assigned);
     cJSON_AddNumberToObject(d, "multi_assign_wins", (double)ds->multi_assign_wins);
     cJSON_AddNumberToObject(d, "cancelled", (double)ds->cancelled);
     cJSON_AddNumberToObject(d, "prefetch_hits", (double)ds->prefetch_hits);
+    cJSON_AddNumberToObject(d, "bytes_fetched", (double)ds->bytes_fetched);
     cJSON_AddNumberToObject(d, "fetch_wait_s", ds->fetch_wait_s);
     cJSON_AddNumberToObject(d, "demand_wait_s", ds->demand_wait_s);
     cJSON_AddNumberToObject(d, "bytes_h2d", (double)ds->bytes_h2d);
