@@ -399,8 +399,10 @@ void tool_options_usage(void) {
     const opt_def *d = &defs[i];
     char arg[64] = "";
     if (d->type == T_CHOICE)
-      snprintf(arg, sizeof arg, " %s%s%s", d->choices[0], d->choices[1] ? "|" : "",
-               d->choices[1] ? d->choices[1] : "");
+      for (int k = 0; k < 8 && d->choices[k]; k++) {
+        size_t at = strlen(arg);
+        snprintf(arg + at, sizeof arg - at, "%s%s", k ? "|" : " ", d->choices[k]);
+      }
     else if (d->type != T_BOOL)
       snprintf(arg, sizeof arg, " %s", d->type == T_STRING ? "TEXT" : "N");
     printf("  --%s%s%s\n      %s\n", d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "",
