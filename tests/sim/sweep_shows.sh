@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# sweep_shows.sh NARWHAL SRC_DIR NAME: runs experiments/NAME.json with `narwhal sweep` (from
+# the source directory, where its platform paths point) into a temporary CSV, and checks what
+# EXPERIMENTS.md says the sweep shows: an ordering between its rows, measured in the same run.
+set -u
+nw=$1 src=$2 name=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$src" || exit 1
+"$nw" sweep "experiments/$name.json" --csv "$tmp/out.csv" || { echo "sweep $name failed"; exit 1; }
+# val COLUMN ROW: the value of COLUMN in the row whose first field is ROW.
+val() {
+  awk -F, -v c="$1" -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+    $1 == r && k { print $k; found = 1 } END { if (!found) print "missing" }' "$tmp/out.csv"
+}
+# less A_COL A_ROW B_COL B_ROW [FACTOR]: A * FACTOR < B
+less() {
+  a=$(val "$1" "$2") b=$(val "$3" "$4")
+  echo "$1[$2] = $a; $3[$4] = $b; wanted $1[$2] * ${5:-1} < $3[$4]"
+  awk -v a="$a" -v b="$b" -v f="${5:-1}" 'BEGIN { exit !(a != "missing" && b != "missing" && a * f < b) }' ||
+    { echo "sweep_shows $name: 0 passed, 1 failed"; exit 1; }
+}
+rows=$(($(wc -l <"$tmp/out.csv") - 1))
+case $name in
+matmul-scaling) # every doubling of nodes is faster; 14 nodes at least 10x one node
+  less makespan_s 2 makespan_s 1
+  less makespan_s 4 makespan_s 2
+  less makespan_s 8 makespan_s 4
+  less makespan_s 14 makespan_s 8
+  less makespan_s 14 makespan_s 1 10 ;;
+steal-policy) less steals_attempted two-level steals_attempted one-level 5 ;;
+multi-assign) less makespan_s on makespan_s off ;;
+prosteal) less makespan_s on makespan_s off ;;
+pipeline) less makespan_s on makespan_s off ;;
+work-groups) less makespan_s on makespan_s off ;;
+locality) less bytes_network on bytes_network off
+  less makespan_s on makespan_s off ;;
+device-mix) less makespan_s gpu makespan_s cpu 5
+  less makespan_s cpu+gpu makespan_s cpu 5 ;;
+gpu-cache) # network-bound: every policy takes as long; MRU copies fewer bytes in (EXPERIMENTS.md)
+  less bytes_h2d mru bytes_h2d lru
+  less bytes_h2d lru bytes_h2d none ;;
+prefetch-priority) [ "$rows" -eq 2 ] || { echo "sweep_shows $name: $rows rows, wanted 2"; exit 1; } ;;
+*) echo "sweep_shows: no check for $name"; exit 2 ;;
+esac
+echo "sweep_shows $name: 1 passed, 0 failed"
