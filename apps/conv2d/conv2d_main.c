@@ -10,41 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/inputs.h"
 #include "../common/place.h"
 #include "conv2d.h"
 
 static nw_status conv2d_check(const nw_app_args *a, char *why, size_t why_len) {
-  if (a->n == 0 || a->block == 0) {
-    snprintf(why, why_len, "conv2d: --n and --block must be positive");
-    return NW_ERR_ARG;
-  }
-  if (a->n % a->block != 0) {
-    snprintf(why, why_len, "conv2d: --block %llu does not divide --n %llu",
-             (unsigned long long)a->block, (unsigned long long)a->n);
-    return NW_ERR_ARG;
-  }
-  if (a->n > (1u << 20)) { /* n*n*4 bytes must stay far from overflow */
-    snprintf(why, why_len, "conv2d: --n %llu is larger than 1048576", (unsigned long long)a->n);
-    return NW_ERR_ARG;
-  }
-  uint64_t tiles = a->n / a->block;
-  if (tiles > 4096) { /* 16.7 million subtasks: each is checked at submission */
-    snprintf(why, why_len, "conv2d: --n %llu / --block %llu gives %llu^2 subtasks; at most 4096^2",
-             (unsigned long long)a->n, (unsigned long long)a->block, (unsigned long long)tiles);
-    return NW_ERR_ARG;
-  }
-  return NW_OK;
-}
-
-/* Integers in [-4, 4] from a seeded generator: exact sums (see top comment). */
-static void fill(float *m, uint64_t count, uint64_t seed) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (uint64_t i = 0; i < count; i++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    m[i] = (float)((int)(x % 9) - 4);
-  }
+  return nw_app_check_grid("conv2d", a, why, why_len);
 }
 
 static nw_status verify(nw_space *out_space, const float *in, uint64_t n, uint64_t b, int *equal) {
@@ -78,7 +49,7 @@ static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
     in = malloc(bytes);
     st = in ? NW_OK : NW_ERR_NOMEM;
     if (st == NW_OK) {
-      fill(in, n * n, args->seed);
+      nw_app_fill_small_ints(in, n * n, args->seed);
       st = nw_space_write(in_space, 0, in, bytes);
     }
   }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/inputs.h"
 #include "../common/place.h"
 #include "matmul.h"
 
@@ -123,37 +124,7 @@ const nw_task_kind nw_matmul_kind = {
 };
 
 static nw_status matmul_check(const nw_app_args *a, char *why, size_t why_len) {
-  if (a->n == 0 || a->block == 0) {
-    snprintf(why, why_len, "matmul: --n and --block must be positive");
-    return NW_ERR_ARG;
-  }
-  if (a->n % a->block != 0) {
-    snprintf(why, why_len, "matmul: --block %llu does not divide --n %llu",
-             (unsigned long long)a->block, (unsigned long long)a->n);
-    return NW_ERR_ARG;
-  }
-  if (a->n > (1u << 20)) { /* n*n*4 bytes must stay far from overflow; BLAS takes int sizes */
-    snprintf(why, why_len, "matmul: --n %llu is larger than 1048576", (unsigned long long)a->n);
-    return NW_ERR_ARG;
-  }
-  uint64_t blocks = a->n / a->block;
-  if (blocks > 4096) { /* 16.7 million subtasks: each is checked at submission */
-    snprintf(why, why_len, "matmul: --n %llu / --block %llu gives %llu^2 subtasks; at most 4096^2",
-             (unsigned long long)a->n, (unsigned long long)a->block, (unsigned long long)blocks);
-    return NW_ERR_ARG;
-  }
-  return NW_OK;
-}
-
-/* Small integers in [-4, 4] from a seeded generator: exact sums (see top comment). */
-static void fill(float *m, uint64_t count, uint64_t seed) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (uint64_t i = 0; i < count; i++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    m[i] = (float)((int)(x % 9) - 4);
-  }
+  return nw_app_check_grid("matmul", a, why, why_len);
 }
 
 static nw_status verify(nw_space *c_space, const float *a, const float *b, uint64_t n, uint64_t bs,
@@ -192,8 +163,8 @@ static nw_status matmul_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
     if (!a || !b)
       st = NW_ERR_NOMEM;
     if (st == NW_OK) {
-      fill(a, n * n, args->seed);
-      fill(b, n * n, args->seed + 1);
+      nw_app_fill_small_ints(a, n * n, args->seed);
+      nw_app_fill_small_ints(b, n * n, args->seed + 1);
       st = nw_space_write(sa, 0, a, bytes);
     }
     if (st == NW_OK)

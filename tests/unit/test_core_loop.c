@@ -133,13 +133,14 @@ static nw_status bad_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
 static const nw_task_kind bad_kind = {
     .name = "bad", .subscribe = bad_sub, .cpu_kernel = init_cpu, .flops = unit_flops};
 
-static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
-  (void)a, (void)out;
+/* Submits one task of `kind` reading a space of `size` bytes; returns what submission said. */
+static nw_status submit_one(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
+                            uint64_t size) {
   nw_space *s;
-  nw_task *t;
-  nw_status st = nw_space_create(rt, 200, 64, &s);
+  nw_task *t = NULL;
+  nw_status st = nw_space_create(rt, size, 64, &s);
   if (st == NW_OK)
-    st = nw_task_create(rt, &bad_kind, 4, NULL, 0, &t);
+    st = nw_task_create(rt, kind, subtasks, NULL, 0, &t);
   if (st == NW_OK)
     st = nw_task_bind(t, s, NW_READ_ONLY);
   if (st == NW_OK)
@@ -147,6 +148,11 @@ static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
   nw_task_destroy(t);
   nw_space_destroy(s);
   return st;
+}
+
+static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
+  (void)a, (void)out;
+  return submit_one(rt, &bad_kind, 4, 200);
 }
 
 static const nw_app bad_app = {"bad", (const nw_task_kind *const[]){&bad_kind, NULL}, NULL,
@@ -162,19 +168,8 @@ static const nw_task_kind huge_kind = {
 
 static nw_status huge_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
   (void)a, (void)out;
-  nw_space *s;
-  nw_task *t = NULL;
-  uint64_t subtasks = NW_LOCALITY_MAX_ENTRIES / (uint64_t)nw_runtime_nodes(rt) + 1;
-  nw_status st = nw_space_create(rt, 64, 64, &s);
-  if (st == NW_OK)
-    st = nw_task_create(rt, &huge_kind, subtasks, NULL, 0, &t);
-  if (st == NW_OK)
-    st = nw_task_bind(t, s, NW_READ_ONLY);
-  if (st == NW_OK)
-    st = nw_task_submit(t);
-  nw_task_destroy(t);
-  nw_space_destroy(s);
-  return st;
+  return submit_one(rt, &huge_kind, NW_LOCALITY_MAX_ENTRIES / (uint64_t)nw_runtime_nodes(rt) + 1,
+                    64);
 }
 
 static const nw_app huge_app = {"huge", (const nw_task_kind *const[]){&huge_kind, NULL}, NULL,

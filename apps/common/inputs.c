@@ -1,0 +1,37 @@
+/* inputs.c: see inputs.h. */
+#include "inputs.h"
+
+#include <stdio.h>
+
+nw_status nw_app_check_grid(const char *app, const nw_app_args *a, char *why, size_t why_len) {
+  if (a->n == 0 || a->block == 0) {
+    snprintf(why, why_len, "%s: --n and --block must be positive", app);
+    return NW_ERR_ARG;
+  }
+  if (a->n % a->block != 0) {
+    snprintf(why, why_len, "%s: --block %llu does not divide --n %llu", app,
+             (unsigned long long)a->block, (unsigned long long)a->n);
+    return NW_ERR_ARG;
+  }
+  if (a->n > (1u << 20)) {
+    snprintf(why, why_len, "%s: --n %llu is larger than 1048576", app, (unsigned long long)a->n);
+    return NW_ERR_ARG;
+  }
+  uint64_t blocks = a->n / a->block;
+  if (blocks > 4096) {
+    snprintf(why, why_len, "%s: --n %llu / --block %llu gives %llu^2 subtasks; at most 4096^2", app,
+             (unsigned long long)a->n, (unsigned long long)a->block, (unsigned long long)blocks);
+    return NW_ERR_ARG;
+  }
+  return NW_OK;
+}
+
+void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (uint64_t i = 0; i < count; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    m[i] = (float)((int)(x % 9) - 4);
+  }
+}
