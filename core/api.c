@@ -78,11 +78,7 @@ nw_status nw_space_write(nw_space *s, uint64_t offset, const void *src, uint64_t
   nw_status st = check_range(s, "nw_space_write", offset, length);
   if (st != NW_OK)
     return st;
-  /* Before any task, node 0 (the creator) owns every byte; after, ownership is spread and a
-   * driver write would bypass the directory. */
-  if (s->bound)
-    return fail(s->rt, NW_ERR_STATE,
-                "nw_space_write: the space is bound to a submitted task; write before submitting");
+  /* Node 0 refuses it while a task bound to the space is queued or running (driver.c). */
   nw_driver_call c = {
       .kind = CALL_SPACE_WRITE, .space = s, .offset = offset, .length = length, .src = src};
   return call(s->rt, &c);
@@ -106,8 +102,6 @@ nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t
   if (node < 0 || node >= rt->nodes)
     return fail(rt, NW_ERR_ARG, "nw_space_place: node %d does not exist (%d nodes)", node,
                 rt->nodes);
-  if (s->bound)
-    return fail(rt, NW_ERR_STATE, "nw_space_place: the space is bound to a submitted task");
   char why[256];
   nw_status st = nw_quad_check((nw_quad){offset, length, step, count}, s->size, why, sizeof why);
   if (st != NW_OK)
@@ -202,8 +196,6 @@ nw_status nw_task_submit(nw_task *t) {
   nw_status st = check_subscriptions(t, &flops);
   if (st != NW_OK)
     return st;
-  for (int i = 0; i < t->nbound; i++)
-    t->space[i]->bound = 1;
   t->submitted = 1;
   t->flops = flops;
   nw_driver_call c = {.kind = CALL_TASK_SUBMIT, .task = t};

@@ -12,6 +12,13 @@
 #include "locality.h"
 #include "node_internal.h"
 
+/* A placement or write between tasks goes through phases, each waiting for the cluster:
+ * FETCH (node 0 gathers the bytes it lacks, for a placement), CLAIM (node 0 becomes their only
+ * owner: nw_space_claim), GIVE (a placement hands them to their node). */
+enum { PLACE_FETCH = 1, PLACE_CLAIM, PLACE_GIVE };
+
+static void place_step(nw_node *n);
+
 static void answer(nw_node *n, nw_driver_call *c, nw_status st) {
   c->status = st;
   if (st != NW_OK && n->error[0])
@@ -32,8 +39,11 @@ static void space_create(nw_node *n, nw_driver_call *c) {
   answer(n, c, NW_OK);
 }
 
-/* Answers a driver read once every byte it asked for is resident on node 0. */
+/* Answers a driver read once every byte it asked for is resident on node 0; moves a
+ * placement on once node 0 has gathered its bytes. */
 void nw_driver_read_progress(nw_node *n) {
+  if (n->place_call && n->place_phase == PLACE_FETCH && n->place_acks == 0)
+    place_step(n);
   nw_driver_call *c = n->read_call;
   if (!c)
     return;
@@ -65,25 +75,111 @@ static void space_read(nw_node *n, nw_driver_call *c) {
   nw_driver_read_progress(n);
 }
 
+/* The task queued or running that binds space s, or NULL: the driver may write or place a
+ * space only while no task uses it (narwhal.h). */
+static const nw_task *task_using(const nw_node *n, const nw_space_state *s) {
+  for (const nw_submitted *e = n->submitted; e; e = e->next)
+    for (int i = 0; i < e->task->nbound; i++)
+      if (e->task->space[i]->id == s->id)
+        return e->task;
+  return NULL;
+}
+
+static int refuse_if_used(nw_node *n, nw_driver_call *c, nw_space_state *s, const char *fn) {
+  const nw_task *t = task_using(n, s);
+  if (!t)
+    return 0;
+  snprintf(n->error, sizeof n->error,
+           "%s: space %llu is bound to task %llu ('%s'), which has not completed; wait for it "
+           "first",
+           fn, (unsigned long long)s->id, (unsigned long long)t->id, t->kind->name);
+  answer(n, c, NW_ERR_STATE);
+  n->error[0] = '\0';
+  return 1;
+}
+
+static void place_answer(nw_node *n, nw_status st) {
+  nw_driver_call *c = n->place_call;
+  n->place_call = NULL;
+  nw_region_free(&n->place_what);
+  answer(n, c, st);
+  n->error[0] = '\0';
+}
+
+/* Runs the next phase of the pending placement or write; returns when it must wait. */
+static void place_step(nw_node *n) {
+  nw_driver_call *c = n->place_call;
+  nw_space_state *s = nw_space_find(n, c->space->id);
+  nw_status st = NW_OK;
+  while (st == NW_OK && n->place_acks == 0) {
+    if (n->place_phase == PLACE_FETCH) {
+      if (!nw_space_has(s, &n->place_what))
+        return; /* nw_driver_read_progress calls again as data arrives */
+      n->place_phase = PLACE_CLAIM;
+      st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
+    } else if (n->place_phase == PLACE_CLAIM && c->kind == CALL_SPACE_PLACE) {
+      n->place_phase = PLACE_GIVE;
+      st = nw_space_give(n, s, &n->place_what, c->node, &n->place_acks);
+    } else {
+      break;
+    }
+  }
+  if (st != NW_OK || n->place_acks == 0)
+    place_answer(n, st);
+}
+
 static void space_place(nw_node *n, nw_driver_call *c) {
   nw_space_state *s = nw_space_find(n, c->space->id);
-  nw_region what;
-  nw_region_init(&what, s->pitch);
-  nw_status st = nw_region_add_quad(&what, (nw_quad){c->offset, c->length, c->step, c->count});
-  if (st == NW_OK && !nw_region_contains(&s->owned, &what)) {
-    snprintf(n->error, sizeof n->error,
-             "nw_space_place: part of the quad was already placed on another node");
-    st = NW_ERR_STATE;
-  }
-  if (st == NW_OK)
-    st = nw_space_give(n, s, &what, c->node, &n->place_acks);
-  nw_region_free(&what);
-  if (st != NW_OK || n->place_acks == 0) {
-    answer(n, c, st);
-    n->error[0] = '\0';
+  if (refuse_if_used(n, c, s, "nw_space_place"))
+    return;
+  nw_region_init(&n->place_what, s->pitch);
+  n->place_call = c;
+  n->place_acks = 0;
+  nw_status st =
+      nw_region_add_quad(&n->place_what, (nw_quad){c->offset, c->length, c->step, c->count});
+  if (st != NW_OK) {
+    place_answer(n, st);
     return;
   }
+  if (!s->shared && nw_region_contains(&s->owned, &n->place_what)) {
+    n->place_phase = PLACE_CLAIM; /* before any task: node 0 holds it, nobody else has a copy */
+  } else {
+    /* Earlier tasks or placements spread the bytes: gather them on node 0 first. */
+    n->place_phase = PLACE_FETCH;
+    st = n->cfg.functional ? nw_space_need(n, s, &n->place_what, NW_FETCH_DEMAND, NULL) : NW_OK;
+    if (st != NW_OK) {
+      place_answer(n, st);
+      return;
+    }
+    if (!n->cfg.functional) { /* phantom: no bytes to gather, only ownership */
+      n->place_phase = PLACE_CLAIM;
+      st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
+      if (st != NW_OK) {
+        place_answer(n, st);
+        return;
+      }
+    }
+  }
+  place_step(n);
+}
+
+static void space_write(nw_node *n, nw_driver_call *c) {
+  nw_space_state *s = nw_space_find(n, c->space->id);
+  if (refuse_if_used(n, c, s, "nw_space_write"))
+    return;
+  if (n->cfg.functional)
+    memcpy(s->data + c->offset, c->src, c->length);
+  nw_region_init(&n->place_what, s->pitch);
   n->place_call = c;
+  n->place_phase = PLACE_CLAIM;
+  nw_status st = nw_region_add_range(&n->place_what, c->offset, c->offset + c->length);
+  if (st == NW_OK)
+    st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
+  if (st != NW_OK) {
+    place_answer(n, st);
+    return;
+  }
+  place_step(n);
 }
 
 void nw_driver_on_place_ack(nw_node *n) {
@@ -91,11 +187,8 @@ void nw_driver_on_place_ack(nw_node *n) {
     nw_node_fail(n, "node 0: unexpected placement acknowledgement");
     return;
   }
-  if (--n->place_acks == 0) {
-    nw_driver_call *c = n->place_call;
-    n->place_call = NULL;
-    answer(n, c, NW_OK);
-  }
+  if (--n->place_acks == 0)
+    place_step(n);
 }
 
 static void task_submit(nw_node *n, nw_driver_call *c) {
@@ -155,6 +248,8 @@ void nw_driver_task_complete(nw_node *n, nw_status st) {
     nw_region_free(&n->read_need);
     answer(n, c, st);
   }
+  if (st != NW_OK && n->place_call)
+    place_answer(n, st);
   if (!e || e->task->submitted < 2)
     return;
   n->submitted = e->next;
@@ -178,16 +273,12 @@ void nw_driver_task_complete(nw_node *n, nw_status st) {
 }
 
 void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
-  nw_space_state *s;
   switch (c->kind) {
   case CALL_SPACE_CREATE:
     space_create(n, c);
     break;
   case CALL_SPACE_WRITE:
-    s = nw_space_find(n, c->space->id);
-    if (n->cfg.functional)
-      memcpy(s->data + c->offset, c->src, c->length);
-    answer(n, c, NW_OK);
+    space_write(n, c);
     break;
   case CALL_SPACE_READ:
     space_read(n, c);

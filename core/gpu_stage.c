@@ -273,12 +273,14 @@ void nw_copy_free(nw_copy *c) {
   free(c->owner);
 }
 
+void nw_gpu_space_written(nw_node *n, uint64_t space) {
+  nw_cache_key all = {space, 0, UINT64_MAX, 0, UINT64_MAX};
+  for (int g = 0; g < n->cfg.gpus; g++)
+    nw_cache_invalidate(&n->gpu[g].cache, &all);
+}
+
 void nw_gpu_task_writes(nw_node *n, nw_task_state *t) {
-  for (int i = 0; i < t->info.nspaces; i++) {
-    if (t->bound[i].access == NW_READ_ONLY)
-      continue;
-    nw_cache_key all = {t->bound[i].space->id, 0, UINT64_MAX, 0, UINT64_MAX};
-    for (int g = 0; g < n->cfg.gpus; g++)
-      nw_cache_invalidate(&n->gpu[g].cache, &all);
-  }
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (t->bound[i].access != NW_READ_ONLY)
+      nw_gpu_space_written(n, t->bound[i].space->id);
 }

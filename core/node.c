@@ -226,6 +226,9 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   case MSG_PLACE_DIR:
     nw_space_on_place_dir(n, src, &r);
     break;
+  case MSG_CLAIM:
+    nw_space_on_claim(n, src, &r);
+    break;
   case MSG_PLACE_ACK:
     nw_driver_on_place_ack(n);
     break;

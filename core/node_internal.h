@@ -31,6 +31,9 @@ typedef struct nw_space_state {
    * version and its data comes back with it: data asked for under an older version is stale
    * and dropped (space.c), since the task end reset `resident` and `inflight`. */
   uint64_t version;
+  /* Node 0: a task has bound this space, so other nodes may hold copies of its bytes and a
+   * driver write must tell them (nw_space_claim). */
+  int shared;
   nw_directory *dir; /* the master directory; only on the master */
   struct nw_space_state *next;
 } nw_space_state;
@@ -218,7 +221,6 @@ struct nw_driver_call {
 struct nw_space {
   nw_runtime *rt;
   uint64_t id, size, pitch;
-  int bound; /* bound to a submitted task: no more nw_space_write */
 };
 
 struct nw_task {
@@ -263,10 +265,12 @@ struct nw_node {
   uint64_t next_space_id, next_task_id;
   nw_driver_call *read_call; /* a driver read waiting for data */
   nw_region read_need;
-  nw_driver_call *place_call; /* a driver placement waiting for acknowledgements */
+  nw_driver_call *place_call; /* a driver placement or write waiting for the cluster */
   int place_acks;
-  char error[512];  /* first failure of the run */
-  nw_bufpool views; /* recycled private write views */
+  int place_phase;      /* driver.c: what it waits for */
+  nw_region place_what; /* the bytes it places or writes */
+  char error[512];      /* first failure of the run */
+  nw_bufpool views;     /* recycled private write views */
   nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
 };
 
@@ -300,6 +304,11 @@ void nw_space_on_data(nw_node *n, nw_reader *r);
 nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks);
 void nw_space_on_place(nw_node *n, int src, nw_reader *r);
 void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);
+/* Node 0 takes ownership of `what` for a driver write or placement between tasks; every other
+ * node drops its ownership and copies of those bytes. *acks counts the acknowledgements to
+ * wait for (0 when nobody else can hold them). */
+nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks);
+void nw_space_on_claim(nw_node *n, int src, nw_reader *r);
 void nw_space_free_all(nw_node *n);
 
 /* task.c */
@@ -369,6 +378,8 @@ void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int pub
 void nw_gpu_on_copy_done(nw_node *n, nw_copy *c);
 /* A task that writes these spaces starts: cached copies of them are stale. */
 void nw_gpu_task_writes(nw_node *n, nw_task_state *t);
+/* The driver rewrote bytes of space `space`: every GPU entry of it is stale. */
+void nw_gpu_space_written(nw_node *n, uint64_t space);
 
 /* multiassign.c */
 int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev,

@@ -355,3 +355,73 @@ void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r) {
   else if (!r->bad)
     send_ack(n, src);
 }
+
+/* A driver write or placement between tasks (narwhal.h: nw_space_write, nw_space_place). The
+ * written bytes must end up owned by node 0 and nowhere else: earlier tasks may have left
+ * their ownership on other nodes, and copies fetched for read-only bindings stay resident
+ * across tasks. Every node drops ownership and copies of `what`, forgets what it has in flight
+ * for the space and counts a new version (in-flight data is then dropped on arrival, as at a
+ * task end: every node counts the same versions), and the master records node 0 as owner.
+ * Nobody uses the space meanwhile: node 0 refuses the call while a task bound to it is
+ * queued or running, and starts no task before every node has acknowledged. */
+static void drop_copies(nw_node *n, nw_space_state *s, const nw_region *what) {
+  if (nw_region_subtract(&s->owned, what) != NW_OK ||
+      nw_region_subtract(&s->resident, what) != NW_OK)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  nw_region_clear(&s->inflight);
+  s->version++;
+  nw_gpu_space_written(n, s->id);
+}
+
+static nw_status claim_in_directory(nw_node *n, nw_space_state *s, const nw_region *what) {
+  nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
+  if (!lost)
+    return NW_ERR_NOMEM;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_init(&lost[k], s->pitch);
+  nw_status st = nw_directory_assign(s->dir, 0, what, lost);
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_free(&lost[k]);
+  free(lost);
+  return st;
+}
+
+nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks) {
+  *acks = 0;
+  nw_gpu_space_written(n, s->id);
+  if (!s->shared && nw_region_contains(&s->owned, what))
+    return NW_OK; /* only node 0 has ever held these bytes */
+  nw_status st = NW_OK;
+  if (n->cfg.nodes > 1) {
+    for (int k = 1; k < n->cfg.nodes; k++) {
+      nw_writer w;
+      nw_w_init(&w, MSG_CLAIM);
+      write_descriptor(&w, s);
+      nw_w_region(&w, what);
+      nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
+      (*acks)++;
+    }
+  }
+  nw_region_clear(&s->inflight);
+  s->version++;
+  if (nw_region_add(&s->owned, what) != NW_OK || nw_region_add(&s->resident, what) != NW_OK)
+    st = NW_ERR_NOMEM;
+  if (st == NW_OK && s->master == n->cfg.id)
+    st = claim_in_directory(n, s, what);
+  return st;
+}
+
+void nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
+  nw_space_state *s = read_descriptor(n, r);
+  if (r->bad)
+    return;
+  nw_region what;
+  nw_r_region(r, &what, s->pitch);
+  if (!r->bad) {
+    drop_copies(n, s, &what);
+    if (s->master == n->cfg.id && claim_in_directory(n, s, &what) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    send_ack(n, src);
+  }
+  nw_region_free(&what);
+}

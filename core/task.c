@@ -119,6 +119,7 @@ void nw_task_start_next(nw_node *n) {
   nw_w_u32(&w, (uint32_t)task->nbound);
   for (int i = 0; i < task->nbound; i++) {
     nw_space_state *s = nw_space_find(n, task->space[i]->id);
+    s->shared = 1; /* other nodes may keep copies of its bytes from now on */
     nw_w_u64(&w, s->id);
     nw_w_u64(&w, s->size);
     nw_w_u64(&w, s->pitch);

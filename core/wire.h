@@ -32,7 +32,8 @@ typedef enum {
   MSG_FAIL,           /* any node -> node 0: the run failed, with a reason */
   MSG_END,            /* node 0 -> all: the run is over */
   MSG_LOC_VECTOR,     /* node -> node 0: its local bytes of every subtask (paper 4.3.4) */
-  MSG_LOC_ASSIGN      /* node 0 -> node: each subtask's node, and every node's local bytes */
+  MSG_LOC_ASSIGN,     /* node 0 -> node: each subtask's node, and every node's local bytes */
+  MSG_CLAIM           /* node 0 -> all: the driver wrote these regions; node 0 owns them now */
 } nw_msg_type;
 
 typedef struct nw_writer {
