@@ -163,30 +163,92 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   return NW_OK;
 }
 
-/* Runs every subtask's subscription callback once, so a bad subscription is reported here,
- * naming the subtask and quad, and never reaches a node. Also sums the cost model. */
-static nw_status check_subscriptions(nw_task *t, double *flops) {
+static nw_task_info info_of(const nw_task *t) {
   nw_task_info info = {
       .subtasks = t->subtasks, .conf = t->conf, .conf_size = t->conf_size, .nspaces = t->nbound};
   for (int i = 0; i < t->nbound; i++) {
     info.space_size[i] = t->space[i]->size;
     info.space_pitch[i] = t->space[i]->pitch;
   }
-  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  return info;
+}
+
+static void free_sets(nw_region *sets, int n) {
+  for (int i = 0; i < n; i++)
+    nw_region_free(&sets[i]);
+}
+
+/* Two subtasks of the task write the same bytes of space index `space`: finds a pair, the
+ * first of them `first` or later, and reports them with the first byte they share. Only
+ * called once the write sets were found to overlap, so its quadratic search is rare. */
+static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space) {
+  nw_region rd[NW_MAX_BOUND_SPACES], wa[NW_MAX_BOUND_SPACES], wb[NW_MAX_BOUND_SPACES], common;
   char why[400];
-  *flops = 0;
-  for (uint64_t k = 0; k < t->subtasks; k++) {
-    nw_status st = nw_subscriptions(t->kind, &info, t->access, k, read, write, why, sizeof why);
-    for (int i = 0; i < t->nbound; i++) {
-      nw_region_free(&read[i]);
-      nw_region_free(&write[i]);
+  nw_region_init(&common, info->space_pitch[space]);
+  for (uint64_t a = 0; a < t->subtasks; a++) {
+    nw_subscriptions(t->kind, info, t->access, a, rd, wa, why, sizeof why);
+    free_sets(rd, t->nbound);
+    for (uint64_t b = a + 1; b < t->subtasks; b++) {
+      nw_subscriptions(t->kind, info, t->access, b, rd, wb, why, sizeof why);
+      free_sets(rd, t->nbound);
+      int shared = nw_region_overlap_bytes(&wa[space], &wb[space]) > 0 &&
+                   nw_region_intersect(&common, &wa[space], &wb[space]) == NW_OK;
+      free_sets(wb, t->nbound);
+      if (!shared)
+        continue;
+      uint64_t lo, hi;
+      nw_region_bounds(&common, &lo, &hi);
+      nw_region_free(&common);
+      free_sets(wa, t->nbound);
+      return fail(t->rt, NW_ERR_ARG,
+                  "task '%s': subtasks %llu and %llu both write byte %llu of space index %d; "
+                  "writes of different subtasks must not overlap (which one would win is not "
+                  "defined without a reduction)",
+                  t->kind->name, (unsigned long long)a, (unsigned long long)b,
+                  (unsigned long long)lo, space);
     }
-    if (st != NW_OK)
+    free_sets(wa, t->nbound);
+  }
+  nw_region_free(&common);
+  return NW_ERR_INTERNAL;
+}
+
+/* Runs every subtask's subscription callback once, so a bad subscription is reported here,
+ * naming the subtask and quad, and never reaches a node. Also sums the cost model, and refuses
+ * writes of two subtasks to the same bytes: their order of commit differs between runs and
+ * nodes, so the result would be undefined (README, "Overlapping writes"). */
+static nw_status check_subscriptions(nw_task *t, double *flops) {
+  nw_task_info info = info_of(t);
+  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES], all[NW_MAX_BOUND_SPACES];
+  uint64_t sum[NW_MAX_BOUND_SPACES] = {0};
+  for (int i = 0; i < t->nbound; i++)
+    nw_region_init(&all[i], info.space_pitch[i]);
+  char why[400];
+  nw_status st = NW_OK;
+  *flops = 0;
+  for (uint64_t k = 0; k < t->subtasks && st == NW_OK; k++) {
+    st = nw_subscriptions(t->kind, &info, t->access, k, read, write, why, sizeof why);
+    for (int i = 0; i < t->nbound && st == NW_OK; i++) {
+      sum[i] += nw_region_bytes(&write[i]);
+      st = nw_region_add(&all[i], &write[i]);
+    }
+    free_sets(read, t->nbound);
+    free_sets(write, t->nbound);
+    if (st != NW_OK) {
+      free_sets(all, t->nbound);
+      if (st == NW_ERR_NOMEM && !why[0])
+        return fail(t->rt, st, "task '%s': out of memory checking subscriptions", t->kind->name);
       return fail(t->rt, st, "task '%s': %s", t->kind->name, why);
+    }
     if (t->kind->flops)
       *flops += t->kind->flops(&info, k, NW_DEVICE_CPU);
   }
-  return NW_OK;
+  int overlap = -1; /* disjoint write sets add up to their union */
+  for (int i = 0; i < t->nbound && overlap < 0; i++)
+    if (nw_region_bytes(&all[i]) != sum[i])
+      overlap = i;
+  free_sets(all, t->nbound);
+  return overlap < 0 ? NW_OK : report_overlap(t, &info, overlap);
 }
 
 nw_status nw_task_submit(nw_task *t) {

@@ -67,6 +67,10 @@ nw_status nw_directory_assign(nw_directory *d, int writer, const nw_region *writ
   }
   if (st == NW_OK)
     st = nw_region_add(&d->by_owner[writer], written);
+  /* The writer may have lost these bytes earlier in the same update round (another node's
+   * update applied first): it owns them again, so it must not be told to drop them. */
+  if (st == NW_OK)
+    st = nw_region_subtract(&lost[writer], written);
   nw_region_free(&part);
   return st;
 }

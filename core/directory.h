@@ -24,7 +24,9 @@ void nw_directory_free(nw_directory *d);
 nw_status nw_directory_split(const nw_directory *d, const nw_region *need, nw_region *parts);
 
 /* Records that `writer` now owns `written`; adds to lost[k] the part that node k owned before
- * (k != writer). lost has `nodes` sets, initialized by the caller. */
+ * (k != writer) and removes `written` from lost[writer], so that after several assignments
+ * lost[k] holds exactly what k owned before them and does not own after. lost has `nodes`
+ * sets, initialized by the caller. */
 nw_status nw_directory_assign(nw_directory *d, int writer, const nw_region *written,
                               nw_region *lost);
 

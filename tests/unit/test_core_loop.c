@@ -71,6 +71,35 @@ static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
 static const nw_app bad_app = {"bad", (const nw_task_kind *const[]){&bad_kind, NULL}, NULL,
                                bad_main};
 
+/* ---- a kind whose neighbouring subtasks write the same bytes (issue 9, item 5): refused at
+ * submission; each subtask also writes a byte twice through its own two quads, which is fine */
+static nw_status overlap_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
+  (void)t;
+  nw_status st = nw_subscribe(s, 0, NW_WRITE_ONLY, i * 60, 64, 64, 1); /* i and i+1 share 4 bytes */
+  return st != NW_OK ? st : nw_subscribe(s, 0, NW_WRITE_ONLY, i * 60, 1, 1, 1);
+}
+static const nw_task_kind overlap_kind = {
+    .name = "overlap", .subscribe = overlap_sub, .cpu_kernel = never_runs, .flops = unit_flops};
+
+static nw_status overlap_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
+  (void)a, (void)out;
+  nw_space *s;
+  nw_task *t = NULL;
+  nw_status st = nw_space_create(rt, 512, 64, &s);
+  if (st == NW_OK)
+    st = nw_task_create(rt, &overlap_kind, 4, NULL, 0, &t);
+  if (st == NW_OK)
+    st = nw_task_bind(t, s, NW_WRITE_ONLY);
+  if (st == NW_OK)
+    st = nw_task_submit(t);
+  nw_task_destroy(t);
+  nw_space_destroy(s);
+  return st;
+}
+
+static const nw_app overlap_app = {"overlap", (const nw_task_kind *const[]){&overlap_kind, NULL},
+                                   NULL, overlap_main};
+
 /* ---- a task with one subtask more than locality-aware scheduling keeps affinities for */
 static nw_status tiny_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
   (void)t, (void)i;
@@ -340,6 +369,9 @@ int main(void) {
   nw_run_result_free(&res);
 
   loop_config_defaults(&c);
+  CHECK(loop_run(&c, &overlap_app, &none, &res) == NW_ERR_ARG);
+  CHECK(strstr(res.error, "subtasks 0 and 1 both write byte 60 of space index 0") != NULL);
+  nw_run_result_free(&res);
   CHECK(loop_run(&c, &bad_app, &none, &res) == NW_ERR_RANGE);
   CHECK(strstr(res.error, "subtask 3") != NULL);
   CHECK(strstr(res.error, "past the end") != NULL || strstr(res.error, "outside") != NULL);

@@ -51,6 +51,18 @@ int main(void) {
     total += nw_region_bytes(nw_directory_owned_by(d, k));
   CHECK(total == 256);
 
+  /* Issue 9, item 5: in one update round node 1 takes bytes node 2 owns, then node 2 takes
+   * them back (the master applies updates in arrival order). Node 2 still owns them, so it
+   * must not be among those told to drop them; node 1 never kept them. */
+  for (int k = 0; k < 3; k++)
+    nw_region_clear(&lost[k]);
+  CHECK(nw_directory_assign(d, 1, &w2, lost) == NW_OK);
+  CHECK(nw_directory_assign(d, 2, &w2, lost) == NW_OK);
+  CHECK(nw_region_empty(&lost[2]));
+  CHECK(nw_region_empty(&lost[0]));
+  CHECK(nw_region_bytes(&lost[1]) == 64);
+  CHECK(nw_region_bytes(nw_directory_owned_by(d, 2)) == 192);
+
   for (int k = 0; k < 3; k++) {
     nw_region_free(&parts[k]);
     nw_region_free(&lost[k]);
