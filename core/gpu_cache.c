@@ -40,6 +40,7 @@ static void entry_unlink(nw_gpu_cache *c, nw_cache_entry *e) {
       break;
     }
   c->nentries--;
+  nw_region_free(&e->held);
   free(e);
 }
 
@@ -52,6 +53,7 @@ void nw_cache_free(nw_gpu_cache *c) {
   nw_cache_entry *e = c->entries;
   while (e) {
     nw_cache_entry *next = e->next;
+    nw_region_free(&e->held);
     free(e);
     e = next;
   }
@@ -65,9 +67,9 @@ static int key_equal(const nw_cache_key *a, const nw_cache_key *b) {
          a->col1 == b->col1;
 }
 
-nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key) {
+nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need) {
   for (nw_cache_entry *e = c->entries; e; e = e->next)
-    if (!e->dead && key_equal(&e->key, key)) {
+    if (!e->dead && key_equal(&e->key, key) && (!need || nw_region_contains(&e->held, need))) {
       e->pins++;
       e->uses++;
       e->last_use = ++c->clock;
@@ -193,6 +195,7 @@ nw_cache_entry *nw_cache_insert(nw_gpu_cache *c, const nw_cache_key *key, uint64
     return NULL;
   }
   e->key = *key;
+  nw_region_init(&e->held, 1);
   e->off = off;
   e->bytes = bytes;
   e->pins = 1;
@@ -241,8 +244,8 @@ uint64_t nw_cache_used(const nw_gpu_cache *c) {
 
 void nw_cache_publish(nw_gpu_cache *c, nw_cache_entry *e) {
   for (nw_cache_entry *x = c->entries; x; x = x->next)
-    if (x != e && !x->dead && key_equal(&x->key, &e->key))
-      return; /* one live entry per key: lookups stay unambiguous */
+    if (x != e && !x->dead && key_equal(&x->key, &e->key) && nw_region_contains(&x->held, &e->held))
+      return; /* it would never be found before that one */
   e->dead = 0;
   e->last_use = ++c->clock;
 }

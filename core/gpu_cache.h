@@ -17,6 +17,7 @@
 
 #include "devmem.h"
 #include "narwhal.h"
+#include "region.h"
 
 typedef enum {
   NW_CACHE_LRU = 0, /* evict the least recently used */
@@ -39,6 +40,10 @@ typedef struct nw_cache_key {
 
 typedef struct nw_cache_entry {
   nw_cache_key key;
+  /* The bytes of the rectangle that hold the space's data: a subtask's read region copied in,
+   * or the write region a kernel filled. The rest of the rectangle is whatever the node's copy
+   * or the kernel left there, so a lookup finds an entry only for bytes it holds. */
+  nw_region held;
   uint64_t off, bytes; /* where it lives in the GPU's memory, and its size */
   int pins;            /* subtasks using it now: never evicted while > 0 */
   int valid;           /* its bytes are on the device (the copy in finished) */
@@ -65,10 +70,11 @@ typedef struct nw_gpu_cache {
 nw_status nw_cache_init(nw_gpu_cache *c, uint64_t capacity, nw_cache_policy policy, uint64_t seed);
 void nw_cache_free(nw_gpu_cache *c);
 
-/* Finds a live entry with exactly this key: pins it, counts a hit and a use, and returns it.
- * Otherwise counts a miss and returns NULL. A found entry may still be !valid (its copy is
- * under way, started by another subtask): the caller waits for it. */
-nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key);
+/* Finds a live entry with exactly this key that holds every byte of `need` (any live entry of
+ * the key when need is NULL): pins it, counts a hit and a use, and returns it. Otherwise
+ * counts a miss and returns NULL. A found entry may still be !valid (its copy is under way,
+ * started by another subtask): the caller waits for it. */
+nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need);
 
 /* Makes a new pinned entry of `bytes` for key (not valid yet), evicting unpinned entries in
  * the policy's order until the memory fits; counts each eviction. `private_` entries (write
@@ -86,7 +92,7 @@ int nw_cache_fits(const nw_gpu_cache *c, uint64_t bytes);
 void nw_cache_release(nw_gpu_cache *c, nw_cache_entry *e);
 
 /* Makes a private entry findable (a result the kernel wrote and the node committed), unless a
- * live entry with its key exists already. */
+ * live entry with its key already holds every byte it holds. */
 void nw_cache_publish(nw_gpu_cache *c, nw_cache_entry *e);
 
 /* A task is about to write rows [row0,row1) x columns [col0,col1) of `space`: every live entry

@@ -151,13 +151,20 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     if (!has[i])
       continue;
     if (t->bound[i].access == NW_READ_ONLY) {
-      p->entry[i] = nw_cache_lookup(c, &key[i]);
+      /* A hit must hold every byte this subtask reads: an entry of the same rectangle may
+       * have been filled for another subtask's reads, the rest of it never fetched here. */
+      p->entry[i] = nw_cache_lookup(c, &key[i], &p->read[i]);
       if (p->entry[i])
         continue;
     }
     p->entry[i] =
         nw_cache_insert(c, &key[i], key_bytes(&key[i]), t->bound[i].access != NW_READ_ONLY);
     created[i] = 1;
+    if (p->entry[i] && t->bound[i].access == NW_READ_ONLY &&
+        nw_region_copy(&p->entry[i]->held, &p->read[i]) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      p->entry[i]->dead = 1; /* never found: it holds nothing known */
+    }
     if (!p->entry[i]) { /* no room while others run: retried when something is released */
       undo_stage(c, p, created, ns);
       n->stats.cache_evictions += c->stats.evictions - evictions;
@@ -229,7 +236,10 @@ void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int pub
     nw_cache_entry *x = p->entry[i];
     if (!x)
       continue;
-    if (publish && t->bound[i].access == NW_WRITE_ONLY && x->dead && x->valid)
+    /* Only the bytes the kernel wrote are the space's: the rest of a strided write's
+     * rectangle is garbage, so the entry is found only for reads inside the writes. */
+    if (publish && t->bound[i].access == NW_WRITE_ONLY && x->dead && x->valid &&
+        nw_region_copy(&x->held, &p->write[i]) == NW_OK)
       nw_cache_publish(c, x);
     nw_cache_release(c, x);
     p->entry[i] = NULL;

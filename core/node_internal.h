@@ -290,6 +290,8 @@ nw_task_state *nw_node_task(nw_node *n, uint64_t id);
 
 /* space.c */
 nw_space_state *nw_space_find(nw_node *n, uint64_t id);
+/* Bytes of a node's copy of a space: size, rounded up to whole rows when it has several. */
+uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch);
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at

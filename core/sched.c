@@ -193,6 +193,14 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       lo = hi > lo && lo < rlo ? lo : rlo; /* union of the two byte ranges */
       hi = hi > rhi ? hi : rhi;
     }
+    if (kind == NW_DEVICE_GPU && p->entry[i]) {
+      /* The device holds the whole bounding rectangle and copies it back whole: the view
+       * must span the rectangle's bytes, which reach left of the first subscribed byte and
+       * right of the last one whenever the region is not itself a rectangle. */
+      const nw_cache_key *k = &p->entry[i]->key;
+      lo = k->row0 * s->pitch + k->col0;
+      hi = (k->row1 - 1) * s->pitch + k->col1;
+    }
     *v = (nw_view){.base = NULL, .lo = lo, .hi = hi};
     if (!n->cfg.functional || hi <= lo)
       continue;

@@ -28,7 +28,17 @@ nw_space_state *nw_space_find(nw_node *n, uint64_t id) {
  * written it before then without this node taking part in that task. */
 static void unpin(nw_node *n, nw_space_state *s) {
   if (s->data && n->cfg.gpus > 0 && n->be.ops->host_memory)
-    n->be.ops->host_memory(n->be.be, s->data, s->size, 0);
+    n->be.ops->host_memory(n->be.be, s->data, nw_space_copy_bytes(s->size, s->pitch), 0);
+}
+
+uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch) {
+  /* A GPU copies whole bounding rectangles of rows (gpu_stage.c), and the last row of a space
+   * whose size is not a multiple of its pitch is short: the rectangle may reach past `size`,
+   * never past the end of that row. Those bytes belong to no subscription. */
+  uint64_t rows = size / pitch + (size % pitch != 0);
+  if (rows > 1 && rows > UINT64_MAX / pitch)
+    return UINT64_MAX; /* no allocation can succeed */
+  return rows > 1 ? rows * pitch : size;
 }
 
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
@@ -50,10 +60,11 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   int ok = 1;
   if (n->cfg.functional) {
     /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
-    s->data = calloc(1, size);
+    uint64_t bytes = nw_space_copy_bytes(size, pitch);
+    s->data = calloc(1, bytes);
     ok = s->data != NULL;
     if (ok && n->cfg.gpus > 0 && n->be.ops->host_memory)
-      n->be.ops->host_memory(n->be.be, s->data, size, 1);
+      n->be.ops->host_memory(n->be.be, s->data, bytes, 1);
   }
   if (ok && creator == n->cfg.id)
     ok = nw_region_add_range(&s->owned, 0, size) == NW_OK &&

@@ -94,7 +94,7 @@ static int evicted_by(nw_cache_policy p, const int *script, int n) {
   }
   for (int i = 0; i < n; i++) {
     nw_cache_key k = key_of(1, (uint64_t)script[i]);
-    nw_cache_entry *e = nw_cache_lookup(&c, &k);
+    nw_cache_entry *e = nw_cache_lookup(&c, &k, NULL);
     CHECK(e != NULL);
     nw_cache_release(&c, e);
   }
@@ -274,7 +274,7 @@ static void test_workload(nw_cache_policy p, uint64_t seed) {
     } else {
       nw_cache_key k = key_of(1, nw_rng_next(&rng) % KEYS);
       int priv = nw_rng_next(&rng) % 10 == 0;
-      nw_cache_entry *e = priv ? NULL : nw_cache_lookup(&c, &k);
+      nw_cache_entry *e = priv ? NULL : nw_cache_lookup(&c, &k, NULL);
       if (!e) {
         e = nw_cache_insert(&c, &k, 1 + nw_rng_next(&rng) % (cap / 2), priv);
         if (e)
@@ -311,13 +311,13 @@ static void test_none(void) {
   nw_cache_key ka = key_of(1, 0);
   nw_cache_entry *a = nw_cache_insert(&c, &ka, SLOT, 0);
   /* Shared while in use... */
-  CHECK(a != NULL && nw_cache_lookup(&c, &ka) == a && a->pins == 2);
+  CHECK(a != NULL && nw_cache_lookup(&c, &ka, NULL) == a && a->pins == 2);
   nw_cache_release(&c, a);
   CHECK(live(&c, ka) && nw_cache_used(&c) == SLOT);
   /* ...and gone with its last user. */
   nw_cache_release(&c, a);
   CHECK(!live(&c, ka) && nw_cache_used(&c) == 0 && c.nentries == 0);
-  CHECK(nw_cache_lookup(&c, &ka) == NULL && c.stats.misses == 1 && c.stats.hits == 1);
+  CHECK(nw_cache_lookup(&c, &ka, NULL) == NULL && c.stats.misses == 1 && c.stats.hits == 1);
   nw_cache_free(&c);
 }
 
@@ -338,14 +338,14 @@ static void test_invalidate(void) {
   CHECK(nw_cache_invalidate(&c, &w) == 1);
   CHECK(!live(&c, kx) && live(&c, ky) && live(&c, kw) && live(&c, kz));
   CHECK(nw_cache_used(&c) == 4 * SLOT); /* X was unpinned: freed now */
-  CHECK(nw_cache_lookup(&c, &kx) == NULL);
-  nw_cache_entry *y = nw_cache_lookup(&c, &ky);
+  CHECK(nw_cache_lookup(&c, &kx, NULL) == NULL);
+  nw_cache_entry *y = nw_cache_lookup(&c, &ky, NULL);
   CHECK(y != NULL);
   nw_cache_release(&c, y);
   /* A pinned entry: unreachable at once, its memory kept until its user is done. */
   nw_cache_key w2 = {1, 39, 50, 63, 64};
   CHECK(nw_cache_invalidate(&c, &w2) == 1);
-  CHECK(p->dead && nw_cache_lookup(&c, &kp) == NULL);
+  CHECK(p->dead && nw_cache_lookup(&c, &kp, NULL) == NULL);
   CHECK(nw_cache_used(&c) == 4 * SLOT && holds(&c, p));
   CHECK(nw_cache_invalidate(&c, &w2) == 0); /* already dead: not counted again */
   nw_cache_release(&c, p);
@@ -364,10 +364,10 @@ static void test_private(void) {
   nw_cache_key k = key_of(1, 0);
   nw_cache_entry *v = nw_cache_insert(&c, &k, SLOT, 1);
   CHECK(v != NULL && v->dead && v->pins == 1);
-  CHECK(nw_cache_lookup(&c, &k) == NULL);
+  CHECK(nw_cache_lookup(&c, &k, NULL) == NULL);
   nw_cache_entry *s = nw_cache_insert(&c, &k, SLOT, 0);
   nw_cache_release(&c, s);
-  CHECK(nw_cache_lookup(&c, &k) == s); /* the shared one, never the private one */
+  CHECK(nw_cache_lookup(&c, &k, NULL) == s); /* the shared one, never the private one */
   nw_cache_release(&c, s);
   CHECK(nw_cache_used(&c) == 2 * SLOT);
   nw_cache_release(&c, v); /* freed on its last release */
