@@ -201,6 +201,9 @@ static void op_launch(void *be, int device, nw_exec *exec) {
   sg_sem_release(d->sem);
 }
 
+static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                        int daemon);
+
 typedef struct timer_arg {
   sim_node *sn;
   double delay;
@@ -225,10 +228,7 @@ static void op_timer(void *be, double delay, uint64_t token) {
     exit(1);
   }
   *t = (timer_arg){sn, delay, token};
-  sg_actor_t a = sg_actor_init("timer", sn->host);
-  sg_actor_set_data(a, t);
-  sg_actor_daemonize(a);
-  sg_actor_start_(a, timer_actor, 0, NULL);
+  spawn("timer", sn->host, timer_actor, t, 1);
 }
 
 static void op_driver_return(void *be, nw_driver_call *call) {
@@ -436,13 +436,17 @@ static void driver_actor(int argc, char **argv) {
   w->driver_done = 1;
 }
 
+/* A daemon is marked only once started: SimGrid 3.32 counts an actor daemonized before its
+ * start among the daemons but not yet among the actors, so while it is unstarted the engine
+ * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
+ * every actor, the last node's included (a segfault at the end of a run; issue 9, item 6). */
 static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
                         int daemon) {
   sg_actor_t a = sg_actor_init(name, host);
   sg_actor_set_data(a, data);
+  sg_actor_start_(a, code, 0, NULL);
   if (daemon)
     sg_actor_daemonize(a);
-  sg_actor_start_(a, code, 0, NULL);
   return a;
 }
 
