@@ -48,7 +48,10 @@ typedef struct nw_node_config {
   int id;
   int nodes;
   int functional; /* real bytes and kernels (1) or sizes only (0) */
-  int devices;    /* local devices: CPU work-groups, then GPU streams */
+  /* CPU views hold exactly the subscribed bytes and writes outside them fail the run
+   * (viewcheck.h); functional mode only. */
+  int check_views;
+  int devices; /* local devices: CPU work-groups, then GPU streams */
   /* Per local device: its kind and, for a GPU stream, which of the node's GPUs it runs on
    * (streams of one GPU share its memory and cache; -1 for a CPU). */
   nw_device_kind device_kind[NW_MAX_DEVICES_PER_NODE];

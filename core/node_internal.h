@@ -106,6 +106,10 @@ struct nw_exec {
   int gpu;
   nw_gpu_view gview[NW_MAX_BOUND_SPACES];
   int copies_out;
+  /* Checked views (viewcheck.h): private read views, write views' initial bytes. */
+  unsigned char *check_read[NW_MAX_BOUND_SPACES];
+  unsigned char *check_shadow[NW_MAX_BOUND_SPACES];
+  uint64_t check_len[NW_MAX_BOUND_SPACES];
 };
 
 /* DEV_RETIRED: stopped stealing for this task after a failed round (UNICORN-NOTES: the

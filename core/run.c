@@ -5,12 +5,17 @@
 
 #include "run.h"
 
+#ifndef NW_CHECK_VIEWS_DEFAULT
+#define NW_CHECK_VIEWS_DEFAULT 0
+#endif
+
 void nw_run_config_defaults(nw_run_config *c) {
   memset(c, 0, sizeof *c);
   strcpy(c->app, "matmul");
   strcpy(c->backend, "sim");
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
+  c->check_views = NW_CHECK_VIEWS_DEFAULT;
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
   c->sched = (nw_sched_config){.pipeline = 1,
                                .steal_retry_s = 0,

@@ -12,6 +12,7 @@
 
 #include "node_internal.h"
 #include "steal_rules.h"
+#include "viewcheck.h"
 
 uint64_t nw_sched_queued(const nw_device_slot *s) {
   uint64_t q = 0;
@@ -178,12 +179,15 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   nw_device_kind kind = n->cfg.device_kind[d];
   e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, kind) : 0.0;
   e->items = is_work_group(n, d) && t->kind->cpu_work_item ? t->dev[d].wg.next : 1;
+  int checked = n->cfg.check_views && n->cfg.functional && kind == NW_DEVICE_CPU;
   for (int i = 0; i < t->info.nspaces; i++) {
     nw_space_state *s = t->bound[i].space;
     nw_access a = t->bound[i].access;
     nw_view *v = &e->views[i];
     if (a == NW_READ_ONLY) {
       *v = (nw_view){.base = s->data, .lo = 0, .hi = s->size};
+      if (checked && nw_viewcheck_read_view(e, i, s->data, &p->read[i]) != NW_OK)
+        goto nomem;
       continue;
     }
     uint64_t lo, hi, rlo, rhi;
@@ -205,19 +209,25 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     if (!n->cfg.functional || hi <= lo)
       continue;
     e->write_buf[i] = nw_bufpool_get(&n->views, hi - lo, a == NW_WRITE_ONLY, &e->write_cap[i]);
-    if (!e->write_buf[i]) {
-      for (int j = 0; j < i; j++)
-        nw_bufpool_put(&n->views, e->write_buf[j], e->write_cap[j]);
-      free(e);
-      return NULL;
-    }
+    if (!e->write_buf[i])
+      goto nomem;
     if (a == NW_READ_WRITE)
       memcpy(e->write_buf[i], s->data + lo, hi - lo);
+    else if (checked) /* what a kernel leaves unwritten is recognisable */
+      memset(e->write_buf[i], NW_VIEWCHECK_FILL, hi - lo);
     v->base = e->write_buf[i];
+    if (checked && nw_viewcheck_write_view(e, i, &p->read[i], &p->write[i]) != NW_OK)
+      goto nomem;
   }
   if (kind == NW_DEVICE_GPU)
     nw_gpu_exec_views(n, e);
   return e;
+nomem:
+  nw_viewcheck_drop(e);
+  for (int j = 0; j < t->info.nspaces; j++)
+    nw_bufpool_put(&n->views, e->write_buf[j], e->write_cap[j]);
+  free(e);
+  return NULL;
 }
 
 static void launch(nw_node *n, nw_task_state *t, int d) {
@@ -426,6 +436,14 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
+  int space;
+  uint64_t byte;
+  if (nw_viewcheck_finish(e, p->write, &space, &byte))
+    nw_node_fail(n,
+                 "node %d: subtask %llu of task %llu ('%s') changed byte %llu of space index %d, "
+                 "which it did not subscribe to write (--check-views)",
+                 n->cfg.id, (unsigned long long)e->subtask, (unsigned long long)t->id,
+                 t->kind->name, (unsigned long long)byte, space);
   if (!nw_dev_is_gpu(n, d) || nw_gpu_exec_done(n, e)) {
     nw_sched_exec_result(n, e);
     return;
@@ -490,6 +508,7 @@ void nw_sched_free_slot(nw_device_slot *s, int nspaces) {
   free(s->queue);
   free(s->tried);
   if (s->running) { /* only when a run ends with the device still busy */
+    nw_viewcheck_drop(s->running);
     for (int i = 0; i < nspaces; i++)
       free(s->running->write_buf[i]);
     free(s->running);

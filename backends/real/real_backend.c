@@ -499,6 +499,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   for (int g = 0; g < rs.ngpu; g++)
     nc.gpu_memory[g] = budget[g];
   nc.sched = cfg->sched;
+  nc.check_views = cfg->check_views;
   nc.kinds = app->kinds;
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));

@@ -554,6 +554,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->nodes = w->nodes;
   nc->functional = cfg->functional;
   nc->sched = cfg->sched;
+  nc->check_views = cfg->check_views;
   nc->kinds = w->app->kinds;
   int cpus[NW_MAX_NODES], group[NW_MAX_NODES];
   for (int i = 0; i < w->nodes && st == NW_OK; i++) {

@@ -255,6 +255,7 @@ void loop_config_defaults(loop_config *c) {
                      .jitter_s = 0,
                      .slow_node_factor = 1,
                      .serial_data = 0,
+                     .check_views = 1, /* every loop test also checks its kernels' bytes */
                      .seed = 1,
                      .sched = {.pipeline = 1,
                                .steal_retry_s = 0,
@@ -281,6 +282,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   nc.functional = c->functional;
   nc.devices = c->devices;
   nc.sched = c->sched;
+  nc.check_views = c->check_views;
   nc.kinds = app->kinds;
   for (int k = 0; k < c->nodes; k++)
     nc.devices_per_node[k] = c->devices;

@@ -21,6 +21,7 @@ typedef struct loop_config {
   double jitter_s;                    /* max random extra delay per message */
   double slow_node_factor;            /* node 1 computes this many times slower (1 = none) */
   int serial_data;                    /* a node sends its data one transfer at a time */
+  int check_views;                    /* node config's check_views (viewcheck.h) */
   uint64_t seed;
   nw_sched_config sched;
 } loop_config;

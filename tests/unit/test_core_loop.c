@@ -100,6 +100,44 @@ static nw_status overlap_main(nw_runtime *rt, const nw_app_args *a, nw_app_outco
 static const nw_app overlap_app = {"overlap", (const nw_task_kind *const[]){&overlap_kind, NULL},
                                    NULL, overlap_main};
 
+/* ---- a kernel that writes a byte between its two write quads (issue 9: views hold exactly
+ * the subscribed bytes): with checked views the run fails naming it */
+static nw_status stray_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
+  (void)t;
+  nw_status st = nw_subscribe(s, 0, NW_WRITE_ONLY, i * 64, 4, 4, 1);
+  return st != NW_OK ? st : nw_subscribe(s, 0, NW_WRITE_ONLY, i * 64 + 8, 4, 4, 1);
+}
+static void stray_run(const nw_task_info *t, uint64_t i, const nw_view *v) {
+  (void)t;
+  memset(nw_view_at(&v[0], i * 64), 1, 4);
+  memset(nw_view_at(&v[0], i * 64 + 8), 1, 4);
+  if (i == 2)
+    *(unsigned char *)nw_view_at(&v[0], i * 64 + 5) = 1; /* not subscribed */
+}
+static const nw_task_kind stray_kind = {
+    .name = "stray", .subscribe = stray_sub, .cpu_kernel = stray_run, .flops = unit_flops};
+
+static nw_status stray_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
+  (void)a, (void)out;
+  nw_space *s;
+  nw_task *t = NULL;
+  nw_status st = nw_space_create(rt, 512, 64, &s);
+  if (st == NW_OK)
+    st = nw_task_create(rt, &stray_kind, 4, NULL, 0, &t);
+  if (st == NW_OK)
+    st = nw_task_bind(t, s, NW_WRITE_ONLY);
+  if (st == NW_OK)
+    st = nw_task_submit(t);
+  if (st == NW_OK)
+    st = nw_task_wait(t);
+  nw_task_destroy(t);
+  nw_space_destroy(s);
+  return st;
+}
+
+static const nw_app stray_app = {"stray", (const nw_task_kind *const[]){&stray_kind, NULL}, NULL,
+                                 stray_main};
+
 /* ---- a task with one subtask more than locality-aware scheduling keeps affinities for */
 static nw_status tiny_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
   (void)t, (void)i;
@@ -369,6 +407,14 @@ int main(void) {
   nw_run_result_free(&res);
 
   loop_config_defaults(&c);
+  CHECK(loop_run(&c, &stray_app, &none, &res) != NW_OK);
+  CHECK(strstr(res.error, "subtask 2 of task 1 ('stray') changed byte 133 of space index 0") !=
+        NULL);
+  nw_run_result_free(&res);
+  c.check_views = 0; /* unchecked, the stray byte is simply never committed */
+  CHECK(loop_run(&c, &stray_app, &none, &res) == NW_OK);
+  nw_run_result_free(&res);
+  c.check_views = 1;
   CHECK(loop_run(&c, &overlap_app, &none, &res) == NW_ERR_ARG);
   CHECK(strstr(res.error, "subtasks 0 and 1 both write byte 60 of space index 0") != NULL);
   nw_run_result_free(&res);

@@ -71,6 +71,11 @@ static const opt_def defs[] = {
      "eviction policy of each GPU's software cache"},
     {"gpu-mem", T_U64, {0}, "GPU memory budget in bytes; 0: the GPU's own (platform memsize)"},
     {"gpu-streams", T_INT, {0}, "subtasks one GPU runs at once (CUDA streams), 1 to 8"},
+    {"check-views",
+     T_CHOICE,
+     {"on", "off"},
+     "CPU views hold only subscribed bytes; a kernel writing others fails the run (functional; "
+     "default on in sanitizer builds)"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
 };
@@ -185,6 +190,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.steal_retry_s = x;
   else if (!strcmp(n, "prosteal"))
     c->sched.prosteal = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "check-views"))
+    c->check_views = strcmp(v, "on") == 0;
   else if (!strcmp(n, "multi-assign"))
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
@@ -435,6 +442,7 @@ void *tool_options_to_json(const tool_options *o) {
                           c->sched.prefetch_priority == NW_PREFETCH_SAME ? "same" : "low");
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
+  cJSON_AddStringToObject(j, "check-views", c->check_views ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
