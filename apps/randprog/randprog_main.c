@@ -186,6 +186,13 @@ static nw_status randprog_main(nw_runtime *rt, const nw_app_args *a, nw_app_outc
   rp_program *p = malloc(sizeof *p);
   run r = {.p = p, .seed = a->seed, .check = nw_runtime_functional(rt) && a->verify != 0};
   nw_status st = p ? rp_generate(a->seed, a->n, budget_of(a), a->spread, p) : NW_ERR_NOMEM;
+  /* RANDPROG_TASKS=K: only the program's first K tasks (then the comparison at the end), to
+   * narrow a failing seed down. */
+  const char *limit = getenv("RANDPROG_TASKS");
+  for (int k = limit ? atoi(limit) : RP_MAX_TASKS; st == NW_OK && k >= 0 && k < p->ntasks;) {
+    free(p->task[--p->ntasks].conf);
+    p->task[p->ntasks].conf = NULL;
+  }
   uint32_t largest = 0;
   for (int s = 0; st == NW_OK && s < p->nspaces; s++) {
     r.ref[s] = malloc(p->size[s]);

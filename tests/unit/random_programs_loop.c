@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     printf("%s\n", wrong ? "wrong" : "right");
     return wrong;
   }
-  int runs = argc > 1 ? atoi(argv[1]) : 160, wrong = 0;
+  int runs = argc > 1 ? atoi(argv[1]) : 200, wrong = 0;
   uint64_t first = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
   const double jitter[] = {0, 0.0005, 0.005};
   const double bandwidth[] = {1e9, 1e6, 3e5};
