@@ -1,0 +1,149 @@
+/* randprog_kind.c: the randprog task kind: subscriptions read back from the task's
+ * configuration bytes, and one kernel body (rp_run_subtask) behind the CPU kernel, the GPU
+ * kernel's host emulation and the serial reference, so that the three can only differ in
+ * where the runtime put the bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "randprog.h"
+
+void rp_conf_get_head(const void *conf, rp_conf_head *h) {
+  memcpy(h, conf, sizeof *h);
+}
+
+void rp_conf_get_quad(const void *conf, uint32_t i, rp_quad *q) {
+  memcpy(q, (const unsigned char *)conf + sizeof(rp_conf_head) + (size_t)i * sizeof *q, sizeof *q);
+}
+
+static uint64_t mix64(uint64_t z) { /* splitmix64's finalizer */
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* A pointer to byte `off` of bound space `sp`, after checking that the runtime's view holds
+ * it: a kernel that is handed a view not covering its subscription is the runtime's bug, and
+ * is better reported here than as a wrong byte later. */
+static unsigned char *at(const rp_bytes *b, uint32_t sp, uint64_t off, int writing) {
+  if (b->kind == RP_PLAIN)
+    return writing ? b->plain_out[sp] + off : (unsigned char *)b->plain_in[sp] + off;
+  if (b->kind == RP_CPU) {
+    const nw_view *v = &b->cpu[sp];
+    if (!v->base || off < v->lo || off >= v->hi) {
+      fprintf(stderr,
+              "randprog: CPU view of space %u holds [%llu, %llu)%s; the subscription needs byte "
+              "%llu\n",
+              sp, (unsigned long long)v->lo, (unsigned long long)v->hi, v->base ? "" : " (no base)",
+              (unsigned long long)off);
+      abort();
+    }
+    return nw_view_at(v, off);
+  }
+  const nw_gpu_view *g = &b->gpu[sp];
+  uint64_t row = g->space_pitch ? off / g->space_pitch : 0;
+  uint64_t col = g->space_pitch ? off % g->space_pitch : 0;
+  if (!g->base || row < g->row0 || row >= g->row0 + g->rows || col < g->col0 ||
+      col >= g->col0 + g->width) {
+    fprintf(stderr,
+            "randprog: GPU view of space %u holds rows [%llu, +%llu) columns [%llu, +%llu)%s; "
+            "the subscription needs byte %llu\n",
+            sp, (unsigned long long)g->row0, (unsigned long long)g->rows,
+            (unsigned long long)g->col0, (unsigned long long)g->width, g->base ? "" : " (no base)",
+            (unsigned long long)off);
+    abort();
+  }
+  return nw_gpu_view_at(g, off);
+}
+
+/* The byte a subtask whose reads hashed to h writes at `off` of bound space `sp`. */
+static unsigned char rp_value(uint64_t h, uint64_t off, uint32_t sp) {
+  return (unsigned char)(mix64(h ^ (off + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)sp + 1) << 56) >>
+                         24);
+}
+
+uint64_t rp_run_subtask(const void *conf, uint64_t subtask, const rp_bytes *b) {
+  rp_conf_head h;
+  rp_conf_get_head(conf, &h);
+  uint64_t hash = mix64(0xCBF29CE484222325ull ^ ((uint64_t)h.task << 32) ^ subtask);
+  uint64_t touched = 0;
+  /* Every read first: on a read-write space the view that is read is also written, and the
+   * task must see the state at its start. */
+  for (uint32_t i = h.first[subtask]; i < h.first[subtask + 1]; i++) {
+    rp_quad q;
+    rp_conf_get_quad(conf, i, &q);
+    if (!(q.access & NW_READ_ONLY))
+      continue;
+    for (uint64_t s = 0; s < q.count; s++)
+      for (uint64_t k = 0; k < q.length; k++) {
+        hash = (hash ^ *at(b, q.space, q.offset + s * q.step + k, 0)) * 0x100000001B3ull;
+        touched++;
+      }
+  }
+  hash = mix64(hash);
+  for (uint32_t i = h.first[subtask]; i < h.first[subtask + 1]; i++) {
+    rp_quad q;
+    rp_conf_get_quad(conf, i, &q);
+    if (!(q.access & NW_WRITE_ONLY))
+      continue;
+    for (uint64_t s = 0; s < q.count; s++)
+      for (uint64_t k = 0; k < q.length; k++) {
+        uint64_t off = q.offset + s * q.step + k;
+        *at(b, q.space, off, 1) = rp_value(hash, off, q.space);
+        touched++;
+      }
+  }
+  return touched;
+}
+
+uint64_t rp_bytes_touched(const void *conf, uint64_t subtask) {
+  rp_conf_head h;
+  rp_conf_get_head(conf, &h);
+  uint64_t touched = 0;
+  for (uint32_t i = h.first[subtask]; i < h.first[subtask + 1]; i++) {
+    rp_quad q;
+    rp_conf_get_quad(conf, i, &q);
+    uint64_t bytes = (uint64_t)q.length * q.count;
+    touched += bytes * ((q.access & NW_READ_ONLY) != 0) + bytes * ((q.access & NW_WRITE_ONLY) != 0);
+  }
+  return touched;
+}
+
+static nw_status rp_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  nw_status st = NW_OK;
+  for (uint32_t i = h.first[subtask]; st == NW_OK && i < h.first[subtask + 1]; i++) {
+    rp_quad q;
+    rp_conf_get_quad(t->conf, i, &q);
+    st = nw_subscribe(s, (int)q.space, (nw_access)q.access, q.offset, q.length, q.step, q.count);
+  }
+  return st;
+}
+
+static void rp_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
+  rp_bytes b = {.kind = RP_CPU, .cpu = v};
+  rp_run_subtask(t->conf, subtask, &b);
+}
+
+static void rp_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
+  rp_bytes b = {.kind = RP_GPU, .gpu = v};
+  rp_run_subtask(t->conf, subtask, &b);
+}
+
+/* A hundred operations per byte touched, plus some for an empty subtask, so that simulated
+ * times are never zero. */
+static double rp_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
+  (void)kind;
+  return 100.0 * (double)(rp_bytes_touched(t->conf, subtask) + 10);
+}
+
+/* No work-item split and no CUDA kernel: work-groups run subtasks whole, and the real backend
+ * runs them on CPUs; the simulator runs the host emulation on its modelled GPUs. */
+const nw_task_kind nw_randprog_kind = {
+    .name = "randprog",
+    .subscribe = rp_subscribe,
+    .cpu_kernel = rp_cpu,
+    .flops = rp_flops,
+    .gpu_emulated_kernel = rp_gpu_emulated,
+};

@@ -1,0 +1,226 @@
+/* randprog_main.c: the randprog application's driver: draws the program of --seed, runs it on
+ * the cluster and, beside it, on the serial reference, and compares every space byte for byte
+ * at each read-back and at the end (randprog.h). The first difference is reported on stderr
+ * in one line naming the seed, the point in the program, the space, the byte, the expected
+ * and actual values and the task and subtask that last wrote it in the reference. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "randprog_ref.h"
+
+/* --block as a budget: 0 and 256 (the tool's default for every app) mean none. */
+static uint64_t budget_of(const nw_app_args *a) {
+  return a->block == 0 || a->block == 256 ? 0 : a->block;
+}
+
+static nw_status randprog_check(const nw_app_args *a, char *why, size_t why_len) {
+  uint64_t budget = budget_of(a);
+  if (a->n == 0 || a->n > RP_MAX_SIZE) {
+    snprintf(why, why_len, "randprog: --n %llu: the largest space size must be 1 to %u bytes",
+             (unsigned long long)a->n, RP_MAX_SIZE);
+    return NW_ERR_ARG;
+  }
+  if (budget && (budget < RP_MIN_BUDGET || budget > RP_MAX_BUDGET)) {
+    snprintf(why, why_len,
+             "randprog: --block %llu: a GPU budget must be %u to %u bytes (0 or 256, the default, "
+             "mean none)",
+             (unsigned long long)budget, RP_MIN_BUDGET, RP_MAX_BUDGET);
+    return NW_ERR_ARG;
+  }
+  if (budget > a->n) {
+    snprintf(why, why_len,
+             "randprog: --block %llu needs --n of at least %llu (space 0 holds a subtask needing "
+             "more than half the budget)",
+             (unsigned long long)budget, (unsigned long long)budget);
+    return NW_ERR_ARG;
+  }
+  return NW_OK;
+}
+
+/* Which driver writes RANDPROG_SKIP names for skipping ("late-writes", "placed-writes"):
+ * the program stays the same, those writes (and their effect on the reference) are left out.
+ */
+static int skipped(const char *what) {
+  const char *v = getenv("RANDPROG_SKIP");
+  return v && strstr(v, what) != NULL;
+}
+
+typedef struct run {
+  const rp_program *p;
+  uint64_t seed;
+  int check, mismatch;
+  nw_space *space[RP_MAX_SPACES];
+  unsigned char *ref[RP_MAX_SPACES];
+  uint32_t *writer[RP_MAX_SPACES]; /* per byte: 0 initial, task << 8 | subtask + 1, or driver */
+  unsigned char *buf;
+} run;
+
+#define WRITER_DRIVER UINT32_MAX
+
+/* Records, for the messages, which subtask of task k wrote each byte in the reference. */
+static void note_writers(run *r, int k) {
+  const rp_task_def *t = &r->p->task[k];
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  for (uint32_t j = 0; j < h.subtasks; j++)
+    for (uint32_t i = h.first[j]; i < h.first[j + 1]; i++) {
+      rp_quad q;
+      rp_conf_get_quad(t->conf, i, &q);
+      if (!(q.access & NW_WRITE_ONLY))
+        continue;
+      for (uint64_t s = 0; s < q.count; s++)
+        for (uint64_t b = 0; b < q.length; b++)
+          r->writer[t->space[q.space]][q.offset + s * q.step + b] = ((uint32_t)k << 8 | j) + 1;
+    }
+}
+
+/* Reads [offset, offset + length) of space s back and compares it with the reference. */
+static nw_status compare(run *r, int s, uint64_t offset, uint64_t length, const char *when) {
+  nw_status st = nw_space_read(r->space[s], offset, r->buf, length);
+  if (st != NW_OK || !r->check)
+    return st;
+  uint64_t differ = 0, first = 0;
+  for (uint64_t i = 0; i < length; i++)
+    if (r->buf[i] != r->ref[s][offset + i] && differ++ == 0)
+      first = i;
+  if (differ && !r->mismatch++) {
+    uint64_t at = offset + first;
+    uint32_t w = r->writer[s][at];
+    char who[64];
+    if (w == 0)
+      snprintf(who, sizeof who, "its initial value");
+    else if (w == WRITER_DRIVER)
+      snprintf(who, sizeof who, "a driver write");
+    else
+      snprintf(who, sizeof who, "task %u subtask %u", (w - 1) >> 8, (w - 1) & 0xFF);
+    fprintf(stderr,
+            "randprog: seed %llu, %s: space %d (size %u, pitch %u) byte %llu: expected 0x%02x, "
+            "got 0x%02x (last written by %s; %llu of %llu bytes read differ)\n",
+            (unsigned long long)r->seed, when, s, r->p->size[s], r->p->pitch[s],
+            (unsigned long long)at, r->ref[s][at], r->buf[first], who, (unsigned long long)differ,
+            (unsigned long long)length);
+  }
+  return NW_OK;
+}
+
+static nw_status event(run *r, int k, const rp_event *e, int nodes) {
+  const rp_quad *q = &e->quad;
+  nw_space *sp = r->space[e->space];
+  char when[64];
+  if (e->kind == RP_EV_PLACE)
+    return nw_space_place(sp, q->offset, q->length, q->step, q->count, (int)(e->draw % nodes));
+  if (e->kind == RP_EV_READ) {
+    if (k == 0)
+      snprintf(when, sizeof when, "before the first task");
+    else
+      snprintf(when, sizeof when, "read back after task %d", k - 1);
+    return compare(r, e->space, q->offset, q->length, when);
+  }
+  if ((e->late && skipped("late-writes")) || (e->after_place && skipped("placed-writes")))
+    return NW_OK;
+  rp_fill(r->buf, q->length, e->data_seed);
+  memcpy(r->ref[e->space] + q->offset, r->buf, q->length);
+  for (uint64_t i = 0; i < q->length; i++)
+    r->writer[e->space][q->offset + i] = WRITER_DRIVER;
+  return nw_space_write(sp, q->offset, r->buf, q->length);
+}
+
+static nw_status submit(run *r, nw_runtime *rt, int k, nw_task **out) {
+  const rp_task_def *t = &r->p->task[k];
+  nw_status st = nw_task_create(rt, &nw_randprog_kind, t->subtasks, t->conf, t->conf_size, out);
+  for (int b = 0; st == NW_OK && b < t->nbind; b++)
+    st = nw_task_bind(*out, r->space[t->space[b]], t->access[b]);
+  if (st == NW_OK)
+    st = nw_task_submit(*out);
+  if (st != NW_OK && *out) {
+    nw_task_destroy(*out);
+    *out = NULL;
+  }
+  if (st == NW_OK && r->check) {
+    st = rp_ref_task(r->p, k, r->ref);
+    note_writers(r, k);
+  }
+  return st;
+}
+
+/* Waits for every task in flight, in submission order; keeps the first error. */
+static nw_status wait_all(nw_task **flight, int *n, nw_status st) {
+  for (int i = 0; i < *n; i++) {
+    nw_status w = nw_task_wait(flight[i]);
+    st = st == NW_OK ? w : st;
+    nw_task_destroy(flight[i]);
+  }
+  *n = 0;
+  return st;
+}
+
+static nw_status run_program(run *r, nw_runtime *rt) {
+  const rp_program *p = r->p;
+  int nodes = nw_runtime_nodes(rt), nflight = 0;
+  nw_task *flight[RP_MAX_TASKS];
+  nw_status st = NW_OK;
+  for (int s = 0; st == NW_OK && s < p->nspaces; s++) {
+    st = nw_space_create(rt, p->size[s], p->pitch[s], &r->space[s]);
+    if (st == NW_OK) {
+      rp_fill(r->ref[s], p->size[s], p->init_seed[s]);
+      st = nw_space_write(r->space[s], 0, r->ref[s], p->size[s]);
+    }
+  }
+  for (int k = 0; st == NW_OK && k <= p->ntasks; k++) {
+    if (k == p->ntasks || !p->task[k].joined)
+      st = wait_all(flight, &nflight, st);
+    for (int i = 0; st == NW_OK && i < p->nevents[k]; i++)
+      st = event(r, k, &p->events[k][i], nodes);
+    if (st == NW_OK && k < p->ntasks && (st = submit(r, rt, k, &flight[nflight])) == NW_OK)
+      nflight++;
+  }
+  st = wait_all(flight, &nflight, st);
+  for (int s = 0; st == NW_OK && s < p->nspaces; s++)
+    st = compare(r, s, 0, p->size[s], "at the end");
+  return st;
+}
+
+static nw_status randprog_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
+  out->verified = -1;
+  rp_program *p = malloc(sizeof *p);
+  run r = {.p = p, .seed = a->seed, .check = nw_runtime_functional(rt) && a->verify != 0};
+  nw_status st = p ? rp_generate(a->seed, a->n, budget_of(a), a->spread, p) : NW_ERR_NOMEM;
+  /* RANDPROG_TASKS=K: only the program's first K tasks (then the comparison at the end), to
+   * narrow a failing seed down. */
+  const char *limit = getenv("RANDPROG_TASKS");
+  for (int k = limit ? atoi(limit) : RP_MAX_TASKS; st == NW_OK && k >= 0 && k < p->ntasks;) {
+    free(p->task[--p->ntasks].conf);
+    p->task[p->ntasks].conf = NULL;
+  }
+  uint32_t largest = 0;
+  for (int s = 0; st == NW_OK && s < p->nspaces; s++) {
+    r.ref[s] = malloc(p->size[s]);
+    r.writer[s] = calloc(p->size[s], sizeof *r.writer[s]);
+    largest = p->size[s] > largest ? p->size[s] : largest;
+    st = r.ref[s] && r.writer[s] ? NW_OK : NW_ERR_NOMEM;
+  }
+  if (st == NW_OK)
+    st = (r.buf = malloc(largest)) ? NW_OK : NW_ERR_NOMEM;
+  if (st == NW_OK)
+    st = run_program(&r, rt);
+  if (st == NW_OK && r.check)
+    out->verified = r.mismatch == 0;
+  for (int s = 0; p && s < p->nspaces; s++) {
+    nw_space_destroy(r.space[s]);
+    free(r.ref[s]);
+    free(r.writer[s]);
+  }
+  free(r.buf);
+  if (p)
+    rp_program_free(p);
+  free(p);
+  return st;
+}
+
+const nw_app nw_randprog_app = {
+    .name = "randprog",
+    .kinds = (const nw_task_kind *const[]){&nw_randprog_kind, NULL},
+    .check_args = randprog_check,
+    .main = randprog_main,
+};
