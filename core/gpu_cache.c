@@ -249,3 +249,24 @@ void nw_cache_publish(nw_gpu_cache *c, nw_cache_entry *e) {
   e->dead = 0;
   e->last_use = ++c->clock;
 }
+
+int nw_cache_idle(const nw_gpu_cache *c) {
+  for (const nw_cache_entry *e = c->entries; e; e = e->next)
+    if (e->pins > 0)
+      return 0;
+  return 1;
+}
+
+size_t nw_cache_flush(nw_gpu_cache *c) {
+  size_t n = 0;
+  nw_cache_entry *e = c->entries;
+  while (e) {
+    nw_cache_entry *next = e->next;
+    if (e->pins <= 0) {
+      entry_drop(c, e);
+      n++;
+    }
+    e = next;
+  }
+  return n;
+}

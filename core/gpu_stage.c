@@ -170,6 +170,11 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       n->stats.cache_evictions += c->stats.evictions - evictions;
       c->stats.hits = hits; /* the retry counts them */
       c->stats.misses = misses;
+      /* With nothing pinned by anyone else, no release will ever come: the room is short
+       * only because the entries this subtask found in the cache split the free memory.
+       * Start from an empty cache, where its need (no more than the budget) always fits. */
+      if (nw_cache_idle(c) && nw_cache_flush(c) > 0)
+        return nw_gpu_stage_in(n, t, d, p);
       return 0;
     }
   }
