@@ -407,6 +407,7 @@ int main(void) {
   nw_run_result_free(&res);
 
   loop_config_defaults(&c);
+#if !defined(__SANITIZE_ADDRESS__) /* there the stray write stops the run with ASan's report */
   CHECK(loop_run(&c, &stray_app, &none, &res) != NW_OK);
   CHECK(strstr(res.error, "subtask 2 of task 1 ('stray') changed byte 133 of space index 0") !=
         NULL);
@@ -415,6 +416,9 @@ int main(void) {
   CHECK(loop_run(&c, &stray_app, &none, &res) == NW_OK);
   nw_run_result_free(&res);
   c.check_views = 1;
+#else
+  (void)stray_app;
+#endif
   CHECK(loop_run(&c, &overlap_app, &none, &res) == NW_ERR_ARG);
   CHECK(strstr(res.error, "subtasks 0 and 1 both write byte 60 of space index 0") != NULL);
   nw_run_result_free(&res);
