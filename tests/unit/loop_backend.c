@@ -229,10 +229,43 @@ static int wait_driver(loop *l, nw_driver_call **call) {
   return *call != NULL;
 }
 
+/* With NW_LOOP_DUMP set, what every node still holds when the run is stuck (for debugging). */
+static void dump_nodes(loop *l) {
+  if (!getenv("NW_LOOP_DUMP"))
+    return;
+  for (int k = 0; k < l->cfg.nodes; k++) {
+    nw_node *n = l->nodes[k];
+    fprintf(stderr, "node %d: call %d read %d place %d\n", k, l->held ? (int)l->held->kind : 0,
+            n->read_call != NULL, n->place_call != NULL);
+    for (nw_task_state *t = n->tasks; t; t = t->next) {
+      fprintf(stderr,
+              "  task %llu finishing %d running %d done %llu/%llu masters %d upd %d acks %d\n",
+              (unsigned long long)t->id, t->finishing, t->running, (unsigned long long)t->done,
+              (unsigned long long)t->info.subtasks, t->masters_pending, t->updates_pending,
+              t->acks_pending);
+      for (int d = 0; d < t->ndev; d++) {
+        nw_device_slot *sl = &t->dev[d];
+        fprintf(stderr, "    dev %d state %d queued %llu current %lld (waiting %d) next %lld\n", d,
+                (int)sl->state, (unsigned long long)nw_sched_queued(sl),
+                sl->current ? (long long)sl->current->subtask : -1LL,
+                sl->current ? sl->current->waiting : 0,
+                sl->next ? (long long)sl->next->subtask : -1LL);
+      }
+    }
+    for (nw_space_state *sp = n->spaces; sp; sp = sp->next)
+      fprintf(stderr, "  space %llu v%llu owned %llu resident %llu inflight %llu\n",
+              (unsigned long long)sp->id, (unsigned long long)sp->version,
+              (unsigned long long)nw_region_bytes(&sp->owned),
+              (unsigned long long)nw_region_bytes(&sp->resident),
+              (unsigned long long)nw_region_bytes(&sp->inflight));
+  }
+}
+
 /* No event is left and node 0 still holds the driver's call: nothing can ever answer it (a
  * subtask lost, a message never sent). Fail the call and every later one, so the run ends
  * with an error instead of hanging the test. */
 static void declare_stuck(loop *l) {
+  dump_nodes(l);
   pthread_mutex_lock(&l->mu);
   l->stuck = 1;
   if (l->held) {
