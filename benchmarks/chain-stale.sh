@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# chain-stale.sh [BUILD_DIR] [RUNS] [STEPS] [APP]: issue 17's reproduction on the real backend
+# chain-stale.sh [BUILD_DIR] [RUNS] [STEPS] [APP] [BLOCK]: issue 17's reproduction on the real backend
 # (not a CI test: it takes about 10-15 s a run on 2 cores). Runs the chain app (apps/chain:
 # STEPS tasks of 2 subtasks, every read checked) RUNS times (default 500, 1000 steps) under
 #   mpirun --oversubscribe --bind-to none -np 2 BUILD_DIR/narwhal-real run --backend real \
-#       --app APP --n STEPS --block 2 --cpu-devices 1 --seed RUN --json
+#       --app APP --n STEPS --block BLOCK --cpu-devices 1 --seed RUN --json
 # and counts the runs with stale reads, the stale reads, the runs that failed otherwise, and
 # what the runtime did meanwhile (copies, steals, stale data dropped). One line per run, then
 # a summary line. APP: chain (two spaces in turn, read-only then write-only; default) or
-# chain-rw (one space read-write). Exit status 1 if any run read stale data or failed.
+# chain-rw (one space read-write). BLOCK: subtasks per step (default 2, issue 17's; with one
+# device per rank, 2 leaves no prefetched subtask to steal, so the stale-data path of issue 17
+# needs 3 or more: see README). Exit status 1 if any run read stale data or failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 runs=${2:-500}
 steps=${3:-1000}
 app=${4:-chain}
+block=${5:-2}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Containers often forbid the cross-memory attach that shared-memory transport uses.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
@@ -25,12 +28,12 @@ stale_runs=0 stale_total=0 failed=0 copies=0 steals=0 dropped=0
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 echo "chain-stale: $runs runs of: mpirun --oversubscribe --bind-to none -np 2" \
-  "$build/narwhal-real run --backend real --app $app --n $steps --block 2 --cpu-devices 1" \
+  "$build/narwhal-real run --backend real --app $app --n $steps --block $block --cpu-devices 1" \
   "--seed RUN --json"
 for i in $(seq "$runs"); do
   t0=$(date +%s.%N)
   out=$(timeout 600 mpirun --oversubscribe --bind-to none -np 2 "$build/narwhal-real" run \
-    --backend real --app "$app" --n "$steps" --block 2 --cpu-devices 1 --seed "$i" --json \
+    --backend real --app "$app" --n "$steps" --block "$block" --cpu-devices 1 --seed "$i" --json \
     2>"$err")
   status=$?
   wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
