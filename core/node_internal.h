@@ -26,10 +26,12 @@ typedef struct nw_space_state {
   nw_region owned;     /* regions this node owns: its part of the ownership directory */
   nw_region resident;  /* owned + fetched: the temporary ownership directory */
   nw_region inflight;  /* requested, not yet arrived */
-  /* Tasks that wrote this space and ended here. Every node sees each task end, so the count
-   * agrees between nodes for a given state of the bytes. A fetch carries the requester's
-   * version and its data comes back with it: data asked for under an older version is stale
-   * and dropped (space.c), since the task end reset `resident` and `inflight`. */
+  /* Starts and ends here of tasks that write this space (each moves it on by one). Every node
+   * sees each task start and end, so the count agrees between nodes for a given state of the
+   * bytes. A fetch carries the requester's version and its data comes back with it: data
+   * asked for under an older version is stale and dropped (space.c), since the task end reset
+   * `resident` and `inflight`, or the task's start may already have committed results over
+   * those bytes (nw_space_writer_starts). */
   uint64_t version;
   /* Node 0: a task has bound this space, so other nodes may hold copies of its bytes and a
    * driver write must tell them (nw_space_claim). */
@@ -307,6 +309,8 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 void nw_space_on_data(nw_node *n, nw_reader *r);
+/* A task that writes s starts on this node: data asked for before is dropped (a new version). */
+void nw_space_writer_starts(nw_node *n, nw_space_state *s);
 nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks);
 void nw_space_on_place(nw_node *n, int src, nw_reader *r);
 void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);

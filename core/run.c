@@ -69,6 +69,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
                              const nw_app_outcome *outcome) {
   res->nodes = nodes;
   res->verified = outcome ? outcome->verified : -1;
+  res->stale_reads = outcome ? outcome->stale_reads : 0;
   memset(&res->total, 0, sizeof res->total);
   int rows = 0;
   for (int k = 0; k < nodes; k++)

@@ -66,9 +66,10 @@ typedef struct nw_run_result {
   char error[512];
   int reporter; /* 1 on the one process that prints the result (MPI rank 0) */
   int nodes;
-  int verified;      /* -1: not checked */
-  double makespan_s; /* first task submission to last task completion */
-  double gflops;     /* cost-model flops / makespan */
+  int verified;         /* -1: not checked */
+  uint64_t stale_reads; /* reads the app's own checks found stale (nw_app_outcome) */
+  double makespan_s;    /* first task submission to last task completion */
+  double gflops;        /* cost-model flops / makespan */
   uint64_t subtasks;
   nw_stats total; /* counters summed over nodes (device arrays unused) */
   int ndevices;   /* rows of devices[] */

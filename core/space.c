@@ -273,6 +273,23 @@ void nw_space_on_data(nw_node *n, nw_reader *r) {
   nw_driver_read_progress(n);
 }
 
+/* Issue 17: data asked for before a task that writes s started here is older than what that
+ * task commits here. A write-only subtask's result goes into the node's copy as the subtask
+ * ends, while the task is still running; a fetch from an earlier task that read s (a prefetch
+ * of a subtask stolen away, a cancelled copy's fetch) can still be on its way then, and its
+ * version was current, since no task had written s since it was asked for. It landed on the
+ * result just committed, and from the task's end this node owned those old bytes and served
+ * them to later tasks: data two steps old in a chain that writes two spaces in turn. So the
+ * version moves on at a writer's start as at its end, and nothing counts as in flight. */
+void nw_space_writer_starts(nw_node *n, nw_space_state *s) {
+  s->version++;
+  nw_region_clear(&s->inflight);
+  /* A driver read still waiting for bytes of s would wait for ever: it asks again. */
+  if (n->read_call && n->read_call->space->id == s->id &&
+      nw_space_need(n, s, &n->read_need, NW_FETCH_DEMAND, NULL) != NW_OK)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+}
+
 static void send_ack(nw_node *n, int dst) {
   nw_writer w;
   nw_w_init(&w, MSG_PLACE_ACK);

@@ -194,6 +194,8 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
       break;
     }
     t->bound[i] = (nw_bound){s, a};
+    if (writes(a)) /* before any of its subtasks asks for data (issue 17) */
+      nw_space_writer_starts(n, s);
     t->info.space_size[i] = size;
     t->info.space_pitch[i] = pitch;
     nw_region_init(&t->written[i], pitch);

@@ -20,6 +20,9 @@ typedef struct nw_app_args {
 
 typedef struct nw_app_outcome {
   int verified; /* 1 equal to the reference, 0 different, -1 not checked */
+  /* Reads a kernel found stale: an app that checks every read says how many (chain); the
+   * others leave it 0. */
+  uint64_t stale_reads;
 } nw_app_outcome;
 
 typedef struct nw_app {

@@ -49,6 +49,7 @@ typedef struct transfer {
   void *buf;
   size_t len;
   uint64_t wire;
+  double extra; /* the script's delay */
 } transfer;
 
 typedef struct node_be {
@@ -125,7 +126,7 @@ static void link_next(node_be *b) {
   b->on_link = c;
   double busy = (double)x->wire / l->cfg.bandwidth;
   nw_event ev = {.kind = NW_EVENT_MESSAGE, .src = b->id, .buf = x->buf, .len = x->len};
-  push(l, l->now + l->cfg.latency_s + busy + jitter(l), x->dst, ev);
+  push(l, l->now + l->cfg.latency_s + busy + jitter(l) + x->extra, x->dst, ev);
   push_pending(l, (pending){.at = l->now + busy, .node = b->id, .link_free = 1});
   free(x);
 }
@@ -133,6 +134,8 @@ static void link_next(node_be *b) {
 static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
   node_be *b = be;
   loop *l = b->l;
+  double extra =
+      l->cfg.message_delay ? l->cfg.message_delay(l->cfg.script, b->id, dst, ch, buf, len) : 0.0;
   if (dst != b->id && ch != NW_CHANNEL_CONTROL && l->cfg.serial_data) {
     transfer *x = malloc(sizeof *x);
     nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
@@ -140,16 +143,16 @@ static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
       fprintf(stderr, "loop backend: out of memory\n");
       exit(1);
     }
-    *x = (transfer){dst, buf, len, wire};
+    *x = (transfer){dst, buf, len, wire, extra};
     int idle = !nw_sendq_inflight(&b->out, NW_SEND_DEMAND) &&
                !nw_sendq_inflight(&b->out, NW_SEND_PREFETCH);
     if (idle)
       link_next(b);
     return;
   }
-  double delay = 0;
+  double delay = extra;
   if (dst != b->id)
-    delay = l->cfg.latency_s + (double)wire / l->cfg.bandwidth + jitter(l);
+    delay += l->cfg.latency_s + (double)wire / l->cfg.bandwidth + jitter(l);
   nw_event ev = {.kind = NW_EVENT_MESSAGE, .src = b->id, .buf = buf, .len = len};
   push(l, l->now + delay, dst, ev);
 }
@@ -158,11 +161,12 @@ static void be_launch(void *be, int device, nw_exec *e) {
   node_be *b = be;
   loop *l = b->l;
   (void)device;
-  if (l->cfg.functional)
+  if (l->cfg.functional && !l->cfg.kernel_at_done)
     nw_exec_run(e);
   double speed = l->cfg.speed / (b->id == 1 ? l->cfg.slow_node_factor : 1.0);
+  double extra = l->cfg.exec_delay ? l->cfg.exec_delay(l->cfg.script, b->id, e) : 0.0;
   nw_event ev = {.kind = NW_EVENT_EXEC_DONE, .exec = e};
-  push(l, l->now + nw_exec_flops(e) / speed, b->id, ev);
+  push(l, l->now + nw_exec_flops(e) / speed + extra, b->id, ev);
 }
 
 static void be_timer(void *be, double delay, uint64_t token) {
@@ -352,6 +356,8 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
       continue;
     }
     nw_node *node = l->nodes[p.node];
+    if (p.ev.kind == NW_EVENT_EXEC_DONE && l->cfg.functional && l->cfg.kernel_at_done)
+      nw_exec_run(p.ev.exec);
     if (nw_node_finished(node)) { /* late arrivals after the end are dropped */
       if (p.ev.kind == NW_EVENT_MESSAGE)
         free(p.ev.buf);

@@ -6,8 +6,10 @@
  * serial_data, a node's data transfers share its one link, one after another, demand before
  * prefetch (core/sendq.h), as the simulator's sender does; otherwise each transfer goes at
  * once on its own, so none ever waits for another whatever its priority. Kernels run
- * at launch (functional mode); an exec completes after flops / speed. The application's driver
- * runs in its own thread, handing calls to node 0 through the loop.
+ * at launch (functional mode), or at completion (kernel_at_done); an exec completes after
+ * flops / speed. A test may script extra delays of chosen messages and execs, to force one
+ * order of events. The application's driver runs in its own thread, handing calls to node 0
+ * through the loop.
  */
 #ifndef NW_LOOP_BACKEND_H
 #define NW_LOOP_BACKEND_H
@@ -24,6 +26,16 @@ typedef struct loop_config {
   int check_views;                    /* node config's check_views (viewcheck.h) */
   uint64_t seed;
   nw_sched_config sched;
+  /* Run each kernel when its exec completes instead of at launch. A real device runs a kernel
+   * any time between the two (behind a losing copy still computing, say), while the node goes
+   * on handling events: a view that points at bytes the node changes meanwhile shows here. */
+  int kernel_at_done;
+  /* Scripted timing, for tests that need one order of events: seconds added to a message's
+   * delivery (called when it is sent; the buffer is the core's wire format) and to an exec's
+   * run time. NULL: none. */
+  double (*message_delay)(void *ctx, int src, int dst, nw_channel ch, const void *buf, size_t len);
+  double (*exec_delay)(void *ctx, int node, const nw_exec *e);
+  void *script;
 } loop_config;
 
 void loop_config_defaults(loop_config *c);

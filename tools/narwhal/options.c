@@ -19,12 +19,15 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def defs[] = {
-    {"app", T_STRING, {0}, "application to run (matmul, conv2d)"},
+    {"app", T_STRING, {0}, "application to run (matmul, conv2d, chain, chain-rw)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
-    {"n", T_U64, {0}, "problem size (matmul: matrix dimension; conv2d: image side)"},
-    {"block", T_U64, {0}, "subtask granularity (matmul: block dimension; conv2d: tile side)"},
+    {"n", T_U64, {0}, "problem size (matmul: matrix dimension; conv2d: image side; chain: steps)"},
+    {"block",
+     T_U64,
+     {0},
+     "subtask granularity (matmul: block dimension; conv2d: tile side; chain: subtasks)"},
     {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
     {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},

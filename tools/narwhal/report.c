@@ -41,6 +41,9 @@ void report_text(const tool_options *o, const nw_run_result *r) {
            (unsigned long long)r->total.cache_misses, (unsigned long long)r->total.cache_evictions,
            (double)r->total.bytes_h2d / 1e9, (double)r->total.bytes_d2h / 1e9);
   printf("  verified     %s\n", r->verified < 0 ? "not checked" : r->verified ? "yes" : "NO");
+  if (r->stale_reads)
+    printf("  stale reads  %llu (the app's checks of every read)\n",
+           (unsigned long long)r->stale_reads);
   printf("  %-5s %-4s %9s %12s %12s %6s\n", "node", "kind", "subtasks", "busy_s", "finish_s",
          "cores");
   for (int i = 0; i < r->ndevices; i++) {
@@ -99,6 +102,7 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNullToObject(j, "verified");
   else
     cJSON_AddBoolToObject(j, "verified", r->verified);
+  cJSON_AddNumberToObject(j, "stale_reads", (double)r->stale_reads);
   cJSON *devs = cJSON_AddArrayToObject(j, "devices");
   for (int i = 0; i < r->ndevices; i++) {
     cJSON *d = cJSON_CreateObject();
