@@ -17,6 +17,7 @@
 #include "workgroup.h"
 
 typedef struct nw_task_state nw_task_state;
+typedef struct nw_held_fetch nw_held_fetch;
 
 /* One address space as this node knows it (paper section 3). */
 typedef struct nw_space_state {
@@ -26,17 +27,21 @@ typedef struct nw_space_state {
   nw_region owned;     /* regions this node owns: its part of the ownership directory */
   nw_region resident;  /* owned + fetched: the temporary ownership directory */
   nw_region inflight;  /* requested, not yet arrived */
-  /* Starts and ends here of tasks that write this space (each moves it on by one). Every node
-   * sees each task start and end, so the count agrees between nodes for a given state of the
-   * bytes. A fetch carries the requester's version and its data comes back with it: data
-   * asked for under an older version is stale and dropped (space.c), since the task end reset
-   * `resident` and `inflight`, or the task's start may already have committed results over
-   * those bytes (nw_space_writer_starts). */
+  /* Starts and ends here of tasks that write this space, and driver writes to it (each moves
+   * it on by one). Every node sees each task start and end and each driver write, so the count
+   * agrees between nodes for a given state of the bytes. A fetch carries the requester's version
+   * and its data comes back with it: data asked for under an older version is stale and dropped
+   * (space.c), since the task end reset `resident` and `inflight`, or the task's start may already
+   * have committed results over those bytes (nw_space_new_version). */
   uint64_t version;
   /* Node 0: a task has bound this space, so other nodes may hold copies of its bytes and a
    * driver write must tell them (nw_space_claim). */
   int shared;
   nw_directory *dir; /* the master directory; only on the master */
+  /* Master: update rounds under way for tasks that write the space (task.c). Meanwhile the
+   * directory is half updated, so fetches are held and routed once the round settles. */
+  int updating;
+  nw_held_fetch *held;
   struct nw_space_state *next;
 } nw_space_state;
 
@@ -309,8 +314,10 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 void nw_space_on_data(nw_node *n, nw_reader *r);
-/* A task that writes s starts on this node: data asked for before is dropped (a new version). */
-void nw_space_writer_starts(nw_node *n, nw_space_state *s);
+/* s moves to a new version (a task that writes it starts or ends here, or the driver rewrote
+ * it): data asked for before is dropped on arrival, and a driver read still waiting asks
+ * again. */
+void nw_space_new_version(nw_node *n, nw_space_state *s);
 nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks);
 void nw_space_on_place(nw_node *n, int src, nw_reader *r);
 void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);
@@ -320,6 +327,9 @@ void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);
 nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks);
 void nw_space_on_claim(nw_node *n, int src, nw_reader *r);
 void nw_space_free_all(nw_node *n);
+/* Master: an update round for a task that writes s begins / settles (routes held fetches). */
+void nw_space_round_begins(nw_space_state *s);
+void nw_space_round_settled(nw_node *n, nw_space_state *s);
 
 /* task.c */
 void nw_task_on_start(nw_node *n, int src, nw_reader *r);

@@ -96,6 +96,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->ownership_messages += s->ownership_messages;
     t->fetch_requests += s->fetch_requests;
     t->stale_data_dropped += s->stale_data_dropped;
+    t->stale_fetches_dropped += s->stale_fetches_dropped;
     t->multi_assigned += s->multi_assigned;
     t->multi_assign_wins += s->multi_assign_wins;
     t->cancelled += s->cancelled;

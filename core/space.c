@@ -86,20 +86,6 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   return s;
 }
 
-void nw_space_free_all(nw_node *n) {
-  while (n->spaces) {
-    nw_space_state *s = n->spaces;
-    n->spaces = s->next;
-    nw_directory_free(s->dir);
-    nw_region_free(&s->owned);
-    nw_region_free(&s->resident);
-    nw_region_free(&s->inflight);
-    unpin(n, s);
-    free(s->data);
-    free(s);
-  }
-}
-
 int nw_space_has(const nw_space_state *s, const nw_region *need) {
   return nw_region_contains(&s->resident, need);
 }
@@ -131,6 +117,32 @@ typedef struct fetch_req {
   uint64_t version;
 } fetch_req;
 
+struct nw_held_fetch {
+  fetch_req q;
+  nw_region need;
+  nw_held_fetch *next;
+};
+
+void nw_space_free_all(nw_node *n) {
+  while (n->spaces) {
+    nw_space_state *s = n->spaces;
+    n->spaces = s->next;
+    nw_directory_free(s->dir);
+    nw_region_free(&s->owned);
+    nw_region_free(&s->resident);
+    nw_region_free(&s->inflight);
+    while (s->held) {
+      nw_held_fetch *h = s->held;
+      s->held = h->next;
+      nw_region_free(&h->need);
+      free(h);
+    }
+    unpin(n, s);
+    free(s->data);
+    free(s);
+  }
+}
+
 static void send_fetch(nw_node *n, int dst, const nw_space_state *s, fetch_req q,
                        const nw_region *part) {
   nw_writer w;
@@ -160,10 +172,38 @@ static void send_data(nw_node *n, const nw_space_state *s, fetch_req q, const nw
   nw_node_send(n, dst, c == NW_FETCH_PREFETCH ? NW_CHANNEL_PREFETCH : NW_CHANNEL_DATA, &w, bytes);
 }
 
-/* On the master: serve what it owns, forward each other part to its owner. */
+/* A request made under an older version of the space than this node's asked for data of a
+ * task that has ended (a prefetch or a copy's fetch still on its way at the task end): its
+ * requester has since forgotten it (its version moved on and its in-flight set was cleared)
+ * and would drop the reply. Legitimate requests never carry an older version than the
+ * master's or owner's: a task's fetches begin after its start everywhere has moved the
+ * versions of what it writes on (nw_space_new_version), and after the previous task ended. */
+static int stale_request(nw_node *n, const nw_space_state *s, fetch_req q) {
+  if (q.version >= s->version)
+    return 0;
+  n->stats.stale_fetches_dropped++;
+  return 1;
+}
+
+/* On the master: serve what it owns, forward each other part to its owner. While an update
+ * round of the space is under way the directory is half updated: the request waits for the
+ * round to settle (nw_space_round_settled). */
 static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
                                     const nw_region *need) {
   int requester = q.requester;
+  if (stale_request(n, s, q))
+    return NW_OK;
+  if (s->updating > 0) {
+    nw_held_fetch *h = malloc(sizeof *h);
+    if (!h || nw_region_copy(&h->need, need) != NW_OK) {
+      free(h);
+      return NW_ERR_NOMEM;
+    }
+    h->q = q;
+    h->next = s->held;
+    s->held = h;
+    return NW_OK;
+  }
   nw_region *parts = calloc((size_t)n->cfg.nodes, sizeof *parts);
   if (!parts)
     return NW_ERR_NOMEM;
@@ -232,6 +272,10 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
     if (route_by_directory(n, s, q, &need) != NW_OK)
       nw_node_fail(n, "node %d: out of memory routing a fetch", n->cfg.id);
   } else if (!nw_region_contains(&s->owned, &need)) {
+    if (stale_request(n, s, q)) {
+      nw_region_free(&need);
+      return;
+    }
     nw_node_fail(n, "node %d: asked for %llu bytes of space %llu it does not own", n->cfg.id,
                  (unsigned long long)nw_region_bytes(&need), (unsigned long long)s->id);
   } else {
@@ -281,7 +325,7 @@ void nw_space_on_data(nw_node *n, nw_reader *r) {
  * result just committed, and from the task's end this node owned those old bytes and served
  * them to later tasks: data two steps old in a chain that writes two spaces in turn. So the
  * version moves on at a writer's start as at its end, and nothing counts as in flight. */
-void nw_space_writer_starts(nw_node *n, nw_space_state *s) {
+void nw_space_new_version(nw_node *n, nw_space_state *s) {
   s->version++;
   nw_region_clear(&s->inflight);
   /* A driver read still waiting for bytes of s would wait for ever: it asks again. */
@@ -396,8 +440,7 @@ static void drop_copies(nw_node *n, nw_space_state *s, const nw_region *what) {
   if (nw_region_subtract(&s->owned, what) != NW_OK ||
       nw_region_subtract(&s->resident, what) != NW_OK)
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-  nw_region_clear(&s->inflight);
-  s->version++;
+  nw_space_new_version(n, s);
   nw_gpu_space_written(n, s->id);
 }
 
@@ -430,10 +473,9 @@ nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, i
       (*acks)++;
     }
   }
-  nw_region_clear(&s->inflight);
-  s->version++;
   if (nw_region_add(&s->owned, what) != NW_OK || nw_region_add(&s->resident, what) != NW_OK)
     st = NW_ERR_NOMEM;
+  nw_space_new_version(n, s);
   if (st == NW_OK && s->master == n->cfg.id)
     st = claim_in_directory(n, s, what);
   return st;
@@ -452,4 +494,30 @@ void nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
     send_ack(n, src);
   }
   nw_region_free(&what);
+}
+
+void nw_space_round_begins(nw_space_state *s) {
+  s->updating++;
+}
+
+void nw_space_round_settled(nw_node *n, nw_space_state *s) {
+  if (s->updating <= 0 || --s->updating > 0)
+    return;
+  /* Oldest first: reverse the list, then route each with the settled directory. */
+  nw_held_fetch *h = s->held, *order = NULL;
+  s->held = NULL;
+  while (h) {
+    nw_held_fetch *next = h->next;
+    h->next = order;
+    order = h;
+    h = next;
+  }
+  while (order) {
+    nw_held_fetch *x = order;
+    order = x->next;
+    if (route_by_directory(n, s, x->q, &x->need) != NW_OK)
+      nw_node_fail(n, "node %d: out of memory routing a fetch", n->cfg.id);
+    nw_region_free(&x->need);
+    free(x);
+  }
 }

@@ -47,15 +47,18 @@ typedef struct nw_stats {
   uint64_t ownership_messages; /* ownership updates sent (paper section 3, steps 2-4) */
   uint64_t fetch_requests;     /* fetch requests this node issued */
   uint64_t stale_data_dropped; /* data replies for an older version of their space, dropped */
-  uint64_t multi_assigned;     /* running subtasks this node's devices gave a copy of */
-  uint64_t multi_assign_wins;  /* copies run here that finished first (the later device) */
-  uint64_t cancelled;          /* instances here whose result was (or will be) discarded */
-  uint64_t prosteal_rounds;    /* stealing rounds begun before the device ran dry */
-  uint64_t cache_hits;         /* GPU software caches (paper 4.4): subscriptions found there */
-  uint64_t cache_misses;       /* subscriptions that had to be copied in */
-  uint64_t cache_evictions;    /* live entries evicted to make room */
-  uint64_t bytes_h2d;          /* bytes copied host to GPU */
-  uint64_t bytes_d2h;          /* bytes copied GPU to host */
+  /* fetch requests made under an older version of their space (data of an ended task), dropped
+   * by the master or owner instead of answered */
+  uint64_t stale_fetches_dropped;
+  uint64_t multi_assigned;    /* running subtasks this node's devices gave a copy of */
+  uint64_t multi_assign_wins; /* copies run here that finished first (the later device) */
+  uint64_t cancelled;         /* instances here whose result was (or will be) discarded */
+  uint64_t prosteal_rounds;   /* stealing rounds begun before the device ran dry */
+  uint64_t cache_hits;        /* GPU software caches (paper 4.4): subscriptions found there */
+  uint64_t cache_misses;      /* subscriptions that had to be copied in */
+  uint64_t cache_evictions;   /* live entries evicted to make room */
+  uint64_t bytes_h2d;         /* bytes copied host to GPU */
+  uint64_t bytes_d2h;         /* bytes copied GPU to host */
   /* Locality (paper 4.3.4), counted whether locality-aware scheduling is on or off: the bytes
    * that committed subtasks read, and how many of those their node held at the task's start
    * (owned, or a still-valid copy kept from an earlier task). */

@@ -195,7 +195,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     }
     t->bound[i] = (nw_bound){s, a};
     if (writes(a)) /* before any of its subtasks asks for data (issue 17) */
-      nw_space_writer_starts(n, s);
+      nw_space_new_version(n, s);
     t->info.space_size[i] = size;
     t->info.space_pitch[i] = pitch;
     nw_region_init(&t->written[i], pitch);
@@ -279,6 +279,9 @@ static int begin_master(nw_node *n, nw_task_state *t) {
   if (t->master_started)
     return 1;
   t->master_started = 1;
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (writes(t->bound[i].access) && t->bound[i].space->master == n->cfg.id)
+      nw_space_round_begins(t->bound[i].space);
   t->updates_pending = n->cfg.nodes; /* every node, this one included */
   t->lost = calloc((size_t)(t->info.nspaces * n->cfg.nodes), sizeof *t->lost);
   if (!t->lost) {
@@ -311,6 +314,7 @@ static void settle_master(nw_node *n, nw_task_state *t) {
     if (nw_region_copy(&s->owned, nw_directory_owned_by(s->dir, n->cfg.id)) != NW_OK ||
         nw_region_copy(&s->resident, &s->owned) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    nw_space_round_settled(n, s);
   }
   for (int k = 0; k < nodes; k++) {
     if (k == n->cfg.id)
@@ -382,11 +386,10 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
       continue;
     nw_space_state *s = t->bound[i].space;
     nw_region_free(&s->resident);
-    nw_region_clear(&s->inflight); /* what arrives for it now is stale: dropped by version */
-    s->version++;
     if (nw_region_add(&s->owned, &t->written[i]) != NW_OK ||
         nw_region_copy(&s->resident, &s->owned) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    nw_space_new_version(n, s); /* what arrives for it now is stale: dropped by version */
     int seen = 0;
     for (int j = 0; j < nm; j++)
       seen |= masters[j] == s->master;

@@ -5,7 +5,7 @@
  * run a seeded script holds back one data message in three (up to a few subtasks' time) and
  * lengthens one exec in seven, so transfers outlive the task that asked for them and steals
  * and copies happen at varied moments. Every run must read nothing stale and end exact.
- * Before the fix of issue 17 (space.c, nw_space_writer_starts) some runs of the two-space
+ * Before the fix of issue 17 (space.c, nw_space_new_version) some runs of the two-space
  * layout read a cell two steps old; the grid also checks that late data was dropped. */
 #include <stdio.h>
 

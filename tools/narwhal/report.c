@@ -84,6 +84,7 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "messages_data", (double)r->total.messages_data);
   cJSON_AddNumberToObject(j, "ownership_messages", (double)r->total.ownership_messages);
   cJSON_AddNumberToObject(j, "stale_data_dropped", (double)r->total.stale_data_dropped);
+  cJSON_AddNumberToObject(j, "stale_fetches_dropped", (double)r->total.stale_fetches_dropped);
   cJSON_AddNumberToObject(j, "multi_assigned", (double)r->total.multi_assigned);
   cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
