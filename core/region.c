@@ -94,7 +94,7 @@ static uint64_t min64(uint64_t a, uint64_t b) {
  * sorted and disjoint); col0 and col1 increase within one band. */
 typedef enum { ROW0_GT, ROW1_GT, ROW1_GE, COL0_GT, COL1_GT, COL1_GE } key;
 
-static int past(const nw_rect *x, key k, uint64_t v) {
+static inline int past(const nw_rect *x, key k, uint64_t v) {
   switch (k) {
   case ROW0_GT:
     return x->row0 > v;
@@ -114,7 +114,7 @@ static int past(const nw_rect *x, key k, uint64_t v) {
 /* The first index in [i, n) whose rectangle is past v (n if none), for a key along which the
  * slice is ordered. Gallops from i (steps 1, 2, 4, ... then bisects), so an answer d places on
  * costs O(log d): the next few rectangles are as cheap to find as the far end of a large set. */
-static size_t gallop(const nw_rect *r, size_t i, size_t n, key k, uint64_t v) {
+static inline size_t gallop(const nw_rect *r, size_t i, size_t n, key k, uint64_t v) {
   if (i >= n || past(&r[i], k, v))
     return i;
   size_t lo = i, hi, step = 1; /* r[lo] is not past v; r[hi] is, or hi == n */
@@ -170,8 +170,11 @@ static nw_status push_run(nw_region *out, const nw_rect *src, size_t k, uint64_t
   if (st != NW_OK)
     return st;
   nw_rect *d = out->r + out->n;
-  for (size_t i = 0; i < k; i++)
-    d[i] = (nw_rect){row0, row1, src[i].col0, src[i].col1};
+  if (k && src[0].row0 == row0 && src[0].row1 == row1) /* a whole band: rows already right */
+    memcpy(d, src, k * sizeof *src);
+  else
+    for (size_t i = 0; i < k; i++)
+      d[i] = (nw_rect){row0, row1, src[i].col0, src[i].col1};
   out->n += k;
   return NW_OK;
 }
@@ -459,9 +462,11 @@ static nw_status apply_in_band(nw_region *s, op_kind op, size_t b, const nw_rect
   size_t be = band_end(s->r, b, s->n);
   size_t k0 = gallop(s->r, b, be, COL1_GE, o[0].col0);
   size_t k1 = gallop(s->r, k0, be, COL0_GT, o[m - 1].col1);
-  nw_region t;
+  nw_region t; /* a band's result has at most the intervals of both sides */
   nw_region_init(&t, s->pitch);
-  nw_status st = cols_op(op, s->r + k0, k1 - k0, o, m, o[0].row0, o[0].row1, &t);
+  nw_status st = reserve(&t, k1 - k0 + m);
+  if (st == NW_OK)
+    st = cols_op(op, s->r + k0, k1 - k0, o, m, o[0].row0, o[0].row1, &t);
   if (st == NW_OK && !(t.n == k1 - k0 && cols_equal(t.r, s->r + k0, t.n))) {
     st = splice(s, k0, k1, t.r, t.n);
     if (st == NW_OK)
@@ -487,10 +492,12 @@ static nw_status apply(nw_region *s, op_kind op, const nw_rect *o, size_t m) {
     if (b < j && s->r[b].row0 == r0 && s->r[b].row1 == r1)
       return apply_in_band(s, op, b, o, m);
   }
-  nw_region t;
+  nw_region t; /* usually about the size of both sides; grows if not */
   nw_region_init(&t, s->pitch);
   sink k = {&t, NO_BAND, 0};
-  nw_status st = sweep(op, s->r + i, j - i, o, m, &k);
+  nw_status st = reserve(&t, j - i + m);
+  if (st == NW_OK)
+    st = sweep(op, s->r + i, j - i, o, m, &k);
   if (st == NW_OK)
     st = splice(s, i, j, t.r, t.n);
   nw_region_free(&t);

@@ -320,6 +320,187 @@ static void property_check(void) {
   CHECK(roundtrip_errors == 0);
 }
 
+/* The canonical form of the bytes of map[0..size) in a pitch, counted straight from the bitmap:
+ * each row's runs of bytes are its intervals, and a row with the same intervals as the row
+ * above continues that row's band (no new rectangles). */
+static size_t bitmap_rects(const unsigned char *map, uint64_t size, uint64_t pitch) {
+  uint64_t w = pitch < size ? pitch : size; /* a row holds at most w bytes of the bitmap */
+  uint64_t *prev = malloc((w + 1) * sizeof *prev), *cur = malloc((w + 1) * sizeof *cur);
+  size_t rects = 0, np = 0; /* prev[0..np): the row above's run starts and ends, alternating */
+  for (uint64_t row = 0; row * pitch < size; row++) {
+    uint64_t base = row * pitch, end = size - base < pitch ? size : base + pitch;
+    size_t nc = 0;
+    for (uint64_t x = base; x < end; x++)
+      if (map[x] && (x == base || !map[x - 1]))
+        cur[nc++] = x - base;
+      else if (!map[x] && x > base && map[x - 1])
+        cur[nc++] = x - base;
+    if (nc % 2)
+      cur[nc++] = end - base; /* a run to the row's end */
+    if (nc != np || memcmp(cur, prev, nc * sizeof *cur) != 0)
+      rects += nc / 2;
+    uint64_t *t = prev;
+    prev = cur;
+    cur = t;
+    np = nc;
+  }
+  free(prev);
+  free(cur);
+  return rects;
+}
+
+/* The set matches the bitmap byte for byte, and has exactly its canonical rectangle count. */
+static int matches(const nw_region *s, const unsigned char *want, uint64_t size,
+                   unsigned char *scratch) {
+  if (to_bitmap(s, scratch, size) != 0 || memcmp(scratch, want, size) != 0)
+    return 0;
+  return canonical(s) && s->n == bitmap_rects(want, size, s->pitch);
+}
+
+/* Ranges [lo[i], hi[i]) added one call each, in the given order, to a staging set that is
+ * merged into s every 1024 ranges: how a caller adds many scattered pieces. */
+static void add_staged(nw_region *s, const uint64_t *lo, const uint64_t *hi, size_t n) {
+  nw_region stage;
+  nw_region_init(&stage, s->pitch);
+  for (size_t i = 0; i < n; i++) {
+    CHECK(nw_region_add_range(&stage, lo[i], hi[i]) == NW_OK);
+    if (stage.n >= 1024 || i + 1 == n) {
+      CHECK(nw_region_add(s, &stage) == NW_OK);
+      nw_region_clear(&stage);
+    }
+  }
+  nw_region_free(&stage);
+}
+
+/* The workload that was quadratic (issue 9): a space one row wide (pitch = size, 2^40 bytes)
+ * fragmented by 200000 short ranges added in random order, and set operations between two
+ * such sets; then the same in many rows (pitch 4096, quads whose step is not the pitch).
+ * Pairwise merging needs about 10^10 rectangle steps to build each set and about 10^15 for
+ * the subtraction; here each step is a sweep. Counts are exact, from bitmaps or by design. */
+static void fragmented(void) {
+  enum { N = 200000 };
+  const uint64_t row = 1ull << 40, span = 8ull * N;
+  uint64_t *lo = malloc(N * sizeof *lo), *hi = malloc(N * sizeof *hi);
+  unsigned char *want = malloc(1u << 24), *other = malloc(1u << 24), *scratch = malloc(1u << 24);
+  nw_region a, b, c, d;
+
+  /* a: [8k, 8k+3) and b: [8k+2, 8k+7) for k < N, each in its own random order. */
+  for (size_t k = 0; k < N; k++)
+    lo[k] = 8 * k;
+  shuffle(lo, N);
+  for (size_t k = 0; k < N; k++)
+    hi[k] = lo[k] + 3;
+  nw_region_init(&a, row);
+  add_staged(&a, lo, hi, N);
+  CHECK(a.n == N && nw_region_bytes(&a) == 3ull * N && canonical(&a));
+  shuffle(lo, N);
+  for (size_t k = 0; k < N; k++) {
+    lo[k] += 2;
+    hi[k] = lo[k] + 5;
+  }
+  nw_region_init(&b, row);
+  add_staged(&b, lo, hi, N);
+  CHECK(b.n == N && nw_region_bytes(&b) == 5ull * N && canonical(&b));
+  /* b again as one quad of N segments: the same array */
+  nw_region_init(&c, row);
+  CHECK(nw_region_add_quad(&c, (nw_quad){2, 5, 8, N}) == NW_OK);
+  CHECK(same_array(&b, &c));
+  nw_region_free(&c);
+
+  /* a - b = [8k, 8k+2); a & b = [8k+2, 8k+3); a | b = [8k, 8k+7) */
+  nw_region_init(&c, row);
+  CHECK(nw_region_intersect(&c, &a, &b) == NW_OK);
+  CHECK(c.n == N && nw_region_bytes(&c) == (uint64_t)N && canonical(&c));
+  CHECK(nw_region_overlap_bytes(&a, &b) == (uint64_t)N);
+  CHECK(nw_region_copy(&d, &a) == NW_OK);
+  CHECK(nw_region_subtract(&d, &b) == NW_OK);
+  CHECK(d.n == N && nw_region_bytes(&d) == 2ull * N && canonical(&d));
+  CHECK(nw_region_add(&c, &d) == NW_OK); /* (a & b) | (a - b) = a */
+  CHECK(same_array(&c, &a));
+  nw_region_free(&c);
+  CHECK(nw_region_copy(&c, &a) == NW_OK);
+  CHECK(nw_region_add(&c, &b) == NW_OK);
+  CHECK(c.n == N && nw_region_bytes(&c) == 7ull * N && canonical(&c));
+  CHECK(nw_region_contains(&c, &a) && nw_region_contains(&c, &b) && !nw_region_contains(&a, &b));
+  CHECK(nw_region_subtract(&c, &b) == NW_OK); /* (a | b) - b = a - b */
+  CHECK(same_array(&c, &d));
+  nw_region_free(&c);
+  nw_region_free(&d);
+
+  /* Overlapping ranges of 1 to 16 bytes at random places in the first 2^24 bytes, checked
+   * against a bitmap, then subtracted from and intersected with a. */
+  memset(want, 0, 1u << 24);
+  for (size_t k = 0; k < N; k++) {
+    lo[k] = rnd((1u << 24) - 16);
+    hi[k] = lo[k] + 1 + rnd(16);
+    memset(want + lo[k], 1, hi[k] - lo[k]);
+  }
+  nw_region_init(&c, row);
+  add_staged(&c, lo, hi, N);
+  CHECK(matches(&c, want, 1u << 24, scratch));
+  memset(other, 0, 1u << 24);
+  for (uint64_t k = 0; k < N; k++)
+    memset(other + 8 * k, 1, 3); /* a */
+  nw_region_init(&d, row);
+  CHECK(nw_region_intersect(&d, &c, &a) == NW_OK);
+  for (uint64_t x = 0; x < span; x++)
+    scratch[x] = want[x] && other[x];
+  memcpy(other, scratch, span); /* other := want & a, on a's span (a has nothing after) */
+  memset(other + span, 0, (1u << 24) - span);
+  CHECK(matches(&d, other, 1u << 24, scratch));
+  CHECK(nw_region_overlap_bytes(&a, &c) == nw_region_bytes(&d));
+  CHECK(nw_region_subtract(&c, &a) == NW_OK);
+  for (uint64_t x = 0; x < (1u << 24); x++)
+    want[x] = want[x] && !(x < span && x % 8 < 3);
+  CHECK(matches(&c, want, 1u << 24, scratch));
+  nw_region_free(&c);
+  nw_region_free(&d);
+  nw_region_free(&a);
+  nw_region_free(&b);
+
+  /* A few ranges one call each straight into the set (no staging): O(log n) and a memmove. */
+  memset(want, 0, 1u << 24);
+  nw_region_init(&c, row);
+  for (size_t k = 0; k < 20000; k++) {
+    uint64_t x = rnd((1u << 24) - 16), len = 1 + rnd(16);
+    CHECK(nw_region_add_range(&c, x, x + len) == NW_OK);
+    memset(want + x, 1, len);
+  }
+  CHECK(matches(&c, want, 1u << 24, scratch));
+  nw_region_free(&c);
+
+  /* Many rows: 4096 rows of 4096 bytes; eight interleaved quads (segments of 300 bytes every
+   * 3000, 50 bytes apart, crossing rows) added in random order, then every third one taken
+   * out again by a quad of wider segments. */
+  const uint64_t pitch = 4096, size = 1u << 24;
+  uint64_t order[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  shuffle(order, 8);
+  memset(want, 0, size);
+  nw_region_init(&c, pitch);
+  for (int i = 0; i < 8; i++) {
+    nw_quad q = {order[i] * 350, 300, 3000, 5000};
+    CHECK(nw_region_add_quad(&c, q) == NW_OK);
+    quad_bits(q, want, 1);
+  }
+  CHECK(matches(&c, want, size, scratch));
+  for (int i = 0; i < 8; i += 3) {
+    nw_quad q = {i * 350 + 100, 340, 3000, 5000};
+    nw_region_init(&d, pitch);
+    CHECK(nw_region_add_quad(&d, q) == NW_OK);
+    CHECK(nw_region_subtract(&c, &d) == NW_OK);
+    quad_bits(q, want, 0);
+    nw_region_free(&d);
+  }
+  CHECK(matches(&c, want, size, scratch));
+  nw_region_free(&c);
+
+  free(lo);
+  free(hi);
+  free(want);
+  free(other);
+  free(scratch);
+}
+
 int main(void) {
   const uint64_t n = 1024, b = 64, row = n * 4, brow = b * 4;
   nw_region s;
@@ -372,5 +553,6 @@ int main(void) {
 
   cross_check();
   property_check();
+  fragmented();
   return check_report("region");
 }
