@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# run.sh [BUILD_DIR]: the benchmarks of issue 2, each a figure against a baseline measured in
-# the same run (these machines are noisy):
+# run.sh [BUILD_DIR]: the benchmarks of issues 2 and 9; 1 and 2 each a figure against a
+# baseline measured in the same run (these machines are noisy), 3 plain throughput:
 #  1. wall seconds to simulate the paper's 14-node 65536 x 65536 matmul in phantom mode
 #     (target: under 10 s on 2 cores);
 #  2. real single-node matmul GFlop/s through Narwhal (one MPI rank, a CPU device per core,
 #     `--bind-to none` so the rank may use every core) as a ratio of plain OpenBLAS sgemm on
 #     the same matrix size (target: at least 0.90); and the same with the rank's cores as one
-#     work-group (--work-groups on, paper 4.3.1), whose size search costs a few subtasks.
+#     work-group (--work-groups on, paper 4.3.1), whose size search costs a few subtasks;
+#  3. region-set throughput (issue 9), rectangles per second: a one-row space fragmented by
+#     200000 short ranges, and a matmul's 65536-row block columns (bench_region, best of REPS).
 # Each figure is the best of REPS runs (default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,3 +50,6 @@ for n in 2048 4096; do
       "$wg" "$base" "$nwg" "$(awk -v a="$nwg" -v b="$base" 'BEGIN { print a / b }')"
   done
 done
+
+echo "== 3. region sets: fragmented one-row space and matmul block columns (rects/s)"
+"$build/benchmarks/bench_region" 200000 "$reps"

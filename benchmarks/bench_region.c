@@ -1,0 +1,249 @@
+/* bench_region.c [N] [REPS]: region-set throughput (core/region.h) on the two workloads of
+ * issue 9: a space one row wide (pitch = size) fragmented by N short ranges, and a matmul's
+ * 65536-row column of blocks (a few big rectangles). Prints rectangles per second for each
+ * step, best of REPS runs; it never fails. The old pairwise code cannot be timed beside the
+ * new in one binary; its one-row figure came from the issue (N = 200000 took hours). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "region.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t rnd(uint64_t n) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng % n;
+}
+
+static void shuffle(uint64_t *v, size_t n) {
+  for (size_t i = n; i > 1; i--) {
+    size_t j = (size_t)rnd(i);
+    uint64_t t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+  }
+}
+
+static void must(nw_status st) {
+  if (st != NW_OK) {
+    fprintf(stderr, "bench_region: region operation failed (%d)\n", (int)st);
+    exit(1);
+  }
+}
+
+/* rects: the rectangles the step took in; result: what it gave (rectangles, bytes, a truth). */
+static void report(const char *what, double rects, double best, size_t result, const char *unit) {
+  printf("%-58s %9.3f ms %12.0f rects/s  (result: %zu %s)\n", what, best * 1e3, rects / best,
+         result, unit);
+}
+
+/* The one-row space: 2^40 bytes, pitch = size. Slot k is bytes [8k, 8k + len). */
+static const uint64_t ROW = 1ull << 40;
+
+/* N ranges of len bytes at 8k + shift, added one call each in the order of slots[]. */
+static void add_each(nw_region *s, const uint64_t *slots, size_t n, uint64_t shift, uint64_t len) {
+  for (size_t i = 0; i < n; i++)
+    must(nw_region_add_range(s, 8 * slots[i] + shift, 8 * slots[i] + shift + len));
+}
+
+/* The same ranges one call each into a staging set merged into s every `first` ranges, or (with
+ * `second` > 0) into a middle set merged into s when it holds `second` rectangles: how a caller
+ * adds many scattered pieces (the array is sorted, so a middle insert costs a memmove). */
+static void add_staged(nw_region *s, const uint64_t *slots, size_t n, uint64_t shift, uint64_t len,
+                       size_t first, size_t second) {
+  nw_region stage, mid;
+  nw_region_init(&stage, s->pitch);
+  nw_region_init(&mid, s->pitch);
+  nw_region *into = second ? &mid : s;
+  for (size_t i = 0; i < n; i++) {
+    must(nw_region_add_range(&stage, 8 * slots[i] + shift, 8 * slots[i] + shift + len));
+    if (stage.n >= first || i + 1 == n) {
+      must(nw_region_add(into, &stage));
+      nw_region_clear(&stage);
+    }
+    if (second && (mid.n >= second || i + 1 == n)) {
+      must(nw_region_add(s, &mid));
+      nw_region_clear(&mid);
+    }
+  }
+  nw_region_free(&stage);
+  nw_region_free(&mid);
+}
+
+static void one_row(size_t n, int reps) {
+  uint64_t *slots = malloc(n * sizeof *slots);
+  if (!slots)
+    exit(1);
+  for (size_t i = 0; i < n; i++)
+    slots[i] = i;
+  shuffle(slots, n);
+  char what[128];
+  double best;
+  nw_region a, b, c;
+
+  /* One call per range straight into the set: O(log n) search plus a memmove of the tail,
+   * so quadratic in bytes moved; shown up to 100000 ranges, where it still takes about a
+   * second. */
+  size_t sizes[] = {10000, 50000, 100000};
+  for (int k = 0; k < 3; k++) {
+    size_t m = sizes[k] < n ? sizes[k] : n;
+    if (k > 0 && sizes[k - 1] >= n)
+      break;
+    best = 1e30;
+    for (int r = 0; r < reps; r++) {
+      nw_region_init(&a, ROW);
+      double t0 = now();
+      add_each(&a, slots, m, 0, 3);
+      double t = now() - t0;
+      best = t < best ? t : best;
+      if (r + 1 < reps)
+        nw_region_free(&a);
+    }
+    snprintf(what, sizeof what, "one row: %zu ranges, one add_range each, random", m);
+    report(what, (double)m, best, a.n, "rects");
+    nw_region_free(&a);
+  }
+
+  /* Staged: the same calls, merged 1024 at a time, or 64 then 4096 at a time. */
+  for (int two = 0; two < 2; two++) {
+    best = 1e30;
+    for (int r = 0; r < reps; r++) {
+      nw_region_init(&a, ROW);
+      double t0 = now();
+      add_staged(&a, slots, n, 0, 3, two ? 64 : 1024, two ? 4096 : 0);
+      double t = now() - t0;
+      best = t < best ? t : best;
+      if (r + 1 < reps)
+        nw_region_free(&a);
+    }
+    snprintf(what, sizeof what, "one row: %zu ranges, staged by %s, random", n,
+             two ? "64 then 4096" : "1024");
+    report(what, (double)n, best, a.n, "rects");
+    if (!two)
+      nw_region_free(&a); /* the second build is a, kept for the set operations */
+  }
+
+  /* One quad of n segments (the per-segment loop of nw_region_add_quad). */
+  best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    nw_region_init(&c, ROW);
+    double t0 = now();
+    must(nw_region_add_quad(&c, (nw_quad){2, 5, 8, n}));
+    double t = now() - t0;
+    best = t < best ? t : best;
+    if (r + 1 < reps)
+      nw_region_free(&c);
+  }
+  snprintf(what, sizeof what, "one row: one quad of %zu segments", n);
+  report(what, (double)n, best, c.n, "rects");
+  nw_region_free(&c);
+
+  /* Set operations between two fragmented sets: a = [8k, 8k+3), b = [8k+2, 8k+7). */
+  nw_region_init(&b, ROW);
+  add_staged(&b, slots, n, 2, 5, 64, 4096);
+  nw_region u; /* a | b, for a contains that has to look at every rectangle */
+  must(nw_region_copy(&u, &a));
+  must(nw_region_add(&u, &b));
+  const char *names[] = {"union", "subtract", "intersect", "overlap_bytes", "contains"};
+  for (int op = 0; op < 5; op++) {
+    best = 1e30;
+    size_t out_n = 0;
+    for (int r = 0; r < reps; r++) {
+      nw_region_init(&c, ROW);
+      if (op < 2)
+        must(nw_region_copy(&c, &a));
+      double t0 = now();
+      if (op == 0)
+        must(nw_region_add(&c, &b));
+      else if (op == 1)
+        must(nw_region_subtract(&c, &b));
+      else if (op == 2)
+        must(nw_region_intersect(&c, &a, &b));
+      else if (op == 3)
+        out_n = (size_t)nw_region_overlap_bytes(&a, &b);
+      else
+        out_n = (size_t)nw_region_contains(&u, &a);
+      double t = now() - t0;
+      best = t < best ? t : best;
+      if (op < 3)
+        out_n = c.n;
+      nw_region_free(&c);
+    }
+    if (op == 4)
+      snprintf(what, sizeof what, "one row: contains(a | b, a), %zu-range sets", n);
+    else
+      snprintf(what, sizeof what, "one row: %s of two %zu-range sets", names[op], n);
+    report(what, (double)(a.n + b.n), best, out_n,
+           op < 3    ? "rects"
+           : op == 3 ? "bytes"
+                     : "(1 = contained)");
+  }
+  nw_region_free(&a);
+  nw_region_free(&b);
+  nw_region_free(&u);
+  free(slots);
+}
+
+/* A 65536 x 65536 float matrix, blocks of 2048: block columns are quads with step = pitch
+ * (one rectangle each), block rows contiguous. The directory's moves: add each column in random
+ * order, intersect with each block row, subtract each column. */
+static void matmul_like(int reps) {
+  const uint64_t n = 65536, b = 2048, row = n * 4, brow = b * 4, blocks = n / b;
+  uint64_t order[32];
+  for (uint64_t j = 0; j < blocks; j++)
+    order[j] = j;
+  shuffle(order, blocks);
+  double best = 1e30;
+  size_t ops = 0, left = 0;
+  for (int r = 0; r < reps; r++) {
+    nw_region s, part, q;
+    nw_region_init(&s, row);
+    nw_region_init(&part, row);
+    double t0 = now();
+    ops = 0;
+    for (int pass = 0; pass < 100; pass++) {
+      for (uint64_t j = 0; j < blocks; j++, ops++)
+        must(nw_region_add_quad(&s, (nw_quad){order[j] * brow, brow, row, n}));
+      for (uint64_t i = 0; i < blocks; i++, ops++) {
+        nw_region_init(&q, row);
+        must(nw_region_add_quad(&q, (nw_quad){i * b * row, row, row, b}));
+        must(nw_region_intersect(&part, &s, &q));
+        nw_region_free(&q);
+      }
+      for (uint64_t j = 0; j < blocks; j += 2, ops++) {
+        nw_region_init(&q, row);
+        must(nw_region_add_quad(&q, (nw_quad){order[j] * brow, brow, row, n}));
+        must(nw_region_subtract(&s, &q));
+        nw_region_free(&q);
+      }
+    }
+    double t = now() - t0;
+    best = t < best ? t : best;
+    left = s.n;
+    nw_region_free(&s);
+    nw_region_free(&part);
+  }
+  report("matmul-like: 65536-row block columns: add/intersect/subtract", (double)ops, best, left,
+         "rects left");
+}
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 200000;
+  int reps = argc > 2 ? atoi(argv[2]) : 3;
+  if (n < 1 || reps < 1) {
+    fprintf(stderr, "usage: bench_region [N] [REPS]\n");
+    return 2;
+  }
+  one_row((size_t)n, reps);
+  matmul_like(reps);
+  return 0;
+}
