@@ -210,14 +210,20 @@ typedef struct timer_arg {
   uint64_t token;
 } timer_arg;
 
+static void free_timer_arg(int failed, void *t) {
+  (void)failed;
+  free(t);
+}
+
 static void timer_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   timer_arg *t = sg_actor_self_get_data();
+  /* A daemon: killed in its sleep when the run ends, so its argument is freed on exit. */
+  sg_actor_on_exit(free_timer_arg, t);
   sg_actor_sleep_for(t->delay);
   nw_event *ev = new_event(NW_EVENT_TIMER);
   ev->token = t->token;
   post(t->sn, ev);
-  free(t);
 }
 
 static void op_timer(void *be, double delay, uint64_t token) {
