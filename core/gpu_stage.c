@@ -147,6 +147,7 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     return 0;
   }
   uint64_t hits = c->stats.hits, misses = c->stats.misses, evictions = c->stats.evictions;
+  int fresh = c->nentries == 0; /* nothing in the cache: the attempt cannot fail for room */
   for (int i = 0; i < ns; i++) {
     if (!has[i])
       continue;
@@ -171,11 +172,21 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       c->stats.hits = hits; /* the retry counts them */
       c->stats.misses = misses;
       /* With nothing pinned by anyone else, no release will ever come: the room is short
-       * only because the entries this subtask found in the cache split the free memory.
-       * Start from an empty cache, where its need (no more than the budget) always fits. */
-      if (nw_cache_idle(c) && nw_cache_flush(c) > 0)
-        return nw_gpu_stage_in(n, t, d, p);
-      return 0;
+       * only because this subtask's own entries (hits, or the pieces it placed around
+       * entries it then evicted) split the free memory. Start again from an empty cache,
+       * where its need (no more than the budget, alignment included) always fits. */
+      if (!nw_cache_idle(c))
+        return 0;
+      if (fresh) {
+        nw_node_fail(n,
+                     "node %d, GPU %d: subtask %llu of task %llu does not fit an empty GPU "
+                     "memory of %llu bytes (a bug: it needs %llu)",
+                     n->cfg.id, g, (unsigned long long)p->subtask, (unsigned long long)t->id,
+                     (unsigned long long)c->mem.capacity, (unsigned long long)need);
+        return 0;
+      }
+      nw_cache_flush(c);
+      return nw_gpu_stage_in(n, t, d, p);
     }
   }
   n->stats.cache_hits += c->stats.hits - hits;
