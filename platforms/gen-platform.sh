@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gen-platform.sh [options] > FILE.xml: writes a SimGrid 3.32 platform of identical nodes with
-# GPUs, in the layout of ../shared/SIMGRID-NOTES.md. The naming is a contract the SimGrid
+# GPUs, in the layout platforms/README.md describes. The naming is a contract the SimGrid
 # backend relies on: node i is zone n<i> with CPU host n<i>-cpu (one core per CPU core, speed
 # per core) and GPU hosts n<i>-gpu<k> (property kind=gpu, memsize in bytes).
 set -euo pipefail

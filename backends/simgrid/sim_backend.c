@@ -15,10 +15,10 @@
  * application's driver is an actor on n0-cpu. Local events go through a plain list and a semaphore:
  * actors are cooperative threads of one OS thread, and a mailbox would charge simulated latency.
  *
- * Network model: latency and bandwidth factors 1, TCP gamma 0, so a transfer takes exactly
- * latency + size / bandwidth (../shared/SIMGRID-NOTES.md). The paper gives no calibration
- * that would justify SimGrid's default corrections (about +3%); measured platforms can
- * override these flags later.
+ * Network model: latency and bandwidth factors 1, TCP gamma 0, with which SimGrid 3.32 charges
+ * a transfer exactly latency + size / bandwidth. The paper gives no calibration that would
+ * justify SimGrid's default corrections (about +3%); measured platforms can override these
+ * flags later.
  */
 #include "sim_backend.h"
 
