@@ -178,8 +178,8 @@ static void free_sets(nw_region *sets, int n) {
     nw_region_free(&sets[i]);
 }
 
-/* Two subtasks of the task write the same bytes of space index `space`: finds a pair, the
- * first of them `first` or later, and reports them with the first byte they share. Only
+/* Two subtasks of the task write the same bytes of space index `space`: finds the first such
+ * pair and reports it with the first byte the two share. Only
  * called once the write sets were found to overlap, so its quadratic search is rare. */
 static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space) {
   nw_region rd[NW_MAX_BOUND_SPACES], wa[NW_MAX_BOUND_SPACES], wb[NW_MAX_BOUND_SPACES], common;

@@ -257,16 +257,12 @@ int nw_cache_idle(const nw_gpu_cache *c) {
   return 1;
 }
 
-size_t nw_cache_flush(nw_gpu_cache *c) {
-  size_t n = 0;
+void nw_cache_flush(nw_gpu_cache *c) {
   nw_cache_entry *e = c->entries;
   while (e) {
     nw_cache_entry *next = e->next;
-    if (e->pins <= 0) {
+    if (e->pins <= 0)
       entry_drop(c, e);
-      n++;
-    }
     e = next;
   }
-  return n;
 }

@@ -101,8 +101,8 @@ size_t nw_cache_invalidate(nw_gpu_cache *c, const nw_cache_key *written);
 
 /* True when no entry is pinned (no subtask or copy uses any). */
 int nw_cache_idle(const nw_gpu_cache *c);
-/* Frees every unpinned entry (without counting evictions); returns how many. */
-size_t nw_cache_flush(nw_gpu_cache *c);
+/* Frees every unpinned entry (without counting evictions). */
+void nw_cache_flush(nw_gpu_cache *c);
 
 /* Bytes of the budget in use (live and dead entries that still hold memory). */
 uint64_t nw_cache_used(const nw_gpu_cache *c);

@@ -340,6 +340,21 @@ static void send_ack(nw_node *n, int dst) {
   nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
+/* The master records that `node` now owns `what` outside a task's update round (placements,
+ * driver writes): nobody needs telling what they lost, since the caller handles that. */
+static nw_status record_owner(nw_node *n, nw_space_state *s, int node, const nw_region *what) {
+  nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
+  if (!lost)
+    return NW_ERR_NOMEM;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_init(&lost[k], s->pitch);
+  nw_status st = nw_directory_assign(s->dir, node, what, lost);
+  for (int k = 0; k < n->cfg.nodes; k++)
+    nw_region_free(&lost[k]);
+  free(lost);
+  return st;
+}
+
 /* Node 0 gives `what` (which it owns) to `node`: the bytes go to the new owner, the news to the
  * master; each acknowledges. *acks counts the acknowledgements to wait for. */
 nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, int node, int *acks) {
@@ -363,18 +378,8 @@ nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, in
     st = nw_region_subtract(&s->resident, what);
   if (st != NW_OK)
     return st;
-  if (s->master == n->cfg.id) {
-    nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
-    if (!lost)
-      return NW_ERR_NOMEM;
-    for (int k = 0; k < n->cfg.nodes; k++)
-      nw_region_init(&lost[k], s->pitch);
-    st = nw_directory_assign(s->dir, node, what, lost);
-    for (int k = 0; k < n->cfg.nodes; k++)
-      nw_region_free(&lost[k]);
-    free(lost);
-    return st;
-  }
+  if (s->master == n->cfg.id)
+    return record_owner(n, s, node, what);
   nw_w_init(&w, MSG_PLACE_DIR);
   write_descriptor(&w, s);
   nw_w_u32(&w, (uint32_t)node);
@@ -412,15 +417,7 @@ void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r) {
   }
   nw_region got;
   nw_r_region(r, &got, s->pitch);
-  nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
-  nw_status st = lost ? NW_OK : NW_ERR_NOMEM;
-  for (int k = 0; lost && k < n->cfg.nodes; k++)
-    nw_region_init(&lost[k], s->pitch);
-  if (!r->bad && st == NW_OK)
-    st = nw_directory_assign(s->dir, (int)node, &got, lost);
-  for (int k = 0; lost && k < n->cfg.nodes; k++)
-    nw_region_free(&lost[k]);
-  free(lost);
+  nw_status st = r->bad ? NW_OK : record_owner(n, s, (int)node, &got);
   nw_region_free(&got);
   if (st != NW_OK)
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -444,40 +441,25 @@ static void drop_copies(nw_node *n, nw_space_state *s, const nw_region *what) {
   nw_gpu_space_written(n, s->id);
 }
 
-static nw_status claim_in_directory(nw_node *n, nw_space_state *s, const nw_region *what) {
-  nw_region *lost = calloc((size_t)n->cfg.nodes, sizeof *lost);
-  if (!lost)
-    return NW_ERR_NOMEM;
-  for (int k = 0; k < n->cfg.nodes; k++)
-    nw_region_init(&lost[k], s->pitch);
-  nw_status st = nw_directory_assign(s->dir, 0, what, lost);
-  for (int k = 0; k < n->cfg.nodes; k++)
-    nw_region_free(&lost[k]);
-  free(lost);
-  return st;
-}
-
 nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks) {
   *acks = 0;
   nw_gpu_space_written(n, s->id);
   if (!s->shared && nw_region_contains(&s->owned, what))
     return NW_OK; /* only node 0 has ever held these bytes */
   nw_status st = NW_OK;
-  if (n->cfg.nodes > 1) {
-    for (int k = 1; k < n->cfg.nodes; k++) {
-      nw_writer w;
-      nw_w_init(&w, MSG_CLAIM);
-      write_descriptor(&w, s);
-      nw_w_region(&w, what);
-      nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
-      (*acks)++;
-    }
+  for (int k = 1; k < n->cfg.nodes; k++) {
+    nw_writer w;
+    nw_w_init(&w, MSG_CLAIM);
+    write_descriptor(&w, s);
+    nw_w_region(&w, what);
+    nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
+    (*acks)++;
   }
   if (nw_region_add(&s->owned, what) != NW_OK || nw_region_add(&s->resident, what) != NW_OK)
     st = NW_ERR_NOMEM;
   nw_space_new_version(n, s);
   if (st == NW_OK && s->master == n->cfg.id)
-    st = claim_in_directory(n, s, what);
+    st = record_owner(n, s, 0, what);
   return st;
 }
 
@@ -489,7 +471,7 @@ void nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
   nw_r_region(r, &what, s->pitch);
   if (!r->bad) {
     drop_copies(n, s, &what);
-    if (s->master == n->cfg.id && claim_in_directory(n, s, &what) != NW_OK)
+    if (s->master == n->cfg.id && record_owner(n, s, 0, &what) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     send_ack(n, src);
   }
