@@ -1,4 +1,4 @@
-/* bench_region.c [N] [REPS]: region-set throughput (core/region.h) on the two workloads of
+/* bench_region.c [N] [REPS]: region-set throughput (core/data/region.h) on the two workloads of
  * issue 9: a space one row wide (pitch = size) fragmented by N short ranges, and a matmul's
  * 65536-row column of blocks (a few big rectangles). Prints rectangles per second for each
  * step, best of REPS runs; it never fails. The old pairwise code cannot be timed beside the

@@ -1,6 +1,6 @@
 /* backend.h: the one interface a backend implements (DESIGN.md, "event-driven state machine").
  *
- * A node (core/node.h) is a state machine. The backend owns time, threads and transport: it
+ * A node (core/node/node.h) is a state machine. The backend owns time, threads and transport: it
  * calls nw_node_handle() with one event at a time, on one logical thread per node, and the
  * node acts on the world only through the operations below. Nothing here names MPI, CUDA,
  * SimGrid or pthreads; backends/real and backends/simgrid each fill this table.
@@ -17,7 +17,7 @@ typedef struct nw_exec nw_exec;
 typedef struct nw_driver_call nw_driver_call;
 
 /* A host<->GPU copy of one rectangle (paper 4.1: DMA between pinned host memory and the GPU).
- * The device side is packed at offset dev_off of the GPU's memory (core/devmem.h): rows of
+ * The device side is packed at offset dev_off of the GPU's memory (core/device/devmem.h): rows of
  * `width` bytes one after another. The host side starts at `host` with rows host_pitch bytes
  * apart; host is NULL in phantom data mode, where only the size (rows * width) matters. */
 typedef struct nw_copy {
@@ -36,7 +36,7 @@ typedef struct nw_copy {
  *   NW_CHANNEL_DATA      bulk data a device (or the driver) waits for now: a demand fetch;
  *   NW_CHANNEL_PREFETCH  bulk data for a subtask that will run later: a backend starts it only
  *                        after every waiting NW_CHANNEL_DATA transfer of this node, and only
- *                        when none is in flight (core/sendq.h is that rule). A transfer once
+ *                        when none is in flight (core/data/sendq.h is that rule). A transfer once
  *                        started is not preempted. It arrives as a data message like any
  *                        other: the receiver does not see the difference.
  * Control messages go at once, whatever data is queued. */
@@ -106,7 +106,7 @@ void nw_exec_run(nw_exec *exec);
 int nw_exec_items(const nw_exec *exec);
 void nw_exec_run_item(nw_exec *exec, int item);
 double nw_exec_flops(const nw_exec *exec);
-/* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of core/devmem.h
+/* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of core/device/devmem.h
  * are relative to it). nw_exec_run_gpu runs the kind's CUDA kernel on `stream`;
  * nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */
 void nw_exec_run_gpu(nw_exec *exec, unsigned char *memory, void *stream);

@@ -2,7 +2,7 @@
  *
  * Subtask s filters tile (s / tiles, s % tiles) of the image. It reads its tile plus a halo of
  * CONV2D_RADIUS pixels on each side, clipped to the image: one quad whose step is the row
- * pitch, so one rectangle in the directory (core/region.h). It writes its output tile (b
+ * pitch, so one rectangle in the directory (core/data/region.h). It writes its output tile (b
  * segments of b floats). With the input tiles spread over the nodes, nearly all of a subtask's
  * data sits on the node owning its tile, which is what locality-aware scheduling (paper 4.3.4)
  * can exploit and a locality-oblivious split cannot.

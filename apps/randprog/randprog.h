@@ -17,7 +17,7 @@
  *   --block B  a GPU-memory budget in bytes (2048 to 1048576; 0, or the tool's default 256,
  *              means none): every subtask's GPU need (per space it subscribes to, the bounding
  *              rectangle of its reads and writes in the space's pitch, plus 256 bytes of
- *              alignment; core/gpu_stage.c) fits in B, and at least one subtask needs more
+ *              alignment; core/device/gpu_stage.c) fits in B, and at least one subtask needs more
  *              than B/2, so a run with --gpu-mem B cannot hold two such subtasks and must
  *              evict. Needs --n >= B (space 0 is made at least B bytes);
  *   --placement node0  no nw_space_place calls (default: spread, random quads on random nodes).
@@ -39,7 +39,7 @@
 #define RP_MAX_SIZE 65536u
 #define RP_MIN_BUDGET 2048u
 #define RP_MAX_BUDGET 1048576u
-#define RP_GPU_ALIGN 256u /* what the GPU stage adds per staged space (core/devmem.h) */
+#define RP_GPU_ALIGN 256u /* what the GPU stage adds per staged space (core/device/devmem.h) */
 
 /* A subscription quad of a subtask; `space` is the binding index, `access` an nw_access. */
 typedef struct rp_quad {

@@ -64,7 +64,7 @@ nw_status rp_generate(uint64_t seed, uint64_t max_size, uint64_t budget, int pla
 void rp_program_free(rp_program *p);
 
 /* A subtask's GPU need: per bound space it subscribes to, the bounding rectangle (in the
- * space's pitch) of all its quads there, plus RP_GPU_ALIGN (core/gpu_stage.c). */
+ * space's pitch) of all its quads there, plus RP_GPU_ALIGN (core/device/gpu_stage.c). */
 uint64_t rp_gpu_need(const rp_program *p, const rp_task_def *t, const rp_quad *q, int nq);
 
 #endif

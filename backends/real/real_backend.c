@@ -8,7 +8,7 @@
  * application's driver. Messages travel with tag = channel, so control and data are separate
  * streams, as in Unicorn's network subsystem (section 4.2).
  *
- * Data priority (section 4.2, core/sendq.h): the network thread posts control messages and
+ * Data priority (section 4.2, core/data/sendq.h): the network thread posts control messages and
  * demand data (NW_CHANNEL_DATA) at once, and holds prefetch data (NW_CHANNEL_PREFETCH) back
  * while any demand data send of this rank is queued or in flight, posting prefetches one at a
  * time otherwise. A prefetch travels with the data tag: receivers do not change. Prefetches

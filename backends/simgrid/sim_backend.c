@@ -10,7 +10,7 @@
  * being the paper's design, this keeps the number of concurrent flows at most one per node;
  * with every transfer concurrent, SimGrid's bandwidth-sharing solver took 92% of a 35 s run.
  * The sender takes demand transfers (NW_CHANNEL_DATA) before prefetch transfers
- * (NW_CHANNEL_PREFETCH) by core/sendq.h's rule (paper 4.2); the one it has started finishes
+ * (NW_CHANNEL_PREFETCH) by core/data/sendq.h's rule (paper 4.2); the one it has started finishes
  * first: a SimGrid communication is not preempted. The
  * application's driver is an actor on n0-cpu. Local events go through a plain list and a semaphore:
  * actors are cooperative threads of one OS thread, and a mailbox would charge simulated latency.
@@ -326,7 +326,7 @@ static void device_actor(int argc, char **argv) {
     }
     /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
      * else computes: k parallel executions of flops/k take as long as one of them. The model
-     * is perfectly parallel; on hardware memory bandwidth bends it (core/workgroup.h). */
+     * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
     execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
@@ -375,7 +375,7 @@ static void engine_sink_actor(int argc, char **argv) {
     sg_mailbox_get(mb);
 }
 
-/* One transfer at a time; each time it is free, the most urgent one (core/sendq.h). Both
+/* One transfer at a time; each time it is free, the most urgent one (core/data/sendq.h). Both
  * priorities arrive in the receiver's data mailbox. */
 static void sender_actor(int argc, char **argv) {
   (void)argc, (void)argv;

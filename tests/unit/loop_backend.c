@@ -250,7 +250,7 @@ static void dump_nodes(loop *l) {
       for (int d = 0; d < t->ndev; d++) {
         nw_device_slot *sl = &t->dev[d];
         fprintf(stderr, "    dev %d state %d queued %llu current %lld (waiting %d) next %lld\n", d,
-                (int)sl->state, (unsigned long long)nw_sched_queued(sl),
+                (int)sl->state, (unsigned long long)nw_pipeline_queued(sl),
                 sl->current ? (long long)sl->current->subtask : -1LL,
                 sl->current ? sl->current->waiting : 0,
                 sl->next ? (long long)sl->next->subtask : -1LL);

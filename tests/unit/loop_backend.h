@@ -4,7 +4,7 @@
  * size / bandwidth, optionally with a random extra delay (jitter) so that messages overtake
  * each other: the core promises not to rely on delivery order, and this checks it. With
  * serial_data, a node's data transfers share its one link, one after another, demand before
- * prefetch (core/sendq.h), as the simulator's sender does; otherwise each transfer goes at
+ * prefetch (core/data/sendq.h), as the simulator's sender does; otherwise each transfer goes at
  * once on its own, so none ever waits for another whatever its priority. Kernels run
  * at launch (functional mode), or at completion (kernel_at_done); an exec completes after
  * flops / speed. A test may script extra delays of chosen messages and execs, to force one

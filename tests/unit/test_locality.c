@@ -1,4 +1,4 @@
-/* test_locality.c: the rules of locality-aware scheduling (core/locality.h), on hand-made
+/* test_locality.c: the rules of locality-aware scheduling (core/sched/locality.h), on hand-made
  * affinity matrices: the initial assignment, the victim weights and draw, the choice of what a
  * steal hands over. */
 #include <stdlib.h>

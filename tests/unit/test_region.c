@@ -1,4 +1,4 @@
-/* test_region.c: region sets (core/region.h): the rectangle cases that keep the directory
+/* test_region.c: region sets (core/data/region.h): the rectangle cases that keep the directory
  * small, a brute-force cross-check of every operation against a byte bitmap, a randomized
  * property test of the canonical form over many pitches, and the fragmented one-row workload
  * that was quadratic (its sizes would take hours with pairwise merging). */

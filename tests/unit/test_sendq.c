@@ -1,4 +1,4 @@
-/* test_sendq.c: the order in which a node starts its data transfers (core/sendq.h, paper
+/* test_sendq.c: the order in which a node starts its data transfers (core/data/sendq.h, paper
  * section 4.2: demand fetches before prefetches), rule by rule, then a long random mix
  * against a reference model of the rule. */
 #include <stdint.h>

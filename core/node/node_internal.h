@@ -306,7 +306,7 @@ uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch);
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
- * the class it was requested with (see sched.c: no upgrade). */
+ * the class it was requested with (see pipeline.c: no upgrade). */
 /* Requests the part of `need` that is neither resident nor on its way; adds its size to
  * *requested when that is not NULL. */
 nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c,
@@ -347,37 +347,37 @@ void nw_task_release(nw_node *n, nw_task_state *t);
 void nw_task_exec_returned(nw_node *n, nw_task_state *t);
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 
-/* sched.c */
+/* pipeline.c */
 /* The default initial split (equal contiguous ranges per device of the cluster), then go. */
-void nw_sched_start(nw_node *n, nw_task_state *t);
+void nw_pipeline_start(nw_node *n, nw_task_state *t);
 /* Devices start on the queues they were dealt. */
-void nw_sched_go(nw_node *n, nw_task_state *t);
-void nw_sched_advance(nw_node *n, nw_task_state *t, int d);
-void nw_sched_on_exec_done(nw_node *n, nw_exec *e);
+void nw_pipeline_go(nw_node *n, nw_task_state *t);
+void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d);
+void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e);
 /* The result of a finished exec (after its copies out, on a GPU): commit, hand to multi-assign,
  * or discard. */
-void nw_sched_exec_result(nw_node *n, nw_exec *e);
+void nw_pipeline_exec_result(nw_node *n, nw_exec *e);
 /* Frees a prepared subtask that will not run here, letting go of its GPU entries. */
-void nw_sched_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
+void nw_pipeline_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
 /* Lets go of the GPU entries of a task's subtasks that are not running (the task ends). */
-void nw_sched_task_unstage(nw_node *n, nw_task_state *t);
+void nw_pipeline_task_unstage(nw_node *n, nw_task_state *t);
 /* Prepares a subtask (subscriptions, fetches); NULL after a failure. prefetch: it is to run
  * after the device's current one (pipelining), so its reads are fetched at prefetch priority
  * when the run's prefetch_priority is LOW; otherwise it is the subtask the device runs now
  * (it becomes current) and its reads are demand fetches. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch);
+nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch);
 /* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
-void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
+void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
 /* Frees an exec whose result is thrown away. */
 void nw_exec_discard(nw_node *n, nw_exec *e);
-void nw_sched_data_arrived(nw_node *n);
-uint64_t nw_sched_queued(const nw_device_slot *s);
-uint64_t nw_sched_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
-nw_status nw_sched_append(nw_device_slot *s, nw_range r);
+void nw_pipeline_data_arrived(nw_node *n);
+uint64_t nw_pipeline_queued(const nw_device_slot *s);
+uint64_t nw_pipeline_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
+nw_status nw_pipeline_append(nw_device_slot *s, nw_range r);
 /* Copies an exec's private write views into the node's copy of its spaces and frees it. */
 void nw_exec_commit(nw_node *n, nw_exec *e);
-void nw_sched_free_slot(nw_device_slot *s, int nspaces);
-double nw_sched_rate(const nw_device_slot *s);
+void nw_pipeline_free_slot(nw_device_slot *s, int nspaces);
+double nw_pipeline_rate(const nw_device_slot *s);
 void nw_prepared_free(nw_prepared *p, int nspaces);
 
 /* gpu_stage.c: a GPU subtask's data on the device (paper 4.1, 4.4) */
@@ -423,7 +423,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_timer(nw_node *n, uint64_t token);
 
 /* locality_sched.c: locality-aware scheduling (paper 4.3.4) */
-/* At task start, instead of nw_sched_start: affinities to node 0, which assigns. */
+/* At task start, instead of nw_pipeline_start: affinities to node 0, which assigns. */
 void nw_locality_start(nw_node *n, nw_task_state *t);
 void nw_locality_on_vector(nw_node *n, int src, nw_reader *r);
 void nw_locality_on_assign(nw_node *n, int src, nw_reader *r);

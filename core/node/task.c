@@ -39,7 +39,7 @@ void nw_task_free(nw_task_state *t) {
   int ns = t->info.nspaces;
   if (t->dev) {
     for (int d = 0; d < t->ndev; d++)
-      nw_sched_free_slot(&t->dev[d], ns);
+      nw_pipeline_free_slot(&t->dev[d], ns);
     free(t->dev);
   }
   free_execs(t->deferred, t->ndeferred, ns);
@@ -59,7 +59,7 @@ void nw_task_free(nw_task_state *t) {
 }
 
 void nw_task_release(nw_node *n, nw_task_state *t) {
-  nw_sched_task_unstage(n, t);
+  nw_pipeline_task_unstage(n, t);
   for (nw_task_state **p = &n->tasks; *p; p = &(*p)->next)
     if (*p == t) {
       *p = t->next;
@@ -220,7 +220,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   if (n->cfg.sched.locality)
     nw_locality_start(n, t);
   else
-    nw_sched_start(n, t);
+    nw_pipeline_start(n, t);
 }
 
 static void complete_task(nw_node *n, nw_task_state *t) {

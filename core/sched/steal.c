@@ -68,7 +68,7 @@ static int stage_of(const nw_prepared *p) {
 
 /* Q of paper 4.3.2 as a stealer of aggression `aggr` sees a device. */
 static uint64_t stealable(const nw_device_slot *s, int aggr) {
-  return nw_steal_q(nw_sched_queued(s), s->next ? stage_of(s->next) : 0, aggr);
+  return nw_steal_q(nw_pipeline_queued(s), s->next ? stage_of(s->next) : 0, aggr);
 }
 
 /* Takes up to `want` subtasks from device v for a stealer on node `stealer` into *out: queued
@@ -83,11 +83,11 @@ static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int agg
   } else {
     for (int ranges = 0; got < want && ranges < TAIL_RANGES; ranges++) {
       nw_range r;
-      uint64_t k = nw_sched_take_tail(s, want - got, &r);
+      uint64_t k = nw_pipeline_take_tail(s, want - got, &r);
       if (k == 0)
         break;
       if (nw_loot_add(out, r) != NW_OK) {
-        nw_sched_append(s, r); /* give it back: the tail it came from */
+        nw_pipeline_append(s, r); /* give it back: the tail it came from */
         nw_node_fail(n, "node %d: out of memory", n->cfg.id);
         return got;
       }
@@ -99,7 +99,7 @@ static uint64_t take(nw_node *n, nw_task_state *t, int v, uint64_t want, int agg
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return got;
     }
-    nw_sched_drop_prepared(n, t, v, s->next); /* its data stays resident on this node */
+    nw_pipeline_drop_prepared(n, t, v, s->next); /* its data stays resident on this node */
     s->next = NULL;
     got++;
   }
@@ -114,7 +114,7 @@ static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, in
   double rate[NW_MAX_DEVICES_PER_NODE];
   for (int d = 0; d < n->cfg.devices; d++) {
     q[d] = (target < 0 || d == target) ? stealable(&t->dev[d], aggr) : 0;
-    rate[d] = nw_sched_rate(&t->dev[d]);
+    rate[d] = nw_pipeline_rate(&t->dev[d]);
   }
   int victim = nw_steal_victim(q, rate, n->cfg.devices, exclude);
   if (victim < 0)
@@ -133,7 +133,7 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
   slot->range_len = 0;
   for (size_t i = 0; i < l->n; i++) {
     slot->range_len += l->r[i].last - l->r[i].first;
-    if (nw_sched_append(slot, l->r[i]) != NW_OK) {
+    if (nw_pipeline_append(slot, l->r[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
@@ -145,7 +145,7 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
   slot->backoff_s = 0;
   if (slot->state == DEV_STEALING)
     slot->state = DEV_IDLE;
-  nw_sched_advance(n, t, d); /* runs the loot, or, while executing, prefetches it */
+  nw_pipeline_advance(n, t, d); /* runs the loot, or, while executing, prefetches it */
 }
 
 /* The round failed everywhere. A round begun below maximum aggression is followed by one at
@@ -208,7 +208,7 @@ static void send_request(nw_node *n, nw_task_state *t, int d, int node, int targ
   nw_w_init(&w, MSG_STEAL_REQ);
   nw_w_u64(&w, t->id);
   nw_w_u32(&w, (uint32_t)d);
-  nw_w_f64(&w, nw_sched_rate(slot));
+  nw_w_f64(&w, nw_pipeline_rate(slot));
   nw_w_u8(&w, (uint8_t)slot->aggression);
   nw_w_u32(&w, (uint32_t)(target + 1)); /* 0: the agent chooses */
   nw_w_f64(&w, slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0);
@@ -227,7 +227,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   nw_dev_stats(n, d)->steals_local_attempted++;
   nw_dev_stats(n, d)->steals_attempted++;
   nw_loot l = {0};
-  if (agent_give(n, t, nw_sched_rate(slot), slot->aggression, target, d, n->cfg.id, &l)) {
+  if (agent_give(n, t, nw_pipeline_rate(slot), slot->aggression, target, d, n->cfg.id, &l)) {
     n->stats.steals_local_succeeded++;
     nw_dev_stats(n, d)->steals_local_succeeded++;
     got_work(n, t, d, &l);
@@ -240,7 +240,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
   uint64_t copy;
   int origin_dev;
   if (slot->aggression >= 3 && n->cfg.sched.multi_assign && !in_hand(slot) &&
-      nw_multiassign_offer(n, t, n->cfg.id, d, n->cfg.device_kind[d], nw_sched_rate(slot),
+      nw_multiassign_offer(n, t, n->cfg.id, d, n->cfg.device_kind[d], nw_pipeline_rate(slot),
                            slot->fetches ? slot->fetch_wait_s / (double)slot->fetches : 0.0, &copy,
                            &origin_dev)) {
     n->stats.steals_local_succeeded++;

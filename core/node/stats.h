@@ -39,7 +39,7 @@ typedef struct nw_stats {
   uint64_t steals_local_succeeded;
   uint64_t bytes_network;    /* payload bytes this node sent to other nodes */
   uint64_t bytes_prefetched; /* of which sent at prefetch priority (NW_CHANNEL_PREFETCH) */
-  /* Filled by the backend from its send queue (core/sendq.h): demand transfers it started
+  /* Filled by the backend from its send queue (core/data/sendq.h): demand transfers it started
    * ahead of a prefetch queued before them, i.e. how often the priority changed the order. */
   uint64_t demand_overtakes;
   uint64_t messages_control;   /* control messages sent to other nodes */

@@ -33,10 +33,10 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
     nw_prepared *p = s->current;
     if (s->state != DEV_EXECUTING || !p || p->lost || (local && d == stealer_dev) ||
         !nw_multiassign_eligible(local, stealer_kind, n->cfg.device_kind[d],
-                                 nw_sched_queued(s) + (s->next ? 1 : 0), p->copy_node >= 0,
+                                 nw_pipeline_queued(s) + (s->next ? 1 : 0), p->copy_node >= 0,
                                  p->origin_node >= 0))
       continue;
-    double rv = nw_sched_rate(s), elapsed = now - p->started_s;
+    double rv = nw_pipeline_rate(s), elapsed = now - p->started_s;
     if (!nw_multiassign_worth(rs, fetch_s, rv, elapsed))
       continue;
     double left = rv > 0 ? 1.0 / rv - elapsed : elapsed; /* copy the worst straggler */
@@ -60,14 +60,14 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
 void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
                            uint64_t subtask) {
   nw_device_slot *slot = &t->dev[d];
-  nw_prepared *p = nw_sched_prepare(n, t, d, subtask, 0); /* the copy runs now: demand */
+  nw_prepared *p = nw_pipeline_prepare(n, t, d, subtask, 0); /* the copy runs now: demand */
   if (!p)
     return;
   p->origin_node = origin_node;
   p->origin_dev = origin_dev;
   slot->current = p;
   slot->state = DEV_IDLE;
-  nw_sched_advance(n, t, d);
+  nw_pipeline_advance(n, t, d);
 }
 
 static void send_cancel(nw_node *n, int dst, uint64_t task, uint64_t subtask, int winner_node,
@@ -135,7 +135,7 @@ static int lose_copy(nw_node *n, nw_task_state *t, int d) {
     s->current->lost = 1;
     return 0;
   }
-  nw_sched_drop_prepared(n, t, d, s->current);
+  nw_pipeline_drop_prepared(n, t, d, s->current);
   s->current = NULL;
   s->state = DEV_IDLE;
   return 1;
@@ -165,7 +165,7 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
     if (winner_node == n->cfg.id && winner_dev == e->device) {
       n->stats.multi_assign_wins++;
       nw_dev_stats(n, e->device)->multi_assign_wins++;
-      nw_sched_commit_result(n, t, e); /* last: may free t */
+      nw_pipeline_commit_result(n, t, e); /* last: may free t */
     } else {
       n->stats.cancelled++;
       nw_dev_stats(n, e->device)->cancelled++;
@@ -178,7 +178,7 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
     nw_prepared *p = t->dev[d].current;
     if (p && p->subtask == subtask && p->origin_node >= 0) {
       if (lose_copy(n, t, d))
-        nw_sched_advance(n, t, d);
+        nw_pipeline_advance(n, t, d);
       return;
     }
   }

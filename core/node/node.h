@@ -57,7 +57,7 @@ typedef struct nw_node_config {
   nw_device_kind device_kind[NW_MAX_DEVICES_PER_NODE];
   int device_gpu[NW_MAX_DEVICES_PER_NODE];
   /* Per local CPU device: the cores it runs a subtask's work-items on. 0 or 1: one core; more:
-   * a work-group whose size the core tunes per task (paper 4.3.1, core/workgroup.h). */
+   * a work-group whose size the core tunes per task (paper 4.3.1, core/device/workgroup.h). */
   int device_cores[NW_MAX_DEVICES_PER_NODE];
   int gpus;                                  /* GPUs of this node */
   uint64_t gpu_memory[NW_MAX_GPUS_PER_NODE]; /* each one's memory budget in bytes */

@@ -8,7 +8,7 @@
  * subtasks), what was taken is given back and the subtask tries again when something is
  * released, so two subtasks never hold half of what each needs. After the kernel, the reads are
  * released and the writes are copied out to the exec's private host views, where the usual
- * commit path (sched.c) finds them. A write-only result this GPU computed and committed stays
+ * commit path (pipeline.c) finds them. A write-only result this GPU computed and committed stays
  * cached, so that a later task reading the same block finds it (4.4: "data written by a
  * subtask of a task is later read by a subtask of another task"). A task that writes a space
  * makes every cached entry of that space stale: they are invalidated when it starts.
@@ -238,7 +238,7 @@ void nw_gpu_retry(nw_node *n, int g) {
           s->current->gpu_stage == GPU_ON_DEVICE)
         nw_gpu_stage_in(n, t, d, s->next);
       if (s->state == DEV_WAITING && s->current && !s->current->waiting)
-        nw_sched_advance(n, t, d);
+        nw_pipeline_advance(n, t, d);
     }
   }
 }
@@ -291,7 +291,7 @@ void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
   nw_exec *e = j->exec;
   free(j);
   if (e && --e->copies_out == 0)
-    nw_sched_exec_result(n, e);
+    nw_pipeline_exec_result(n, e);
   nw_gpu_retry(n, g);
 }
 

@@ -3,7 +3,7 @@
  * The paper's default scheduler is locality-oblivious; a task may opt in to one that uses the
  * directory's knowledge of where data lies (paper sections 3 and 4.3.4, UNICORN-NOTES
  * "Locality scoring", criterion "maximize local data"). Here, at a task's start, instead of
- * sched.c's equal contiguous split:
+ * pipeline.c's equal contiguous split:
  *   1) every node computes, for every subtask, local(s, itself): the bytes of the subtask's
  *      reads it holds at the task's start, and sends the vector to node 0 (MSG_LOC_VECTOR).
  *      "Holds" means its temporary directory (paper section 3): what it owns plus the copies of
@@ -112,7 +112,7 @@ static nw_status deal(nw_node *n, nw_task_state *t) {
     slot->range_len++;
     if (slot->qn > slot->qhead && slot->queue[slot->qn - 1].last == s)
       slot->queue[slot->qn - 1].last++;
-    else if (nw_sched_append(slot, (nw_range){s, s + 1}) != NW_OK)
+    else if (nw_pipeline_append(slot, (nw_range){s, s + 1}) != NW_OK)
       return NW_ERR_NOMEM;
   }
   return NW_OK;
@@ -151,7 +151,7 @@ static void apply(nw_node *n, nw_task_state *t) {
     fail_oom(n);
     return;
   }
-  nw_sched_go(n, t);
+  nw_pipeline_go(n, t);
 }
 
 /* Node 0, once every vector is in: assign, tell the others, start here. */
@@ -308,7 +308,7 @@ uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint
                           nw_loot *out) {
   nw_device_slot *s = &t->dev[v];
   const nw_task_locality *l = t->loc;
-  uint64_t q = nw_sched_queued(s), subtasks = t->info.subtasks;
+  uint64_t q = nw_pipeline_queued(s), subtasks = t->info.subtasks;
   if (q == 0 || want == 0)
     return 0;
   uint64_t *ids = malloc(q * sizeof *ids);

@@ -1,4 +1,4 @@
-/* sched.c: subtasks on devices: the initial split, each device's pipeline, commits.
+/* pipeline.c: subtasks on devices: the initial split, each device's pipeline, commits.
  *
  * Paper section 4.3.2: a task starts with an equal share of contiguous subtask ids per device
  * in the cluster. A device runs its queue in order; with pipelining on (section 4.3), the next
@@ -14,14 +14,14 @@
 #include "steal_rules.h"
 #include "viewcheck.h"
 
-uint64_t nw_sched_queued(const nw_device_slot *s) {
+uint64_t nw_pipeline_queued(const nw_device_slot *s) {
   uint64_t q = 0;
   for (size_t i = s->qhead; i < s->qn; i++)
     q += s->queue[i].last - s->queue[i].first;
   return q;
 }
 
-nw_status nw_sched_append(nw_device_slot *s, nw_range r) {
+nw_status nw_pipeline_append(nw_device_slot *s, nw_range r) {
   if (r.first >= r.last)
     return NW_OK;
   if (s->qhead == s->qn)
@@ -41,7 +41,7 @@ nw_status nw_sched_append(nw_device_slot *s, nw_range r) {
 /* Takes up to `want` subtasks from the tail of the queue (UNICORN-NOTES: "stealing takes
  * subtasks from the tail of the victim's range"), from its last range only, so what is
  * stolen stays contiguous. */
-uint64_t nw_sched_take_tail(nw_device_slot *s, uint64_t want, nw_range *out) {
+uint64_t nw_pipeline_take_tail(nw_device_slot *s, uint64_t want, nw_range *out) {
   if (s->qhead == s->qn || want == 0)
     return 0;
   nw_range *last = &s->queue[s->qn - 1];
@@ -65,7 +65,7 @@ static int pop_front(nw_device_slot *s, uint64_t *id) {
   return 1;
 }
 
-double nw_sched_rate(const nw_device_slot *s) {
+double nw_pipeline_rate(const nw_device_slot *s) {
   return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
 }
 
@@ -107,9 +107,9 @@ static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   if (!n->cfg.sched.prosteal || slot->steal_active || slot->prosteal_off)
     return;
-  uint64_t left = nw_sched_queued(slot) + (slot->next ? 1 : 0);
+  uint64_t left = nw_pipeline_queued(slot) + (slot->next ? 1 : 0);
   double wait = slot->steal_answers ? slot->steal_wait_s / (double)slot->steal_answers : 0.0;
-  uint64_t k = nw_prosteal_k(slot->range_len, wait, slot->max_fetch_s, nw_sched_rate(slot));
+  uint64_t k = nw_prosteal_k(slot->range_len, wait, slot->max_fetch_s, nw_pipeline_rate(slot));
   if (k == 0 || left > k)
     return;
   n->stats.prosteal_rounds++;
@@ -127,7 +127,7 @@ static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
  * the request is merged (section 4.2: duplicate requests are filtered) and keeps its class.
  * At most one subtask per device is prefetched, so what such a device waits for is the one
  * transfer its pipeline asked for while the previous subtask ran. */
-nw_prepared *nw_sched_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch) {
+nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch) {
   nw_prepared *p = calloc(1, sizeof *p);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -246,7 +246,7 @@ static void launch(nw_node *n, nw_task_state *t, int d) {
   n->be.ops->launch(n->be.be, d, e);
 }
 
-void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
+void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *slot = &t->dev[d];
   uint64_t id;
   if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF ||
@@ -261,7 +261,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
         if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
           nw_dev_stats(n, d)->prefetch_hits++;
       } else if (pop_front(slot, &id)) {
-        slot->current = nw_sched_prepare(n, t, d, id, 0);
+        slot->current = nw_pipeline_prepare(n, t, d, id, 0);
         if (!slot->current)
           return;
       } else if (slot->steal_active) { /* a proactive request is on its way: wait for it */
@@ -288,7 +288,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
     launch(n, t, d);
   }
   if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
-    slot->next = nw_sched_prepare(n, t, d, id, 1);
+    slot->next = nw_pipeline_prepare(n, t, d, id, 1);
   /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
   if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
     nw_gpu_stage_in(n, t, d, slot->next);
@@ -296,7 +296,7 @@ void nw_sched_advance(nw_node *n, nw_task_state *t, int d) {
     maybe_prosteal(n, t, d);
 }
 
-void nw_sched_start(nw_node *n, nw_task_state *t) {
+void nw_pipeline_start(nw_node *n, nw_task_state *t) {
   uint64_t total = 0, before = 0;
   for (int k = 0; k < n->cfg.nodes; k++) {
     if (k == n->cfg.id)
@@ -308,15 +308,15 @@ void nw_sched_start(nw_node *n, nw_task_state *t) {
     uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
     t->dev[d].range_len = r.last - r.first;
-    if (nw_sched_append(&t->dev[d], r) != NW_OK) {
+    if (nw_pipeline_append(&t->dev[d], r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
   }
-  nw_sched_go(n, t);
+  nw_pipeline_go(n, t);
 }
 
-void nw_sched_go(nw_node *n, nw_task_state *t) {
+void nw_pipeline_go(nw_node *n, nw_task_state *t) {
   for (int d = 0; d < n->cfg.devices; d++) {
     if (nw_dev_is_gpu(n, d)) {
       t->dev[d].is_gpu = 1;
@@ -326,10 +326,10 @@ void nw_sched_go(nw_node *n, nw_task_state *t) {
     }
   }
   for (int d = 0; d < n->cfg.devices; d++)
-    nw_sched_advance(n, t, d);
+    nw_pipeline_advance(n, t, d);
 }
 
-void nw_sched_data_arrived(nw_node *n) {
+void nw_pipeline_data_arrived(nw_node *n) {
   for (nw_task_state *t = n->tasks; t; t = t->next) {
     if (t->finishing)
       continue;
@@ -347,7 +347,7 @@ void nw_sched_data_arrived(nw_node *n) {
           slot->current->prepared_s = -1;
         }
         if (!slot->current->waiting && slot->state == DEV_WAITING)
-          nw_sched_advance(n, t, d);
+          nw_pipeline_advance(n, t, d);
       }
     }
   }
@@ -383,7 +383,7 @@ void nw_exec_discard(nw_node *n, nw_exec *e) {
   free(e);
 }
 
-void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
+void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int d = e->device;
   n->stats.subtasks_executed++;
   nw_dev_stats(n, d)->subtasks++;
@@ -418,7 +418,7 @@ void nw_sched_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   nw_task_subtask_committed(n, t, 1);
 }
 
-void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
+void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   int d = e->device;
   nw_device_slot *slot = &t->dev[d];
@@ -445,12 +445,12 @@ void nw_sched_on_exec_done(nw_node *n, nw_exec *e) {
                  n->cfg.id, (unsigned long long)e->subtask, (unsigned long long)t->id,
                  t->kind->name, (unsigned long long)byte, space);
   if (!nw_dev_is_gpu(n, d) || nw_gpu_exec_done(n, e)) {
-    nw_sched_exec_result(n, e);
+    nw_pipeline_exec_result(n, e);
     return;
   }
   /* The results are on their way out of the GPU; the device goes on meanwhile. */
   if (!t->finishing)
-    nw_sched_advance(n, t, d);
+    nw_pipeline_advance(n, t, d);
 }
 
 static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
@@ -460,22 +460,22 @@ static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     /* Another instance won (paper 4.3.3; counted as cancelled when that was decided). */
     nw_exec_discard(n, e);
     if (!t->finishing)
-      nw_sched_advance(n, t, d);
+      nw_pipeline_advance(n, t, d);
     nw_task_exec_returned(n, t);
     return;
   }
   if (p->origin_node >= 0) { /* a copy: the original assignee decides who commits */
     nw_multiassign_copy_finished(n, t, e);
-    nw_sched_advance(n, t, d);
+    nw_pipeline_advance(n, t, d);
     return;
   }
   if (p->copy_node >= 0) /* an original that finished before its copy: it wins */
     nw_multiassign_original_won(n, t, p);
-  nw_sched_advance(n, t, d);
-  nw_sched_commit_result(n, t, e); /* last: may free t */
+  nw_pipeline_advance(n, t, d);
+  nw_pipeline_commit_result(n, t, e); /* last: may free t */
 }
 
-void nw_sched_exec_result(nw_node *n, nw_exec *e) {
+void nw_pipeline_exec_result(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   int d = e->device;
   nw_prepared *p = e->prep;
@@ -489,12 +489,12 @@ void nw_sched_exec_result(nw_node *n, nw_exec *e) {
     nw_gpu_retry(n, n->cfg.device_gpu[d]); /* the room it held may let others stage */
 }
 
-void nw_sched_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+void nw_pipeline_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   nw_gpu_unstage(n, t, d, p, 0);
   nw_prepared_free(p, t->info.nspaces);
 }
 
-void nw_sched_task_unstage(nw_node *n, nw_task_state *t) {
+void nw_pipeline_task_unstage(nw_node *n, nw_task_state *t) {
   for (int d = 0; d < t->ndev; d++) {
     nw_device_slot *s = &t->dev[d];
     if (s->next)
@@ -504,7 +504,7 @@ void nw_sched_task_unstage(nw_node *n, nw_task_state *t) {
   }
 }
 
-void nw_sched_free_slot(nw_device_slot *s, int nspaces) {
+void nw_pipeline_free_slot(nw_device_slot *s, int nspaces) {
   free(s->queue);
   free(s->tried);
   if (s->running) { /* only when a run ends with the device still busy */

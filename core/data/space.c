@@ -313,7 +313,7 @@ void nw_space_on_data(nw_node *n, nw_reader *r) {
   nw_region_free(&got);
   if (r->bad)
     return;
-  nw_sched_data_arrived(n);
+  nw_pipeline_data_arrived(n);
   nw_driver_read_progress(n);
 }
 

@@ -1,7 +1,7 @@
 /* node.c: a node's life: creation, the one event handler, sending, failure, the end.
  *
  * nw_node_handle() is the only entry point that changes a node; it decodes the event and hands
- * it to the file that owns the concept (space.c, task.c, sched.c, steal.c, driver.c).
+ * it to the file that owns the concept (space.c, task.c, pipeline.c, steal.c, driver.c).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -276,7 +276,7 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     handle_message(n, ev->src, ev->buf, ev->len);
     break;
   case NW_EVENT_EXEC_DONE:
-    nw_sched_on_exec_done(n, ev->exec);
+    nw_pipeline_on_exec_done(n, ev->exec);
     break;
   case NW_EVENT_TIMER:
     nw_steal_on_timer(n, ev->token);
