@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "node_internal.h"
-#include "steal_rules.h"
+#include "policy.h"
 #include "viewcheck.h"
 
 uint64_t nw_pipeline_queued(const nw_device_slot *s) {
@@ -65,6 +65,11 @@ static int pop_front(nw_device_slot *s, uint64_t *id) {
   return 1;
 }
 
+/* The device's next subtask, in the policy's order (FIFO unless it says otherwise). */
+static int pop_next(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
+  return n->policy->pop ? n->policy->pop(n, t, d, id) : pop_front(&t->dev[d], id);
+}
+
 double nw_pipeline_rate(const nw_device_slot *s) {
   return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
 }
@@ -99,21 +104,6 @@ static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   slot->fetches++;
   if (wait > slot->max_fetch_s)
     slot->max_fetch_s = wait;
-}
-
-/* ProSteal: when what is left of the device's range falls to k, start a stealing round while
- * it still computes, so that new work arrives before it runs dry. */
-static void maybe_prosteal(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *slot = &t->dev[d];
-  if (!n->cfg.sched.prosteal || slot->steal_active || slot->prosteal_off)
-    return;
-  uint64_t left = nw_pipeline_queued(slot) + (slot->next ? 1 : 0);
-  double wait = slot->steal_answers ? slot->steal_wait_s / (double)slot->steal_answers : 0.0;
-  uint64_t k = nw_prosteal_k(slot->range_len, wait, slot->max_fetch_s, nw_pipeline_rate(slot));
-  if (k == 0 || left > k)
-    return;
-  n->stats.prosteal_rounds++;
-  nw_steal_begin(n, t, d);
 }
 
 /* Computes the subtask's subscriptions and requests the reads this node lacks.
@@ -260,16 +250,16 @@ void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d) {
         slot->current->current_s = n->be.ops->now(n->be.be); /* the device waits from now */
         if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
           nw_dev_stats(n, d)->prefetch_hits++;
-      } else if (pop_front(slot, &id)) {
+      } else if (pop_next(n, t, d, &id)) {
         slot->current = nw_pipeline_prepare(n, t, d, id, 0);
         if (!slot->current)
           return;
-      } else if (slot->steal_active) { /* a proactive request is on its way: wait for it */
+      } else if (slot->steal_active) { /* the policy asked for work ahead: wait for it */
         slot->state = DEV_STEALING;
         return;
-      } else {
+      } else { /* StarPU's pop for an idle worker: the policy finds work, or retires it */
         slot->state = DEV_IDLE;
-        nw_steal_begin(n, t, d);
+        n->policy->dry(n, t, d);
         return;
       }
     }
@@ -287,33 +277,14 @@ void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d) {
     }
     launch(n, t, d);
   }
-  if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next && pop_front(slot, &id))
+  if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next &&
+      pop_next(n, t, d, &id))
     slot->next = nw_pipeline_prepare(n, t, d, id, 1);
   /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
   if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
     nw_gpu_stage_in(n, t, d, slot->next);
-  if (slot->state == DEV_EXECUTING)
-    maybe_prosteal(n, t, d);
-}
-
-void nw_pipeline_start(nw_node *n, nw_task_state *t) {
-  uint64_t total = 0, before = 0;
-  for (int k = 0; k < n->cfg.nodes; k++) {
-    if (k == n->cfg.id)
-      before = total;
-    total += (uint64_t)n->cfg.devices_per_node[k];
-  }
-  /* Device g of the cluster gets [g*S/total, (g+1)*S/total): equal contiguous ranges. */
-  for (int d = 0; d < n->cfg.devices; d++) {
-    uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
-    nw_range r = {g * s / total, (g + 1) * s / total};
-    t->dev[d].range_len = r.last - r.first;
-    if (nw_pipeline_append(&t->dev[d], r) != NW_OK) {
-      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-      return;
-    }
-  }
-  nw_pipeline_go(n, t);
+  if (slot->state == DEV_EXECUTING && n->policy->busy)
+    n->policy->busy(n, t, d);
 }
 
 void nw_pipeline_go(nw_node *n, nw_task_state *t) {
@@ -436,6 +407,8 @@ void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
+  if (n->policy->executed)
+    n->policy->executed(n, t, e);
   int space;
   uint64_t byte;
   if (nw_viewcheck_finish(e, p->write, &space, &byte))
@@ -464,13 +437,10 @@ static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     nw_task_exec_returned(n, t);
     return;
   }
-  if (p->origin_node >= 0) { /* a copy: the original assignee decides who commits */
-    nw_multiassign_copy_finished(n, t, e);
-    nw_pipeline_advance(n, t, d);
+  if (n->policy->take_result && n->policy->take_result(n, t, e)) {
+    nw_pipeline_advance(n, t, d); /* the policy decides (a multi-assigned copy) */
     return;
   }
-  if (p->copy_node >= 0) /* an original that finished before its copy: it wins */
-    nw_multiassign_original_won(n, t, p);
   nw_pipeline_advance(n, t, d);
   nw_pipeline_commit_result(n, t, e); /* last: may free t */
 }
@@ -515,4 +485,37 @@ void nw_pipeline_free_slot(nw_device_slot *s, int nspaces) {
   }
   nw_prepared_free(s->current, nspaces);
   nw_prepared_free(s->next, nspaces);
+}
+
+void nw_pipeline_give(nw_node *n, nw_task_state *t, int d, nw_range r) {
+  nw_device_slot *slot = &t->dev[d];
+  if (nw_pipeline_append(slot, r) != NW_OK) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
+  nw_pipeline_resume(n, t, d);
+}
+
+void nw_pipeline_resume(nw_node *n, nw_task_state *t, int d) {
+  nw_device_slot *slot = &t->dev[d];
+  slot->steal_active = 0;
+  if (slot->state == DEV_STEALING || slot->state == DEV_RETIRED)
+    slot->state = DEV_IDLE;
+  nw_pipeline_advance(n, t, d); /* runs it, or, while executing, prefetches it */
+}
+
+void nw_pipeline_wait_for_work(nw_node *n, nw_task_state *t, int d) {
+  (void)n;
+  nw_device_slot *slot = &t->dev[d];
+  slot->steal_active = 1;
+  if (!slot->current && slot->state != DEV_EXECUTING)
+    slot->state = DEV_STEALING;
+}
+
+void nw_pipeline_retire(nw_node *n, nw_task_state *t, int d) {
+  (void)n;
+  nw_device_slot *slot = &t->dev[d];
+  slot->steal_active = 0;
+  if (!slot->current && slot->state != DEV_EXECUTING)
+    slot->state = DEV_RETIRED;
 }

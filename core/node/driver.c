@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "locality.h"
-#include "node_internal.h"
+#include "policy.h"
 
 /* A placement or write between tasks goes through phases, each waiting for the cluster:
  * FETCH (node 0 gathers the bytes it lacks, for a placement), CLAIM (node 0 becomes their only
@@ -198,12 +198,13 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     return;
   }
   nw_task *t = c->task;
-  if (n->cfg.sched.locality && t->subtasks > NW_LOCALITY_MAX_ENTRIES / (uint64_t)n->cfg.nodes) {
+  if (n->policy->uses_affinity && n->policy->uses_affinity(n) &&
+      t->subtasks > NW_LOCALITY_MAX_ENTRIES / (uint64_t)n->cfg.nodes) {
     free(e);
     snprintf(n->error, sizeof n->error,
-             "task '%s': locality-aware scheduling keeps an affinity per subtask and node; "
-             "%llu subtasks x %d nodes is more than %llu (use fewer subtasks, or locality off)",
-             t->kind->name, (unsigned long long)t->subtasks, n->cfg.nodes,
+             "task '%s': policy '%s' keeps an affinity per subtask and node; %llu subtasks x "
+             "%d nodes is more than %llu (use fewer subtasks, or another policy or locality off)",
+             t->kind->name, n->policy->name, (unsigned long long)t->subtasks, n->cfg.nodes,
              (unsigned long long)NW_LOCALITY_MAX_ENTRIES);
     answer(n, c, NW_ERR_ARG);
     n->error[0] = '\0';

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "policy.h"
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out) {
   if (cfg->nodes < 1 || cfg->nodes > NW_MAX_NODES || cfg->id < 0 || cfg->id >= cfg->nodes)
@@ -20,10 +20,14 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
          (cfg->device_gpu[d] < 0 || cfg->device_gpu[d] >= cfg->gpus)) ||
         cfg->device_cores[d] < 0 || cfg->device_cores[d] > NW_MAX_WORKGROUP_CORES)
       return NW_ERR_ARG;
+  const nw_policy *policy = cfg->sched.policy[0] ? nw_policy_find(cfg->sched.policy) : NULL;
+  if (cfg->sched.policy[0] && !policy)
+    return NW_ERR_ARG;
   nw_node *n = calloc(1, sizeof *n);
   if (!n)
     return NW_ERR_NOMEM;
   n->cfg = *cfg;
+  n->policy = policy ? policy : &nw_policy_unicorn;
   n->be = backend;
   n->stats.devices = cfg->devices;
   n->next_space_id = 1;
@@ -167,7 +171,7 @@ static void replay_stash(nw_node *n) {
 static int task_scoped(nw_msg_type t) {
   return t == MSG_SUBTASK_DONE || t == MSG_TASK_FINISH || t == MSG_OWN_UPDATE ||
          t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE ||
-         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN;
+         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY;
 }
 
 static void handle_message(nw_node *n, int src, void *buf, size_t len) {
@@ -218,18 +222,6 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   case MSG_DATA:
     nw_space_on_data(n, &r);
     break;
-  case MSG_STEAL_REQ:
-    nw_steal_on_request(n, src, &r);
-    break;
-  case MSG_STEAL_RESP:
-    nw_steal_on_response(n, src, &r);
-    break;
-  case MSG_COPY_FINISHED:
-    nw_multiassign_on_finished(n, src, &r);
-    break;
-  case MSG_COPY_CANCEL:
-    nw_multiassign_on_cancel(n, &r);
-    break;
   case MSG_PLACE:
     nw_space_on_place(n, src, &r);
     break;
@@ -253,14 +245,11 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   case MSG_END:
     n->ended = 1;
     break;
-  case MSG_LOC_VECTOR:
-    nw_locality_on_vector(n, src, &r);
-    break;
-  case MSG_LOC_ASSIGN:
-    nw_locality_on_assign(n, src, &r);
-    break;
   default:
-    r.bad = 1;
+    if (nw_msg_is_policy(type) && n->policy->on_message)
+      n->policy->on_message(n, src, type, &r);
+    else
+      r.bad = 1;
   }
   if (r.bad)
     nw_node_fail(n, "node %d: malformed message of type %d from node %d", n->cfg.id, (int)type,
@@ -268,6 +257,14 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   free(buf);
   if (type == MSG_TASK_START && n->stash)
     replay_stash(n);
+}
+
+/* Timers belong to the policy (nw_policy_token): routed while their task runs. */
+static void on_timer(nw_node *n, uint64_t token) {
+  nw_task_state *t = nw_node_task(n, token >> 16);
+  int d = (int)(token & 0xffff);
+  if (t && d < n->cfg.devices && n->policy->on_timer)
+    n->policy->on_timer(n, t, d);
 }
 
 void nw_node_handle(nw_node *n, nw_event *ev) {
@@ -279,7 +276,7 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     nw_pipeline_on_exec_done(n, ev->exec);
     break;
   case NW_EVENT_TIMER:
-    nw_steal_on_timer(n, ev->token);
+    on_timer(n, ev->token);
     break;
   case NW_EVENT_DRIVER:
     nw_driver_on_call(n, ev->call);

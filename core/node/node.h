@@ -28,7 +28,12 @@ typedef enum { NW_STEAL_TWO_LEVEL = 0, NW_STEAL_ONE_LEVEL = 1 } nw_steal_policy_
  * that a zeroed configuration gets the paper's behaviour. */
 typedef enum { NW_PREFETCH_LOW = 0, NW_PREFETCH_SAME = 1 } nw_prefetch_priority;
 
+#define NW_POLICY_NAME_MAX 16
+
 typedef struct nw_sched_config {
+  /* The scheduling policy by name (sched/policy.h: unicorn, eager, dmda, ...); empty: unicorn.
+   * The steal, ProSteal, multi-assign and locality settings below are unicorn's. */
+  char policy[NW_POLICY_NAME_MAX];
   int pipeline; /* fetch the next queued subtask's data while one runs */
   /* After a stealing round in which every node failed: 0 stops stealing for the task (the
    * original Unicorn's rule); > 0 retries after this back-off, doubling up to 1024x. */

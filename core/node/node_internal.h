@@ -119,8 +119,9 @@ struct nw_exec {
   uint64_t check_len[NW_MAX_BOUND_SPACES];
 };
 
-/* DEV_RETIRED: stopped stealing for this task after a failed round (UNICORN-NOTES: the
- * original gives up after (number of nodes) consecutive failures). */
+/* DEV_STEALING: idle, waiting for the work its policy asked for (a steal, a central queue).
+ * DEV_RETIRED: no more work for this task (Unicorn: stopped stealing after a failed round, as
+ * the original gives up after (number of nodes) consecutive failures). */
 typedef enum {
   DEV_IDLE,
   DEV_WAITING,
@@ -149,7 +150,9 @@ typedef struct nw_device_slot {
   nw_exec *running;     /* the exec on the device now, for freeing at the end of a failed run */
   int fails;            /* consecutive failed steal requests */
   int round_aggression; /* aggression when the current round began */
-  int steal_active;     /* a stealing round is in progress (also while executing: ProSteal) */
+  /* The policy asked for work for this device: a stealing round is in progress (also while
+   * executing: ProSteal), or a request to a central queue is on its way. */
+  int steal_active;
   int prosteal_off;     /* a proactive round failed everywhere: wait until dry next time */
   double steal_sent_s;  /* when the outstanding request left */
   double steal_wait_s;  /* total time requests took to be answered, and how many were */
@@ -263,6 +266,7 @@ typedef struct nw_gpu_state {
 
 struct nw_node {
   nw_node_config cfg;
+  const struct nw_policy *policy; /* the run's scheduling policy (sched/policy.h) */
   nw_backend be;
   nw_stats stats;
   nw_space_state *spaces;
@@ -348,8 +352,6 @@ void nw_task_exec_returned(nw_node *n, nw_task_state *t);
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 
 /* pipeline.c */
-/* The default initial split (equal contiguous ranges per device of the cluster), then go. */
-void nw_pipeline_start(nw_node *n, nw_task_state *t);
 /* Devices start on the queues they were dealt. */
 void nw_pipeline_go(nw_node *n, nw_task_state *t);
 void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d);
@@ -420,7 +422,6 @@ void nw_loot_free(nw_loot *l);
 void nw_steal_begin(nw_node *n, nw_task_state *t, int d);
 void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
-void nw_steal_on_timer(nw_node *n, uint64_t token);
 
 /* locality_sched.c: locality-aware scheduling (paper 4.3.4) */
 /* At task start, instead of nw_pipeline_start: affinities to node 0, which assigns. */

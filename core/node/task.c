@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "policy.h"
 
 static int writes(nw_access a) {
   return (a & NW_WRITE_ONLY) != 0;
@@ -217,10 +217,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   t->next = n->tasks;
   n->tasks = t;
   nw_gpu_task_writes(n, t);
-  if (n->cfg.sched.locality)
-    nw_locality_start(n, t);
-  else
-    nw_pipeline_start(n, t);
+  n->policy->task_start(n, t);
 }
 
 static void complete_task(nw_node *n, nw_task_state *t) {
@@ -375,7 +372,8 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   if (!t)
     return; /* node 0 completed a task that wrote nothing before its own FINISH arrived */
   t->finishing = 1;
-  nw_multiassign_task_ended(n, t);
+  if (n->policy->task_end)
+    n->policy->task_end(n, t);
   for (size_t i = 0; i < t->ndeferred; i++)
     nw_exec_commit(n, t->deferred[i]);
   t->ndeferred = 0;

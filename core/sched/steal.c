@@ -26,10 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "policy.h"
 #include "steal_rules.h"
 
-#define TOKEN(task, dev) (((task) << 16) | (uint64_t)(dev))
 /* The tail rule takes from at most this many of the victim's last ranges (plus its prefetched
  * subtask). An affinity-aware steal may hand over up to one range per subtask; its response
  * is bounded by the victim's queue and checked against its own length on receipt. */
@@ -171,7 +170,7 @@ static void end_round(nw_node *n, nw_task_state *t, int d) {
   if (slot->backoff_s > 1024 * base)
     slot->backoff_s = 1024 * base;
   slot->state = DEV_BACKOFF;
-  n->be.ops->timer(n->be.be, slot->backoff_s, TOKEN(t->id, d));
+  n->be.ops->timer(n->be.be, slot->backoff_s, nw_policy_token(t->id, d));
 }
 
 /* Picks an untried entry of slot->tried[0..count) at random, marking it; -1 if none. The
@@ -434,12 +433,4 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
     policy(n)->next(n, t, (int)dev);
   }
   nw_loot_free(&l);
-}
-
-void nw_steal_on_timer(nw_node *n, uint64_t token) {
-  nw_task_state *t = nw_node_task(n, token >> 16);
-  int d = (int)(token & 0xffff);
-  if (!t || t->finishing || d >= n->cfg.devices || t->dev[d].state != DEV_BACKOFF)
-    return;
-  nw_steal_begin(n, t, d);
 }

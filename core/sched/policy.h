@@ -1,0 +1,86 @@
+/* policy.h: the scheduling policy table, and what a policy may call.
+ *
+ * Every scheduler of Narwhal is one file that fills one nw_policy (StarPU's struct
+ * starpu_sched_policy is the model: init and deinit per task, push of ready subtasks, pop for
+ * an idle device, notification of a finished subtask), chosen per run by name (--sched).
+ * The device pipeline (device/pipeline.c) drives the table and never knows which policy it
+ * runs; a policy reaches the pipeline only through the calls declared below and the queue of
+ * each device slot (nw_device_slot.queue, changed only with nw_pipeline_append/take_tail).
+ *
+ * Within a task every subtask is ready at the start (a task's subtasks are independent; tasks
+ * run one after the other), so "push" happens once, at task start, and "pop" whenever a
+ * device has nothing left. The scheduler is cluster-wide: node 0 sees every device of the
+ * cluster (nw_node_config.cluster), so a central policy decides there and sends each node its
+ * share; a distributed one (unicorn, ws) decides on each node.
+ *
+ * A subtask's life, file by file: the policy deals it to a device's queue (sched/<policy>.c);
+ * the pipeline takes it, computes its subscriptions and fetches its reads
+ * (device/pipeline.c, data/space.c), stages it on a GPU (device/gpu_stage.c), runs it
+ * (device/exec.c through the backend), and commits its result (device/pipeline.c, then
+ * node/task.c at the task's end).
+ */
+#ifndef NW_POLICY_H
+#define NW_POLICY_H
+
+#include "node_internal.h"
+
+typedef struct nw_policy {
+  const char *name;
+  const char *summary; /* one line, for --help and the README */
+  /* Needs every node's local bytes of every subtask at the task's start (the affinity matrix
+   * of sched/locality_sched.c), so the task's subtasks x nodes is bounded. */
+  int (*uses_affinity)(const nw_node *n);
+  /* A task starts on this node (every node calls it): set up the policy's state for it and
+   * deal the initial work; call nw_pipeline_go(n, t) once this node's devices may start,
+   * perhaps later (after messages). Required. */
+  void (*task_start)(nw_node *n, nw_task_state *t);
+  /* Device d has nothing queued and nothing in hand (StarPU's pop for an idle worker). The
+   * policy gives it work (nw_pipeline_give), makes it wait for an answer
+   * (nw_pipeline_wait_for_work), or retires it for this task (nw_pipeline_retire). Required. */
+  void (*dry)(nw_node *n, nw_task_state *t, int d);
+  /* Device d is executing: called after each step of its pipeline while it does (ProSteal;
+   * asking ahead for the next subtask). May be NULL. */
+  void (*busy)(nw_node *n, nw_task_state *t, int d);
+  /* The next subtask of device d's queue: 1 and *subtask, or 0 when the queue is empty. NULL:
+   * the queue's order (FIFO). dmdar takes a subtask whose data is here first. */
+  int (*pop)(nw_node *n, nw_task_state *t, int d, uint64_t *subtask);
+  /* An exec of device d finished (kernel done, results on the host): e->started_s to now was
+   * its run. May be NULL. */
+  void (*executed)(nw_node *n, nw_task_state *t, nw_exec *e);
+  /* A finished exec: 1 when the policy takes it over (a multi-assigned copy, whose original
+   * decides), 0 when the pipeline commits it. May be NULL (always 0). */
+  int (*take_result)(nw_node *n, nw_task_state *t, nw_exec *e);
+  /* The task ends on this node (TASK_FINISH): no more work is dealt. May be NULL. */
+  void (*task_end)(nw_node *n, nw_task_state *t);
+  /* A message of the policy (the types nw_msg_is_policy accepts). Set r->bad on a malformed
+   * one. NULL: the policy sends none. */
+  void (*on_message)(nw_node *n, int src, nw_msg_type type, nw_reader *r);
+  /* A timer the policy set (token from nw_policy_token). May be NULL. */
+  void (*on_timer)(nw_node *n, nw_task_state *t, int d);
+} nw_policy;
+
+/* Every policy, NULL-terminated, in the order --help lists them. */
+extern const nw_policy *const nw_policies[];
+/* The policy called `name`, or NULL. */
+const nw_policy *nw_policy_find(const char *name);
+
+/* Message types that belong to the scheduling policy (routed to its on_message). */
+int nw_msg_is_policy(nw_msg_type type);
+/* A timer token for (task, device); nw_node_handle routes it to the policy's on_timer. */
+uint64_t nw_policy_token(uint64_t task, int d);
+
+/* ---- what a policy may call in the pipeline (device/pipeline.c) */
+
+/* Appends a range to device d's queue and, when the device waits for work, wakes it. */
+void nw_pipeline_give(nw_node *n, nw_task_state *t, int d, nw_range r);
+/* Device d waits for an answer (a steal, a central queue): it stays idle meanwhile. */
+void nw_pipeline_wait_for_work(nw_node *n, nw_task_state *t, int d);
+/* Device d will get no more work for this task. */
+void nw_pipeline_retire(nw_node *n, nw_task_state *t, int d);
+/* Device d's queue gained work while it was waiting: let it run. */
+void nw_pipeline_resume(nw_node *n, nw_task_state *t, int d);
+
+/* ---- the policies (one file each) */
+extern const nw_policy nw_policy_unicorn;
+
+#endif
