@@ -1,7 +1,9 @@
 /* policy.c: the policies by name, and the routing of their messages and timers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "policy.h"
+#include "run.h"
 
 const nw_policy *const nw_policies[] = {&nw_policy_unicorn, NULL};
 
@@ -21,4 +23,16 @@ int nw_msg_is_policy(nw_msg_type type) {
 /* Device indices fit in 16 bits (NW_MAX_DEVICES_PER_NODE); task ids in the other 48. */
 uint64_t nw_policy_token(uint64_t task, int d) {
   return (task << 16) | (uint64_t)d;
+}
+
+int nw_sched_policy_exists(const char *name) {
+  return nw_policy_find(name) != NULL;
+}
+
+void nw_sched_policy_names(char *buf, size_t len) {
+  size_t at = 0;
+  if (len)
+    buf[0] = '\0';
+  for (int i = 0; nw_policies[i] && at < len; i++)
+    at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", nw_policies[i]->name);
 }

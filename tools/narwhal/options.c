@@ -44,6 +44,11 @@ static const opt_def defs[] = {
      T_CHOICE,
      {"on", "off"},
      "a node's CPU cores form one work-group, sized per task by binary search"},
+    {"sched",
+     T_STRING,
+     {0},
+     "scheduling policy: unicorn (default), eager, prio, random, ws, lws, dm, dmda, dmdar, "
+     "dmdas, heft (README, \"Scheduling policies\")"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"prefetch-priority",
      T_CHOICE,
@@ -185,7 +190,15 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->reserved_cores = (int)u;
   else if (!strcmp(n, "work-groups"))
     c->work_groups = strcmp(v, "on") == 0;
-  else if (!strcmp(n, "pipeline"))
+  else if (!strcmp(n, "sched")) {
+    if (!nw_sched_policy_exists(v)) {
+      char names[256];
+      nw_sched_policy_names(names, sizeof names);
+      snprintf(why, len, "%s: unknown policy '%s' (one of: %s)", who, v, names);
+      return 1;
+    }
+    snprintf(c->sched.policy, sizeof c->sched.policy, "%s", v);
+  } else if (!strcmp(n, "pipeline"))
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "prefetch-priority"))
     c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
@@ -440,6 +453,7 @@ void *tool_options_to_json(const tool_options *o) {
   if (c->reserved_cores >= 0) /* -1: the default, which depends on the GPUs in use */
     cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);
   cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
+  cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddStringToObject(j, "prefetch-priority",
                           c->sched.prefetch_priority == NW_PREFETCH_SAME ? "same" : "low");
