@@ -111,6 +111,9 @@ typedef struct nw_task_kind {
   /* Called once on each thread that will run cuda_kernel, with its GPU current, before the run
    * is timed: where a library's start-up (a cuBLAS handle) belongs. May be NULL. */
   void (*cuda_thread_init)(void);
+  /* The subtask's priority for the policies that order by it (prio, dmdas; StarPU's task
+   * priority): larger runs first, equal priorities in id order. May be NULL: all equal. */
+  int (*priority)(const nw_task_info *t, uint64_t subtask);
 } nw_task_kind;
 
 /* Subscription quad (paper section 3): count segments of length bytes, the first at offset,

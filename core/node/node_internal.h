@@ -182,6 +182,9 @@ struct nw_task_state {
    * paper section 3): what "local" means for locality (paper 4.3.4) and its counters. */
   nw_region start_resident[NW_MAX_BOUND_SPACES];
   nw_task_locality *loc; /* locality-aware scheduling; NULL when off */
+  /* The policy's own state for the task, freed with it by policy_state_free (may be NULL). */
+  void *policy_state;
+  void (*policy_state_free)(void *state);
   nw_exec **deferred;    /* read-write views, applied at task end (transactional semantics) */
   size_t ndeferred, capdeferred;
   int finishing;    /* TASK_FINISH seen */

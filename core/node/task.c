@@ -49,6 +49,8 @@ void nw_task_free(nw_task_state *t) {
     nw_region_free(&t->start_resident[i]);
   }
   nw_locality_free(t->loc);
+  if (t->policy_state && t->policy_state_free)
+    t->policy_state_free(t->policy_state);
   if (t->lost) {
     for (int i = 0; i < ns * t->nodes; i++)
       nw_region_free(&t->lost[i]);

@@ -5,7 +5,8 @@
 #include "policy.h"
 #include "run.h"
 
-const nw_policy *const nw_policies[] = {&nw_policy_unicorn, NULL};
+const nw_policy *const nw_policies[] = {&nw_policy_unicorn, &nw_policy_eager, &nw_policy_prio,
+                                        NULL};
 
 const nw_policy *nw_policy_find(const char *name) {
   for (int i = 0; name && nw_policies[i]; i++)
