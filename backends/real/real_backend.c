@@ -445,6 +445,34 @@ static nw_status agree(nw_status st, int rank, nw_run_result *res) {
   return st != NW_OK ? st : NW_ERR_ARG;
 }
 
+/* Every rank's devices, for the cluster-wide policies (nw_node_config.cluster): kinds and
+ * cores; nominal speeds are unknown on hardware (0), the policies then learn durations. */
+static nw_device_desc *gather_devices(const nw_node_config *nc) {
+  int total = 0, counts[NW_MAX_NODES], displs[NW_MAX_NODES];
+  for (int k = 0; k < nc->nodes; k++) {
+    counts[k] = nc->devices_per_node[k] * 2;
+    displs[k] = total * 2;
+    total += nc->devices_per_node[k];
+  }
+  int mine[2 * NW_MAX_DEVICES_PER_NODE];
+  for (int d = 0; d < nc->devices; d++) {
+    mine[2 * d] = (int)nc->device_kind[d];
+    mine[2 * d + 1] = nc->device_kind[d] == NW_DEVICE_CPU
+                          ? (nc->device_cores[d] > 1 ? nc->device_cores[d] : 1)
+                          : 0;
+  }
+  int *all = malloc((size_t)(total > 0 ? total : 1) * 2 * sizeof *all);
+  nw_device_desc *cluster = calloc((size_t)(total > 0 ? total : 1), sizeof *cluster);
+  if (!all || !cluster) { /* a few KB: the collective cannot go on without them */
+    fprintf(stderr, "narwhal: rank %d: out of memory for the device table\n", nc->id);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Allgatherv(mine, nc->devices * 2, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  for (int g = 0; g < total; g++)
+    cluster[g] = (nw_device_desc){(nw_device_kind)all[2 * g], all[2 * g + 1], 0.0};
+  free(all);
+  return cluster;
+}
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
@@ -502,6 +530,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.check_views = cfg->check_views;
   nc.kinds = app->kinds;
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
+  nw_device_desc *cluster = gather_devices(&nc);
+  nc.cluster = cluster;
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
   real_queue_init(&rs.q);
   pthread_mutex_init(&rs.out_mu, NULL);
@@ -523,6 +553,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     for (int g = 0; g < rs.ngpu; g++)
       real_gpu_close(rs.gpus[g]);
     nw_node_destroy(rs.node);
+    free(cluster);
     free(rs.dev);
     real_queue_destroy(&rs.q);
     MPI_Finalize();
@@ -595,6 +626,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   free(all);
   real_queue_destroy(&rs.q);
   nw_node_destroy(rs.node);
+  free(cluster);
   free(rs.dev);
   pthread_mutex_destroy(&rs.out_mu);
   pthread_mutex_destroy(&rs.drv_mu);

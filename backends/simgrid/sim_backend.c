@@ -120,6 +120,7 @@ typedef struct sim_world {
   /* Messages sent and not yet delivered: a run that fails stops with some still inside
    * SimGrid's communications, whose payloads must still be freed. */
   envelope *live;
+  nw_device_desc *cluster; /* every device of the cluster (nw_node_config.cluster) */
 } sim_world;
 
 static void post(sim_node *sn, nw_event *ev) {
@@ -546,6 +547,19 @@ static nw_status check_gpu_kernels(sim_world *w, nw_run_result *res) {
   return NW_OK;
 }
 
+/* The platform's transfer models, for the policies that weigh data movement: node 0 to node 1
+ * (the platforms' nodes are alike), and node 0's host to its first GPU. */
+static void transfer_models(sim_world *w, nw_node_config *nc) {
+  if (w->nodes > 1) {
+    nc->net_bandwidth = sg_host_get_route_bandwidth(w->node[0].host, w->node[1].host);
+    nc->net_latency = sg_host_get_route_latency(w->node[0].host, w->node[1].host);
+  }
+  if (w->node[0].ngpu > 0) {
+    nc->pcie_bandwidth = sg_host_get_route_bandwidth(w->node[0].host, w->node[0].gpu[0].host);
+    nc->pcie_latency = sg_host_get_route_latency(w->node[0].host, w->node[0].gpu[0].host);
+  }
+}
+
 static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   const nw_run_config *cfg = w->cfg;
   w->node = calloc((size_t)w->nodes, sizeof *w->node);
@@ -590,7 +604,15 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     }
     nc->devices_per_node[i] = total;
   }
-  for (int i = 0; i < w->nodes && st == NW_OK; i++) {
+  int total_devices = 0;
+  for (int i = 0; i < w->nodes && st == NW_OK; i++)
+    total_devices += nc->devices_per_node[i];
+  if (st == NW_OK && !(w->cluster = calloc((size_t)total_devices, sizeof *w->cluster)))
+    st = NW_ERR_NOMEM;
+  nc->cluster = w->cluster;
+  if (st == NW_OK)
+    transfer_models(w, nc);
+  for (int i = 0, g0 = 0; i < w->nodes && st == NW_OK; g0 += w->node[i].ndev, i++) {
     sim_node *sn = &w->node[i];
     sn->w = w;
     sn->id = i;
@@ -620,6 +642,9 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                                 .gpu = gpu,
                                 .host = gpu < 0 ? sn->host : sn->gpu[gpu].host,
                                 .sem = sg_sem_init(0)};
+      int cores = gpu < 0 && group[i] > 1 ? group[i] : 1; /* a work-group spreads over its cores */
+      w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d], gpu < 0 ? cores : 0,
+                                            sg_host_get_speed(sn->dev[d].host) * cores};
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;
@@ -699,6 +724,7 @@ static void free_world(sim_world *w) {
     nw_node_destroy(sn->node);
   }
   free(w->node);
+  free(w->cluster);
   while (w->live) { /* undelivered messages, queued or inside SimGrid (a failed run) */
     envelope *e = w->live;
     w->live = e->live_next;

@@ -49,6 +49,13 @@ typedef struct nw_sched_config {
   nw_prefetch_priority prefetch_priority; /* of the pipeline's fetches (4.2) */
 } nw_sched_config;
 
+/* One device of the cluster as the scheduler sees it (model-based policies, sched/). */
+typedef struct nw_device_desc {
+  nw_device_kind kind;
+  int cores;    /* a CPU device's cores (its work-group), 1 for a single core; 0 for a GPU */
+  double flops; /* nominal flop/s (the platform's speed times cores); 0 when unknown (real) */
+} nw_device_desc;
+
 typedef struct nw_node_config {
   int id;
   int nodes;
@@ -67,6 +74,14 @@ typedef struct nw_node_config {
   int gpus;                                  /* GPUs of this node */
   uint64_t gpu_memory[NW_MAX_GPUS_PER_NODE]; /* each one's memory budget in bytes */
   int devices_per_node[NW_MAX_NODES];        /* every node's device count, for the initial split */
+  /* Every device of the cluster, node by node (devices_per_node), owned by the backend for the
+   * node's life; NULL when the backend does not say (then a remote device counts as a CPU of
+   * one core of unknown speed). */
+  const nw_device_desc *cluster;
+  /* Transfer models for policies that weigh data movement (dmda): the network between two
+   * nodes and the host<->GPU link, bandwidth in bytes/s and latency in s (the simulator reads
+   * them from its platform); a bandwidth of 0 is unknown. */
+  double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;
   nw_sched_config sched;
   const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
 } nw_node_config;
