@@ -72,6 +72,9 @@ typedef struct nw_task_locality {
   unsigned char *heard; /* node 0: the nodes whose vector arrived */
   int vectors;          /* node 0: how many */
   int assigned;         /* the assignment is here: devices have their queues */
+  /* Node 0, every row in: the policy that asked for the matrix decides (NULL: the locality
+   * assignment below). */
+  void (*gathered)(nw_node *n, nw_task_state *t);
 } nw_task_locality;
 
 /* A subtask prepared on a device: subscriptions known, reads requested. */
@@ -427,8 +430,11 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
 
 /* locality_sched.c: locality-aware scheduling (paper 4.3.4) */
-/* At task start, instead of nw_pipeline_start: affinities to node 0, which assigns. */
-void nw_locality_start(nw_node *n, nw_task_state *t);
+/* At task start: affinities to node 0, which assigns (gathered NULL), or calls gathered(n, t)
+ * once every node's row is in (l->local holds the whole matrix there; other nodes have only
+ * their own row and wait for that policy's message). */
+void nw_locality_start(nw_node *n, nw_task_state *t,
+                       void (*gathered)(nw_node *n, nw_task_state *t));
 void nw_locality_on_vector(nw_node *n, int src, nw_reader *r);
 void nw_locality_on_assign(nw_node *n, int src, nw_reader *r);
 /* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start. */

@@ -161,6 +161,10 @@ static void maybe_assign(nw_node *n, nw_task_state *t) {
   uint64_t subtasks = t->info.subtasks;
   if (l->vectors < nodes)
     return;
+  if (l->gathered) { /* another policy decides with the matrix */
+    l->gathered(n, t);
+    return;
+  }
   int capacity[NW_MAX_NODES];
   for (int k = 0; k < nodes; k++)
     capacity[k] = n->cfg.devices_per_node[k];
@@ -197,7 +201,7 @@ static void maybe_assign(nw_node *n, nw_task_state *t) {
   apply(n, t);
 }
 
-void nw_locality_start(nw_node *n, nw_task_state *t) {
+void nw_locality_start(nw_node *n, nw_task_state *t, void (*gathered)(nw_node *, nw_task_state *)) {
   int nodes = n->cfg.nodes;
   uint64_t subtasks = t->info.subtasks;
   if (subtasks > NW_LOCALITY_MAX_ENTRIES / (uint64_t)nodes) { /* node 0 refuses these first */
@@ -217,6 +221,7 @@ void nw_locality_start(nw_node *n, nw_task_state *t) {
     fail_oom(n);
     return;
   }
+  l->gathered = gathered;
   t->loc = l;
   if (compute_row(n, t) != NW_OK)
     return;

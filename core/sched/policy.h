@@ -84,5 +84,10 @@ void nw_pipeline_resume(nw_node *n, nw_task_state *t, int d);
 extern const nw_policy nw_policy_unicorn;
 extern const nw_policy nw_policy_eager;
 extern const nw_policy nw_policy_prio;
+extern const nw_policy nw_policy_dm;
+extern const nw_policy nw_policy_dmda;
+extern const nw_policy nw_policy_dmdar;
+extern const nw_policy nw_policy_dmdas;
+extern const nw_policy nw_policy_heft;
 
 #endif

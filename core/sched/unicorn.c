@@ -36,7 +36,7 @@ static int uses_affinity(const nw_node *n) {
 
 static void task_start(nw_node *n, nw_task_state *t) {
   if (n->cfg.sched.locality)
-    nw_locality_start(n, t);
+    nw_locality_start(n, t, NULL);
   else
     deal_equal(n, t);
 }

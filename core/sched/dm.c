@@ -1,0 +1,368 @@
+/* dm.c: StarPU's deque-model policies: dm, dmda, dmdar, dmdas (heft = dmda).
+ *
+ * StarPU research report RR-7240 (Augonnet, Thibault, Namyst, Wacrenier), section 5: HEFT on
+ * performance models. Each ready subtask goes to the device whose predicted finish is the
+ * earliest: exp_end(g) + duration(s, g), where exp_end(g) is when device g is predicted to have
+ * run what it was given, and duration comes from the performance model of the subtask's kind
+ * on g's kind (heft-tm, "dm"). dmda (heft-tmdp) adds the predicted time to bring the
+ * subtask's data to g (a data penalty): the bytes of its reads that g's node does not hold,
+ * over the network model, plus for a GPU every read byte over the host<->GPU link; as StarPU
+ * does, the chosen device's exp_end grows by the part of that transfer its queued work does
+ * not hide. fitness = (exp_end(g) + duration - best exp_end) + penalty (StarPU's alpha = beta
+ * = 1). dmdar pops from its queue a subtask whose data is already here first (within the
+ * first DMDAR_WINDOW); dmdas decides subtasks in priority order (larger first) instead of id
+ * order. Every variant prefetches a subtask's reads to the node when it is placed (the "-pr"
+ * variants of the report; StarPU prefetches on push).
+ *
+ * Within a task every subtask is ready at once, so node 0 decides all of them at the task's
+ * start (as StarPU's dmda does when an application submits independent tasks together) and
+ * sends each node its subtasks; nothing is stolen afterwards. dmda needs every node's local
+ * bytes of every subtask: the affinity matrix of locality_sched.c, gathered first.
+ *
+ * Durations: the run's measured model when one is loaded (--perfmodel) and calibrated for the
+ * subtask's footprint; otherwise, in the simulator, the cost model (flops / the device's
+ * nominal speed), which is exactly what the simulator charges; otherwise the kind is
+ * uncalibrated on that device kind and, as StarPU does, the subtask goes to the uncalibrated
+ * device with the fewest subtasks so far, so that every kind gets measured.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "central.h"
+#include "policy.h"
+
+#define DMDAR_WINDOW 16
+enum { DM_ASSIGN = 1 };
+
+typedef enum { VAR_DM, VAR_DMDA, VAR_DMDAR, VAR_DMDAS } dm_variant;
+
+static dm_variant variant(const nw_node *n) {
+  const char *name = n->policy->name;
+  if (!strcmp(name, "dm"))
+    return VAR_DM;
+  if (!strcmp(name, "dmdar"))
+    return VAR_DMDAR;
+  if (!strcmp(name, "dmdas"))
+    return VAR_DMDAS;
+  return VAR_DMDA; /* dmda, heft */
+}
+
+static int uses_affinity(const nw_node *n) {
+  return variant(n) != VAR_DM && n->cfg.nodes > 1;
+}
+
+/* Device g of the cluster: its node and local index. */
+static int node_of(const nw_node *n, int g, int *local) {
+  int k = 0;
+  while (g >= n->cfg.devices_per_node[k])
+    g -= n->cfg.devices_per_node[k++];
+  *local = g;
+  return k;
+}
+
+static nw_device_desc desc_of(const nw_node *n, int g) {
+  if (n->cfg.cluster)
+    return n->cfg.cluster[g];
+  int local, k = node_of(n, g, &local);
+  if (k == n->cfg.id)
+    return (nw_device_desc){n->cfg.device_kind[local], n->cfg.device_cores[local], 0.0};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0};
+}
+
+/* Seconds subtask s takes on device g, or < 0 when uncalibrated. */
+static double predict(nw_node *n, nw_task_state *t, uint64_t s, nw_device_desc g) {
+  (void)n;
+  if (g.flops > 0 && t->kind->flops)
+    return t->kind->flops(&t->info, s, g.kind) / g.flops;
+  return -1.0;
+}
+
+/* Predicted seconds to bring s's reads to device g on node k (dmda's data penalty). */
+static double data_penalty(const nw_node *n, const nw_task_state *t, uint64_t s, int k,
+                           nw_device_desc g) {
+  const nw_task_locality *l = t->loc;
+  if (!l)
+    return 0.0;
+  uint64_t read = l->read[s], local = l->local[(uint64_t)k * t->info.subtasks + s];
+  double secs = 0.0;
+  if (read > local && n->cfg.net_bandwidth > 0)
+    secs += n->cfg.net_latency + (double)(read - local) / n->cfg.net_bandwidth;
+  if (g.kind == NW_DEVICE_GPU && read > 0 && n->cfg.pcie_bandwidth > 0)
+    secs += n->cfg.pcie_latency + (double)read / n->cfg.pcie_bandwidth;
+  return secs;
+}
+
+typedef struct dm_choice {
+  uint32_t *device; /* [s]: the cluster device of subtask s */
+  uint64_t *order;  /* the order in which subtasks were decided (and are queued) */
+} dm_choice;
+
+/* Node 0: HEFT over the subtasks in `order`. */
+static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uint32_t *device) {
+  int total = 0;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    total += n->cfg.devices_per_node[k];
+  double *exp_end = calloc((size_t)total, sizeof *exp_end);
+  uint64_t *given = calloc((size_t)total, sizeof *given);
+  if (!exp_end || !given) {
+    free(exp_end);
+    free(given);
+    return NW_ERR_NOMEM;
+  }
+  int data = variant(n) != VAR_DM, warned = 0;
+  for (uint64_t i = 0; i < t->info.subtasks; i++) {
+    uint64_t s = order ? order[i] : i;
+    int best = -1, calib = -1;
+    double best_fit = 0, best_len = 0, best_pen = 0, best_end = -1;
+    for (int g = 0; g < total; g++) { /* the earliest predicted end, for the fitness */
+      double len = predict(n, t, s, desc_of(n, g));
+      if (len >= 0 && (best_end < 0 || exp_end[g] + len < best_end))
+        best_end = exp_end[g] + len;
+    }
+    for (int g = 0; g < total; g++) {
+      nw_device_desc dg = desc_of(n, g);
+      int local, k = node_of(n, g, &local);
+      double len = predict(n, t, s, dg);
+      if (len < 0) { /* StarPU: calibrate on the uncalibrated device with the fewest tasks */
+        if (calib < 0 || given[g] < given[calib])
+          calib = g;
+        continue;
+      }
+      double pen = data ? data_penalty(n, t, s, k, dg) : 0.0;
+      double fit = (exp_end[g] + len - best_end) + pen;
+      if (best < 0 || fit < best_fit) {
+        best = g;
+        best_fit = fit;
+        best_len = len;
+        best_pen = pen;
+      }
+    }
+    if (calib >= 0) {
+      if (!warned++)
+        fprintf(stderr,
+                "narwhal: policy %s: task kind '%s' has no performance model on some device "
+                "kinds: calibrating (its subtasks go to those devices until measured)\n",
+                n->policy->name, t->kind->name);
+      best = calib;
+      best_len = best_pen = 0;
+    }
+    /* The transfer overlaps the device's queued work; only what sticks out delays it. */
+    double sticks_out = best_pen > exp_end[best] ? best_pen - exp_end[best] : 0.0;
+    exp_end[best] += best_len + sticks_out;
+    given[best]++;
+    device[s] = (uint32_t)best;
+  }
+  free(exp_end);
+  free(given);
+  return NW_OK;
+}
+
+/* Requests the reads of a placed subtask now, at prefetch priority (the "-pr" variants). */
+static void prefetch(nw_node *n, nw_task_state *t, int d, uint64_t s) {
+  nw_prepared *p = nw_pipeline_prepare(n, t, d, s, 1);
+  nw_prepared_free(p, t->info.nspaces);
+}
+
+/* This node's part: subtasks in decision order, each to its local device; then go. */
+static void apply(nw_node *n, nw_task_state *t, const uint64_t *ids, const uint16_t *devs,
+                  uint64_t count) {
+  for (uint64_t i = 0; i < count; i++) {
+    nw_device_slot *slot = &t->dev[devs[i]];
+    uint64_t s = ids[i];
+    slot->range_len++;
+    if (slot->qn > slot->qhead && slot->queue[slot->qn - 1].last == s)
+      slot->queue[slot->qn - 1].last++;
+    else if (nw_pipeline_append(slot, (nw_range){s, s + 1}) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return;
+    }
+  }
+  for (uint64_t i = 0; i < count && !n->error[0]; i++)
+    prefetch(n, t, devs[i], ids[i]);
+  nw_pipeline_go(n, t);
+}
+
+/* Node 0: decide every subtask, send every node its part, start here. */
+static void assign(nw_node *n, nw_task_state *t) {
+  uint64_t count = t->info.subtasks;
+  uint64_t *order = variant(n) == VAR_DMDAS ? nw_order_by_priority(t) : NULL;
+  uint32_t *device = malloc((count ? count : 1) * sizeof *device);
+  uint64_t *ids = malloc((count ? count : 1) * sizeof *ids);
+  uint16_t *devs = malloc((count ? count : 1) * sizeof *devs);
+  if ((variant(n) == VAR_DMDAS && !order) || !device || !ids || !devs ||
+      decide(n, t, order, device) != NW_OK) {
+    free(order);
+    free(device);
+    free(ids);
+    free(devs);
+    nw_node_fail(n, "node 0: out of memory");
+    return;
+  }
+  uint64_t mine = 0;
+  for (int k = n->cfg.nodes - 1; k >= 0; k--) { /* node 0 last: its devices start after */
+    uint64_t part = 0;
+    for (uint64_t i = 0; i < count; i++) {
+      uint64_t s = order ? order[i] : i;
+      int local;
+      if (node_of(n, (int)device[s], &local) == k) {
+        ids[part] = s;
+        devs[part++] = (uint16_t)local;
+      }
+    }
+    if (k == 0) {
+      mine = part;
+      break;
+    }
+    nw_writer w;
+    nw_w_init(&w, MSG_POLICY);
+    nw_w_u64(&w, t->id);
+    nw_w_u8(&w, DM_ASSIGN);
+    nw_w_u64(&w, part);
+    for (uint64_t i = 0; i < part; i++) {
+      nw_w_u64(&w, ids[i]);
+      nw_w_u32(&w, devs[i]);
+    }
+    if (!w.oom)
+      n->stats.bytes_network += w.len; /* the decision travels with its real size */
+    nw_node_send(n, k, NW_CHANNEL_DATA, &w, 0);
+  }
+  apply(n, t, ids, devs, mine);
+  free(order);
+  free(device);
+  free(ids);
+  free(devs);
+}
+
+static void task_start(nw_node *n, nw_task_state *t) {
+  if (uses_affinity(n))
+    nw_locality_start(n, t, assign); /* node 0 assigns once every row is in */
+  else if (n->cfg.id == 0)
+    assign(n, t);
+  /* other nodes wait for DM_ASSIGN */
+}
+
+static void on_assign(nw_node *n, int src, nw_reader *r, nw_task_state *t) {
+  uint64_t count = nw_r_u64(r);
+  if (r->bad || src != 0 || count > t->info.subtasks || (r->len - r->pos) != count * 12) {
+    r->bad = 1;
+    return;
+  }
+  uint64_t *ids = malloc((count ? count : 1) * sizeof *ids);
+  uint16_t *devs = malloc((count ? count : 1) * sizeof *devs);
+  if (!ids || !devs) {
+    free(ids);
+    free(devs);
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
+  for (uint64_t i = 0; i < count; i++) {
+    ids[i] = nw_r_u64(r);
+    uint32_t dev = nw_r_u32(r);
+    devs[i] = (uint16_t)dev;
+    if (ids[i] >= t->info.subtasks || dev >= (uint32_t)n->cfg.devices)
+      r->bad = 1;
+  }
+  if (!r->bad)
+    apply(n, t, ids, devs, count);
+  free(ids);
+  free(devs);
+}
+
+static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
+  if (type == MSG_LOC_VECTOR) {
+    nw_locality_on_vector(n, src, r);
+    return;
+  }
+  uint64_t task = nw_r_u64(r);
+  int kind = nw_r_u8(r);
+  if (r->bad || type != MSG_POLICY || kind != DM_ASSIGN) {
+    r->bad = 1;
+    return;
+  }
+  nw_task_state *t = nw_node_task(n, task);
+  if (t && !t->finishing) /* finished: the others ran everything while this travelled */
+    on_assign(n, src, r, t);
+}
+
+/* Nothing is stolen: a device whose queue is empty is done with the task. */
+static void dry(nw_node *n, nw_task_state *t, int d) {
+  nw_pipeline_retire(n, t, d);
+}
+
+static int reads_here(nw_node *n, nw_task_state *t, uint64_t s) {
+  nw_access access[NW_MAX_BOUND_SPACES];
+  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  char why[64];
+  for (int i = 0; i < t->info.nspaces; i++)
+    access[i] = t->bound[i].access;
+  int here = nw_subscriptions(t->kind, &t->info, access, s, read, write, why, sizeof why) == NW_OK;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    here = here && (nw_region_empty(&read[i]) || nw_space_has(t->bound[i].space, &read[i]));
+    nw_region_free(&read[i]);
+    nw_region_free(&write[i]);
+  }
+  (void)n;
+  return here;
+}
+
+/* dmdar: the first of the queue's first DMDAR_WINDOW subtasks whose reads are all here, else
+ * the head. A subtask taken from inside a range splits it. */
+static int pop_ready(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
+  nw_device_slot *s = &t->dev[d];
+  if (s->qhead == s->qn)
+    return 0;
+  size_t q = s->qhead;
+  uint64_t pick = s->queue[q].first, seen = 0;
+  for (size_t k = s->qhead; k < s->qn && seen < DMDAR_WINDOW; k++)
+    for (uint64_t c = s->queue[k].first; c < s->queue[k].last && seen < DMDAR_WINDOW; c++, seen++)
+      if (reads_here(n, t, c)) {
+        pick = c;
+        q = k;
+        goto found;
+      }
+found:;
+  nw_range *r = &s->queue[q];
+  if (pick == r->first) {
+    r->first++;
+  } else if (pick + 1 == r->last) {
+    r->last--;
+  } else { /* split: [first, pick) stays, [pick + 1, last) goes in after it */
+    nw_range tail = {pick + 1, r->last};
+    r->last = pick;
+    if (nw_pipeline_append(s, tail) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return 0;
+    }
+    /* the appended tail belongs right after r: rotate it into place */
+    nw_range moved = s->queue[s->qn - 1];
+    memmove(&s->queue[q + 2], &s->queue[q + 1], (s->qn - 1 - (q + 1)) * sizeof moved);
+    s->queue[q + 1] = moved;
+  }
+  if (s->queue[q].first == s->queue[q].last) {
+    memmove(&s->queue[q], &s->queue[q + 1], (s->qn - q - 1) * sizeof *s->queue);
+    s->qn--;
+  }
+  *id = pick;
+  return 1;
+}
+
+#define DM_POLICY(var, nm, sum, popper)                                                         \
+  const nw_policy var = {                                                                      \
+      .name = nm,                                                                              \
+      .summary = sum,                                                                          \
+      .uses_affinity = uses_affinity,                                                          \
+      .task_start = task_start,                                                                \
+      .dry = dry,                                                                              \
+      .pop = popper,                                                                           \
+      .on_message = on_message,                                                                \
+  }
+
+DM_POLICY(nw_policy_dm, "dm", "StarPU dm: HEFT on duration models (earliest predicted finish)",
+          NULL);
+DM_POLICY(nw_policy_dmda, "dmda", "StarPU dmda: dm plus the predicted time to move the data",
+          NULL);
+DM_POLICY(nw_policy_heft, "heft", "StarPU heft: the same as dmda", NULL);
+DM_POLICY(nw_policy_dmdar, "dmdar", "StarPU dmdar: dmda, a device runs ready subtasks first",
+          pop_ready);
+DM_POLICY(nw_policy_dmdas, "dmdas", "StarPU dmdas: dmda deciding subtasks by priority", NULL);
