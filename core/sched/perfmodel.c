@@ -1,0 +1,551 @@
+/* perfmodel.c: history tables and regressions of subtask durations (perfmodel.h).
+ *
+ * Tables are kept sorted by (kind, arch) and each table's entries by footprint, so lookups
+ * are binary searches, a merge is one pass over two sorted arrays, and a saved set comes out
+ * in the same order whatever order the samples came in.
+ */
+#include "perfmodel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An entry keeps M2, the sum of squared deviations from the mean, rather than the stddev:
+ * Welford's update and its parallel form combine M2 exactly. */
+typedef struct pm_entry {
+  uint64_t footprint, size, count;
+  double mean, m2;
+} pm_entry;
+
+typedef struct pm_table {
+  char kind[NW_PERFMODEL_KIND_MAX + 1];
+  char arch[NW_PERFMODEL_ARCH_MAX + 1];
+  pm_entry *e; /* sorted by footprint; never empty */
+  size_t n, cap;
+  uint64_t samples; /* the entries' counts summed */
+  /* predict's fits, and the entries and samples they were fitted on (fitted: once at all). */
+  int fitted;
+  size_t fit_entries;
+  uint64_t fit_samples;
+  nw_perf_fit linear, nonlinear;
+} pm_table;
+
+struct nw_perfmodel {
+  pm_table *t; /* sorted by (kind, arch) */
+  size_t n, cap;
+};
+
+/* The non-linear fit searches b in [NL_B_MIN, NL_B_MAX]: below, size^b is hardly
+ * distinguishable from the constant c; above, durations grow faster than any kernel's. */
+#define NL_B_MIN 0.05
+#define NL_B_MAX 4.0
+#define NL_B_STEP 0.01
+
+nw_status nw_perfmodel_create(nw_perfmodel **out) {
+  *out = calloc(1, sizeof **out);
+  return *out ? NW_OK : NW_ERR_NOMEM;
+}
+
+void nw_perfmodel_free(nw_perfmodel *m) {
+  if (!m)
+    return;
+  for (size_t i = 0; i < m->n; i++)
+    free(m->t[i].e);
+  free(m->t);
+  free(m);
+}
+
+uint64_t nw_perf_footprint(const uint64_t *sizes, int n) {
+  uint64_t h = 14695981039346656037ull; /* FNV-1a 64-bit offset basis */
+  for (int i = 0; i < n; i++)
+    for (int byte = 0; byte < 8; byte++) {
+      h ^= (sizes[i] >> (8 * byte)) & 0xff;
+      h *= 1099511628211ull; /* FNV 64-bit prime */
+    }
+  return h;
+}
+
+/* strlen bounded by max + 1, so that a long or unterminated name costs nothing to refuse. */
+static size_t bounded_len(const char *s, size_t max) {
+  size_t n = 0;
+  while (n <= max && s[n])
+    n++;
+  return n;
+}
+
+static int names_ok(const char *kind, const char *arch) {
+  if (!kind || !arch)
+    return 0;
+  size_t k = bounded_len(kind, NW_PERFMODEL_KIND_MAX), a = bounded_len(arch, NW_PERFMODEL_ARCH_MAX);
+  return k >= 1 && k <= NW_PERFMODEL_KIND_MAX && a >= 1 && a <= NW_PERFMODEL_ARCH_MAX;
+}
+
+static int table_cmp(const pm_table *t, const char *kind, const char *arch) {
+  int c = strcmp(t->kind, kind);
+  return c ? c : strcmp(t->arch, arch);
+}
+
+/* The index of the (kind, arch) table, or -1 with *at where it would go. */
+static ptrdiff_t find_table(const nw_perfmodel *m, const char *kind, const char *arch, size_t *at) {
+  size_t lo = 0, hi = m->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = table_cmp(&m->t[mid], kind, arch);
+    if (c == 0)
+      return (ptrdiff_t)mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (at)
+    *at = lo;
+  return -1;
+}
+
+/* The index of the footprint's entry in t, or -1 with *at where it would go. */
+static ptrdiff_t find_entry(const pm_table *t, uint64_t footprint, size_t *at) {
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (t->e[mid].footprint == footprint)
+      return (ptrdiff_t)mid;
+    if (t->e[mid].footprint < footprint)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (at)
+    *at = lo;
+  return -1;
+}
+
+static const pm_entry *lookup(const nw_perfmodel *m, const char *kind, const char *arch,
+                              uint64_t footprint) {
+  if (!m || !names_ok(kind, arch))
+    return NULL;
+  ptrdiff_t t = find_table(m, kind, arch, NULL);
+  if (t < 0)
+    return NULL;
+  ptrdiff_t i = find_entry(&m->t[t], footprint, NULL);
+  return i < 0 ? NULL : &m->t[t].e[i];
+}
+
+/* Chan, Golub and LeVeque's parallel form of Welford's update: d becomes the summary of the
+ * samples of d and s together. With s a single sample it is Welford's own update. */
+static void combine(pm_entry *d, const pm_entry *s) {
+  double na = (double)d->count, nb = (double)s->count, n = na + nb;
+  double delta = s->mean - d->mean;
+  d->mean += delta * (nb / n);
+  d->m2 += s->m2 + delta * delta * (na * nb / n);
+  d->count += s->count;
+}
+
+/* Room for `more` tables in m. The old array stays valid when this fails. */
+static nw_status reserve_tables(nw_perfmodel *m, size_t more) {
+  if (m->n + more <= m->cap)
+    return NW_OK;
+  size_t cap = m->cap ? m->cap : 4;
+  while (cap < m->n + more)
+    cap *= 2;
+  pm_table *t = realloc(m->t, cap * sizeof *t);
+  if (!t)
+    return NW_ERR_NOMEM;
+  m->t = t;
+  m->cap = cap;
+  return NW_OK;
+}
+
+/* Inserts an empty (kind, arch) table at `at` holding the array e of cap entries; the caller
+ * reserved the room. */
+static pm_table *insert_table(nw_perfmodel *m, size_t at, const char *kind, const char *arch,
+                              pm_entry *e, size_t cap) {
+  memmove(&m->t[at + 1], &m->t[at], (m->n - at) * sizeof *m->t);
+  m->n++;
+  pm_table *t = &m->t[at];
+  memset(t, 0, sizeof *t);
+  strcpy(t->kind, kind); /* lengths checked by names_ok */
+  strcpy(t->arch, arch);
+  t->e = e;
+  t->cap = cap;
+  return t;
+}
+
+/* Adds the summary e into (kind, arch): combined with the entry of the same footprint, or
+ * inserted. Allocates before changing anything, so that an error leaves m as it was. */
+static nw_status add_entry(nw_perfmodel *m, const char *kind, const char *arch, const pm_entry *e) {
+  size_t at = 0;
+  ptrdiff_t ti = find_table(m, kind, arch, &at);
+  if (ti < 0) {
+    pm_entry *arr = malloc(4 * sizeof *arr);
+    if (!arr || reserve_tables(m, 1) != NW_OK) {
+      free(arr);
+      return NW_ERR_NOMEM;
+    }
+    pm_table *t = insert_table(m, at, kind, arch, arr, 4);
+    t->e[0] = *e;
+    t->n = 1;
+    t->samples = e->count;
+    return NW_OK;
+  }
+  pm_table *t = &m->t[ti];
+  size_t pos = 0;
+  ptrdiff_t i = find_entry(t, e->footprint, &pos);
+  if (i >= 0) {
+    if (t->e[i].size != e->size)
+      return NW_ERR_ARG;
+    combine(&t->e[i], e);
+  } else {
+    if (t->n == t->cap) {
+      pm_entry *arr = realloc(t->e, 2 * t->cap * sizeof *arr);
+      if (!arr)
+        return NW_ERR_NOMEM;
+      t->e = arr;
+      t->cap *= 2;
+    }
+    memmove(&t->e[pos + 1], &t->e[pos], (t->n - pos) * sizeof *t->e);
+    t->e[pos] = *e;
+    t->n++;
+  }
+  t->samples += e->count;
+  return NW_OK;
+}
+
+nw_status nw_perfmodel_record(nw_perfmodel *m, const char *kind, const char *arch,
+                              uint64_t footprint, uint64_t size, double seconds) {
+  if (!m || !names_ok(kind, arch) || !isfinite(seconds) || seconds < 0)
+    return NW_ERR_ARG;
+  pm_entry e = {footprint, size, 1, seconds, 0};
+  return add_entry(m, kind, arch, &e);
+}
+
+nw_status nw_perfmodel_add(nw_perfmodel *m, const char *kind, const char *arch,
+                           const nw_perf_entry *e) {
+  if (!m || !e || !names_ok(kind, arch) || e->count == 0 || !isfinite(e->mean) || e->mean < 0 ||
+      !isfinite(e->stddev) || e->stddev < 0)
+    return NW_ERR_ARG;
+  pm_entry p = {e->footprint, e->size, e->count, e->mean, e->stddev * e->stddev * (double)e->count};
+  return add_entry(m, kind, arch, &p);
+}
+
+/* Whether some footprint of src has another size in dst. */
+static int merge_conflicts(const nw_perfmodel *dst, const nw_perfmodel *src) {
+  for (size_t i = 0; i < src->n; i++) {
+    const pm_table *s = &src->t[i];
+    ptrdiff_t ti = find_table(dst, s->kind, s->arch, NULL);
+    for (size_t k = 0; ti >= 0 && k < s->n; k++) {
+      ptrdiff_t j = find_entry(&dst->t[ti], s->e[k].footprint, NULL);
+      if (j >= 0 && dst->t[ti].e[j].size != s->e[k].size)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* Merges the sorted entries of a (na) and b (nb) into out; equal footprints combine.
+ * Returns the entries written. */
+static size_t merge_sorted(const pm_entry *a, size_t na, const pm_entry *b, size_t nb,
+                           pm_entry *out) {
+  size_t i = 0, j = 0, n = 0;
+  while (i < na || j < nb) {
+    if (j == nb || (i < na && a[i].footprint < b[j].footprint)) {
+      out[n++] = a[i++];
+    } else if (i == na || b[j].footprint < a[i].footprint) {
+      out[n++] = b[j++];
+    } else {
+      out[n] = a[i++];
+      combine(&out[n++], &b[j++]);
+    }
+  }
+  return n;
+}
+
+/* All or nothing: checks sizes, then allocates every array the result needs, and only then
+ * changes dst, which can no longer fail. */
+nw_status nw_perfmodel_merge(nw_perfmodel *dst, const nw_perfmodel *src) {
+  if (!dst || !src || dst == src || merge_conflicts(dst, src))
+    return NW_ERR_ARG;
+  if (src->n == 0)
+    return NW_OK;
+  pm_entry **fresh = calloc(src->n, sizeof *fresh);
+  size_t missing = 0;
+  nw_status st = fresh ? NW_OK : NW_ERR_NOMEM;
+  for (size_t i = 0; st == NW_OK && i < src->n; i++) {
+    const pm_table *s = &src->t[i];
+    ptrdiff_t ti = find_table(dst, s->kind, s->arch, NULL);
+    missing += ti < 0;
+    size_t n = s->n + (ti < 0 ? 0 : dst->t[ti].n);
+    if (!(fresh[i] = malloc(n * sizeof **fresh)))
+      st = NW_ERR_NOMEM;
+  }
+  if (st == NW_OK)
+    st = reserve_tables(dst, missing);
+  if (st != NW_OK) {
+    for (size_t i = 0; fresh && i < src->n; i++)
+      free(fresh[i]);
+    free(fresh);
+    return st;
+  }
+  for (size_t i = 0; i < src->n; i++) {
+    const pm_table *s = &src->t[i];
+    size_t at = 0;
+    ptrdiff_t ti = find_table(dst, s->kind, s->arch, &at);
+    pm_table *d = ti >= 0 ? &dst->t[ti] : insert_table(dst, at, s->kind, s->arch, NULL, 0);
+    size_t cap = d->n + s->n;
+    d->n = merge_sorted(d->e, d->n, s->e, s->n, fresh[i]);
+    free(d->e);
+    d->e = fresh[i];
+    d->cap = cap;
+    d->samples += s->samples;
+  }
+  free(fresh);
+  return NW_OK;
+}
+
+uint64_t nw_perfmodel_samples(const nw_perfmodel *m, const char *kind, const char *arch,
+                              uint64_t footprint) {
+  const pm_entry *e = lookup(m, kind, arch, footprint);
+  return e ? e->count : 0;
+}
+
+/* ---- Regressions ---- */
+
+/* An entry a regression can use: both logarithms exist, and its relative residual too. */
+static int usable(const pm_entry *e) {
+  return e->size > 0 && e->mean > 0;
+}
+
+/* The sizes and samples a fit of t rests on; *sizes is 1, 2, or 3 for "3 or more". */
+static void span(const pm_table *t, nw_perf_fit *f, int *sizes) {
+  memset(f, 0, sizeof *f);
+  f->min_size = UINT64_MAX;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      f->samples += t->e[i].count;
+      f->min_size = t->e[i].size < f->min_size ? t->e[i].size : f->min_size;
+      f->max_size = t->e[i].size > f->max_size ? t->e[i].size : f->max_size;
+    }
+  if (f->samples == 0) {
+    f->min_size = 0;
+    *sizes = 0;
+    return;
+  }
+  *sizes = f->min_size == f->max_size ? 1 : 2;
+  for (size_t i = 0; i < t->n && *sizes == 2; i++)
+    if (usable(&t->e[i]) && t->e[i].size > f->min_size && t->e[i].size < f->max_size)
+      *sizes = 3;
+}
+
+/* Weighted least squares of ln(mean) on ln(size), weights the counts: each sample counts
+ * once, as in StarPU's regression model, which sums over samples. Centered sums, so that
+ * large logarithms do not cancel. */
+static nw_perf_fit fit_linear(const pm_table *t) {
+  nw_perf_fit f;
+  int sizes;
+  span(t, &f, &sizes);
+  if (sizes < 2 || f.samples < NW_PERFMODEL_MIN_SAMPLES)
+    return f;
+  double sw = 0, sx = 0, sy = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      double w = (double)t->e[i].count;
+      sw += w;
+      sx += w * log((double)t->e[i].size);
+      sy += w * log(t->e[i].mean);
+    }
+  double xbar = sx / sw, ybar = sy / sw, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      double w = (double)t->e[i].count, dx = log((double)t->e[i].size) - xbar;
+      sxx += w * dx * dx;
+      sxy += w * dx * (log(t->e[i].mean) - ybar);
+    }
+  f.b = sxy / sxx;
+  f.a = exp(ybar - f.b * xbar);
+  f.valid = sxx > 0 && isfinite(f.a) && isfinite(f.b) && f.a > 0;
+  return f;
+}
+
+/* For a fixed b, t = p * x + c with x = (size / scale)^b is linear in (p, c): weighted least
+ * squares gives them in closed form. Weights count / mean^2 make the residuals relative:
+ * durations span orders of magnitude, and absolute residuals would let the largest sizes
+ * decide alone and leave c, which matters at small sizes, undetermined. Sizes are divided by
+ * the largest (scale) so that x stays in (0, 1] for any b. Returns the weighted residual sum
+ * of squares; +inf when x does not vary. */
+static double nl_at(const pm_table *t, double b, double scale, double *p, double *c) {
+  double sw = 0, sx = 0, sy = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      const pm_entry *e = &t->e[i];
+      double w = (double)e->count / (e->mean * e->mean), x = pow((double)e->size / scale, b);
+      sw += w;
+      sx += w * x;
+      sy += w * e->mean;
+    }
+  double xbar = sx / sw, ybar = sy / sw, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      const pm_entry *e = &t->e[i];
+      double w = (double)e->count / (e->mean * e->mean),
+             dx = pow((double)e->size / scale, b) - xbar;
+      sxx += w * dx * dx;
+      sxy += w * dx * (e->mean - ybar);
+    }
+  if (!(sxx > 0))
+    return INFINITY;
+  *p = sxy / sxx;
+  *c = ybar - *p * xbar;
+  /* The residual summed directly: Syy - Sxy^2/Sxx cancels to noise near a perfect fit, where
+   * the search for b needs it most. */
+  double r = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (usable(&t->e[i])) {
+      const pm_entry *e = &t->e[i];
+      double d = e->mean - (*p * pow((double)e->size / scale, b) + *c);
+      r += (double)e->count / (e->mean * e->mean) * d * d;
+    }
+  return r;
+}
+
+/* Golden-section search for the b of least residual in [lo, hi], which the grid search
+ * found to hold the best grid point's basin. */
+static double golden_b(const pm_table *t, double scale, double lo, double hi) {
+  const double g = 0.6180339887498949; /* (sqrt(5) - 1) / 2 */
+  double p, c;
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double f1 = nl_at(t, x1, scale, &p, &c), f2 = nl_at(t, x2, scale, &p, &c);
+  for (int it = 0; it < 80 && hi - lo > 1e-12; it++) {
+    if (f1 <= f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - g * (hi - lo);
+      f1 = nl_at(t, x1, scale, &p, &c);
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + g * (hi - lo);
+      f2 = nl_at(t, x2, scale, &p, &c);
+    }
+  }
+  return (lo + hi) / 2;
+}
+
+/* t = a * size^b + c. The residual is not convex in b (nor even unimodal in general), so a
+ * grid over [NL_B_MIN, NL_B_MAX] in steps of NL_B_STEP finds the basin of the least residual,
+ * golden-section search refines b within one step of the best grid point, and (a, c) come by
+ * linear least squares at that b (nl_at). */
+static nw_perf_fit fit_nonlinear(const pm_table *t) {
+  nw_perf_fit f;
+  int sizes;
+  span(t, &f, &sizes);
+  if (sizes < 3 || f.samples < NW_PERFMODEL_MIN_SAMPLES)
+    return f;
+  double scale = (double)f.max_size, p, c, best_b = NL_B_MIN, best_r = INFINITY;
+  int steps = (int)lround((NL_B_MAX - NL_B_MIN) / NL_B_STEP);
+  for (int k = 0; k <= steps; k++) {
+    double b = NL_B_MIN + k * NL_B_STEP, r = nl_at(t, b, scale, &p, &c);
+    if (r < best_r) {
+      best_r = r;
+      best_b = b;
+    }
+  }
+  if (!isfinite(best_r))
+    return f;
+  double lo = fmax(NL_B_MIN, best_b - NL_B_STEP), hi = fmin(NL_B_MAX, best_b + NL_B_STEP);
+  double b = golden_b(t, scale, lo, hi);
+  /* Golden section never evaluates its ends; keep the grid point if it is still better. */
+  if (nl_at(t, b, scale, &p, &c) > best_r)
+    b = best_b;
+  nl_at(t, b, scale, &p, &c);
+  f.a = p / pow(scale, b);
+  f.b = b;
+  f.c = c;
+  f.valid = isfinite(f.a) && isfinite(f.c) && f.a > 0;
+  return f;
+}
+
+static pm_table *table_of(nw_perfmodel *m, const char *kind, const char *arch) {
+  if (!m || !names_ok(kind, arch))
+    return NULL;
+  ptrdiff_t t = find_table(m, kind, arch, NULL);
+  return t < 0 ? NULL : &m->t[t];
+}
+
+nw_status nw_perfmodel_fits(const nw_perfmodel *m, const char *kind, const char *arch,
+                            nw_perf_fit *linear, nw_perf_fit *nonlinear) {
+  if (!m || !names_ok(kind, arch))
+    return NW_ERR_ARG;
+  ptrdiff_t ti = find_table(m, kind, arch, NULL);
+  nw_perf_fit none = {0};
+  if (linear)
+    *linear = ti < 0 ? none : fit_linear(&m->t[ti]);
+  if (nonlinear)
+    *nonlinear = ti < 0 ? none : fit_nonlinear(&m->t[ti]);
+  return NW_OK;
+}
+
+/* A fit costs thousands of passes over the entries (fit_nonlinear), and predict follows
+ * nearly every record in a run: refit when a size may be new (a new entry), when the last fit
+ * had too few samples to be valid, or when the samples grew by more than an eighth since;
+ * more samples of known footprints move their means, and so the fits, little. */
+static int refit_due(const pm_table *t) {
+  return !t->fitted || t->n != t->fit_entries || t->fit_samples < NW_PERFMODEL_MIN_SAMPLES ||
+         t->samples - t->fit_samples > t->fit_samples / 8;
+}
+
+int nw_perfmodel_predict(nw_perfmodel *m, const char *kind, const char *arch, uint64_t footprint,
+                         uint64_t size, double *seconds) {
+  pm_table *t = table_of(m, kind, arch);
+  if (!t)
+    return 0;
+  ptrdiff_t i = find_entry(t, footprint, NULL);
+  if (i >= 0 && t->e[i].count >= NW_PERFMODEL_MIN_SAMPLES) {
+    *seconds = t->e[i].mean;
+    return 1;
+  }
+  if (size == 0) /* neither power law says anything about empty data */
+    return 0;
+  if (refit_due(t)) {
+    t->linear = fit_linear(t);
+    t->nonlinear = fit_nonlinear(t);
+    t->fitted = 1;
+    t->fit_entries = t->n;
+    t->fit_samples = t->samples;
+  }
+  const nw_perf_fit *nl = &t->nonlinear, *lin = &t->linear;
+  double s = (double)size;
+  if (nl->valid && s >= (double)nl->min_size / 2 && s <= (double)nl->max_size * 2) {
+    double x = nl->a * pow(s, nl->b) + nl->c;
+    if (x > 0 && isfinite(x)) {
+      *seconds = x;
+      return 1;
+    }
+  }
+  if (lin->valid) {
+    double x = lin->a * pow(s, lin->b);
+    if (isfinite(x)) {
+      *seconds = x;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+size_t nw_perfmodel_tables(const nw_perfmodel *m) {
+  return m ? m->n : 0;
+}
+
+void nw_perfmodel_table(const nw_perfmodel *m, size_t t, const char **kind, const char **arch,
+                        size_t *entries) {
+  *kind = m->t[t].kind;
+  *arch = m->t[t].arch;
+  *entries = m->t[t].n;
+}
+
+nw_perf_entry nw_perfmodel_entry(const nw_perfmodel *m, size_t t, size_t i) {
+  const pm_entry *e = &m->t[t].e[i];
+  nw_perf_entry out = {e->footprint, e->size, e->count, e->mean, sqrt(e->m2 / (double)e->count)};
+  return out;
+}
