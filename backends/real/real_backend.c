@@ -529,6 +529,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.sched = cfg->sched;
   nc.check_views = cfg->check_views;
   nc.kinds = app->kinds;
+  nc.perfmodel = rs.rank == 0 ? cfg->perfmodel : NULL; /* node 0's */
+  nc.calibrate = cfg->calibrate;
+  nc.measure = cfg->perfmodel != NULL;
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
   nw_device_desc *cluster = gather_devices(&nc);
   nc.cluster = cluster;

@@ -34,6 +34,7 @@
 #include <xbt/log.h>
 
 #include "platform_check.h"
+#include "perfdata.h"
 #include "rng.h"
 #include "sendq.h"
 
@@ -312,23 +313,34 @@ static unsigned char *gpu_memory(sim_gpu *g) {
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
-  int functional = d->node->w->cfg->functional;
+  const nw_run_config *cfg = d->node->w->cfg;
+  int functional = cfg->functional;
   for (;;) {
     sg_sem_acquire(d->sem);
     nw_exec *e = d->queue[0];
     memmove(d->queue, d->queue + 1, --d->n * sizeof *d->queue);
+    double modelled;
+    /* StarPU's SimGrid mode: with a measured model (and not calibrating one), a subtask takes
+     * the model's duration for its kind, device and footprint, launch included, since that
+     * is what was measured; what the model does not know takes the cost model's flops. */
+    int from_model = cfg->perfmodel && !cfg->calibrate &&
+                     nw_perf_exec_seconds(e, d->kind, cfg->perfmodel, &modelled);
     if (d->kind == NW_DEVICE_GPU) {
       sim_gpu *g = &d->node->gpu[d->gpu];
       if (functional)
         nw_exec_run_gpu_emulated(e, gpu_memory(g));
-      sg_actor_sleep_for(g->launch_s);
+      if (!from_model)
+        sg_actor_sleep_for(g->launch_s);
     } else if (functional) {
       nw_exec_run(e); /* real bytes, no simulated time */
     }
     /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
      * else computes: k parallel executions of flops/k take as long as one of them. The model
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
-    execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
+    if (from_model)
+      execute_slowed(d, modelled * sg_host_get_speed(d->host));
+    else
+      execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);
@@ -576,6 +588,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->sched = cfg->sched;
   nc->check_views = cfg->check_views;
   nc->kinds = w->app->kinds;
+  nc->calibrate = cfg->calibrate;
+  nc->measure = cfg->perfmodel != NULL;
   int cpus[NW_MAX_NODES], group[NW_MAX_NODES];
   for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     char name[32];
@@ -629,6 +643,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       break;
     }
     nc->id = i;
+    nc->perfmodel = i == 0 ? cfg->perfmodel : NULL; /* node 0 records and predicts */
     nc->devices = sn->ndev;
     nc->gpus = sn->ngpu;
     for (int d = 0; d < sn->ndev; d++) {

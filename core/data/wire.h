@@ -34,7 +34,8 @@ typedef enum {
   MSG_LOC_VECTOR,     /* node -> node 0: its local bytes of every subtask (paper 4.3.4) */
   MSG_LOC_ASSIGN,     /* node 0 -> node: each subtask's node, and every node's local bytes */
   MSG_CLAIM,          /* node 0 -> all: the driver wrote these regions; node 0 owns them now */
-  MSG_POLICY          /* a scheduling policy's own message: task id, then the policy's payload */
+  MSG_POLICY,         /* a scheduling policy's own message: task id, then the policy's payload */
+  MSG_PERF_SAMPLES    /* node -> node 0: subtask durations it measured (sched/perfdata.h) */
 } nw_msg_type;
 
 typedef struct nw_writer {

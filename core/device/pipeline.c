@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "node_internal.h"
+#include "perfdata.h"
 #include "policy.h"
 #include "viewcheck.h"
 
@@ -407,6 +408,7 @@ void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
+  nw_perf_observe(n, e, now - e->started_s);
   if (n->policy->executed)
     n->policy->executed(n, t, e);
   int space;

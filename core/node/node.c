@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata.h"
 #include "policy.h"
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out) {
@@ -56,6 +57,7 @@ void nw_node_destroy(nw_node *n) {
       lists[i] = t->next;
       nw_task_free(t);
     }
+  nw_perf_free(n);
   while (n->stash) {
     nw_stashed *s = n->stash;
     n->stash = s->next;
@@ -244,6 +246,9 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   }
   case MSG_END:
     n->ended = 1;
+    break;
+  case MSG_PERF_SAMPLES:
+    nw_perf_on_samples(n, src, &r);
     break;
   default:
     if (nw_msg_is_policy(type) && n->policy->on_message)

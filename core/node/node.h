@@ -84,6 +84,12 @@ typedef struct nw_node_config {
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;
   nw_sched_config sched;
   const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
+  /* Node 0: the run's performance model (sched/perfmodel.h), fed with every node's
+   * measurements and read by model-based policies; NULL: none. calibrate: the policies
+   * calibrate kinds it does not know instead of predicting from the cost model. */
+  struct nw_perfmodel *perfmodel;
+  int calibrate;
+  int measure; /* every node: node 0 has a model, so send it the measured durations */
 } nw_node_config;
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out);

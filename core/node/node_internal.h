@@ -292,6 +292,8 @@ struct nw_node {
   nw_region place_what; /* the bytes it places or writes */
   char error[512];      /* first failure of the run */
   nw_bufpool views;     /* recycled private write views */
+  struct nw_perf_sample *perf; /* measured durations not yet sent to node 0 (perfdata.h) */
+  size_t perf_n, perf_cap;
   nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
 };
 

@@ -101,6 +101,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->multi_assign_wins += s->multi_assign_wins;
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
+    t->perf_samples += s->perf_samples;
     t->cache_hits += s->cache_hits;
     t->cache_misses += s->cache_misses;
     t->cache_evictions += s->cache_evictions;

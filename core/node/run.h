@@ -40,6 +40,11 @@ typedef struct nw_run_config {
   int gpu_streams;  /* subtasks one GPU runs at once */
   nw_app_args args;
   nw_sched_config sched;
+  /* The performance model (sched/perfmodel.h), loaded by the tool from --perfmodel, owned by
+   * it; NULL: none. With one, the simulator takes durations from it (unless calibrating), and
+   * node 0 records every measured subtask into it. calibrate: --calibrate on. */
+  struct nw_perfmodel *perfmodel;
+  int calibrate;
   uint64_t seed; /* scheduler randomness (victim choice) */
   int nslow;
   nw_slowdown slow[NW_MAX_SLOWDOWNS];

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfdata.h"
 #include "policy.h"
 
 static int writes(nw_access a) {
@@ -252,6 +253,9 @@ static void broadcast_finish(nw_node *n, nw_task_state *t) {
 
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count) {
   if (n->cfg.id != 0) {
+    /* Ahead of the count on the same channel: node 0 has every measurement of a task before
+     * it can complete it, and so before the run can end. */
+    nw_perf_flush(n);
     nw_writer w;
     nw_w_init(&w, MSG_SUBTASK_DONE);
     nw_w_u64(&w, t->id);
@@ -376,6 +380,7 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   t->finishing = 1;
   if (n->policy->task_end)
     n->policy->task_end(n, t);
+  nw_perf_flush(n);
   for (size_t i = 0; i < t->ndeferred; i++)
     nw_exec_commit(n, t->deferred[i]);
   t->ndeferred = 0;

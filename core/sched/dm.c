@@ -1,6 +1,7 @@
 /* dm.c: StarPU's deque-model policies: dm, dmda, dmdar, dmdas (heft = dmda).
  *
- * StarPU research report RR-7240 (Augonnet, Thibault, Namyst, Wacrenier), section 5: HEFT on
+ * Augonnet, Thibault, Namyst: StarPU: a Runtime System for Scheduling Tasks over
+ * Accelerator-Based Multicore Machines (INRIA RR-7240), section 5: HEFT on
  * performance models. Each ready subtask goes to the device whose predicted finish is the
  * earliest: exp_end(g) + duration(s, g), where exp_end(g) is when device g is predicted to have
  * run what it was given, and duration comes from the performance model of the subtask's kind
@@ -30,6 +31,7 @@
 #include <string.h>
 
 #include "central.h"
+#include "perfdata.h"
 #include "policy.h"
 
 #define DMDAR_WINDOW 16
@@ -70,10 +72,34 @@ static nw_device_desc desc_of(const nw_node *n, int g) {
   return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0};
 }
 
-/* Seconds subtask s takes on device g, or < 0 when uncalibrated. */
-static double predict(nw_node *n, nw_task_state *t, uint64_t s, nw_device_desc g) {
-  (void)n;
-  if (g.flops > 0 && t->kind->flops)
+/* A subtask's footprint and data bytes, for the model. */
+typedef struct dm_shape {
+  uint64_t footprint, size;
+} dm_shape;
+
+static nw_status shape_of(nw_task_state *t, uint64_t s, dm_shape *out) {
+  nw_access access[NW_MAX_BOUND_SPACES];
+  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  char why[64];
+  for (int i = 0; i < t->info.nspaces; i++)
+    access[i] = t->bound[i].access;
+  nw_status st = nw_subscriptions(t->kind, &t->info, access, s, read, write, why, sizeof why);
+  if (st == NW_OK)
+    nw_perf_shape(t, read, write, &out->footprint, &out->size);
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_region_free(&read[i]);
+    nw_region_free(&write[i]);
+  }
+  return st;
+}
+
+/* Seconds subtask s takes on device g, or < 0 when uncalibrated: the measured model first,
+ * then (not calibrating) the cost model over the device's nominal speed. */
+static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_device_desc g) {
+  double secs;
+  if (nw_perf_predict(n, t->kind, g.kind, g.cores, sh.footprint, sh.size, &secs))
+    return secs;
+  if (!n->cfg.calibrate && g.flops > 0 && t->kind->flops)
     return t->kind->flops(&t->info, s, g.kind) / g.flops;
   return -1.0;
 }
@@ -114,16 +140,22 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
   for (uint64_t i = 0; i < t->info.subtasks; i++) {
     uint64_t s = order ? order[i] : i;
     int best = -1, calib = -1;
+    dm_shape sh = {0, 0};
+    if (shape_of(t, s, &sh) != NW_OK) { /* checked at submission: a callback that changed */
+      free(exp_end);
+      free(given);
+      return NW_ERR_ARG;
+    }
     double best_fit = 0, best_len = 0, best_pen = 0, best_end = -1;
     for (int g = 0; g < total; g++) { /* the earliest predicted end, for the fitness */
-      double len = predict(n, t, s, desc_of(n, g));
+      double len = predict(n, t, s, sh, desc_of(n, g));
       if (len >= 0 && (best_end < 0 || exp_end[g] + len < best_end))
         best_end = exp_end[g] + len;
     }
     for (int g = 0; g < total; g++) {
       nw_device_desc dg = desc_of(n, g);
       int local, k = node_of(n, g, &local);
-      double len = predict(n, t, s, dg);
+      double len = predict(n, t, s, sh, dg);
       if (len < 0) { /* StarPU: calibrate on the uncalibrated device with the fewest tasks */
         if (calib < 0 || given[g] < given[calib])
           calib = g;
@@ -196,7 +228,9 @@ static void assign(nw_node *n, nw_task_state *t) {
     free(device);
     free(ids);
     free(devs);
-    nw_node_fail(n, "node 0: out of memory");
+    nw_node_fail(n, "node 0, task %llu: policy %s could not place its subtasks (out of memory, "
+                    "or a subscription callback that answers differently than at submission)",
+                 (unsigned long long)t->id, n->policy->name);
     return;
   }
   uint64_t mine = 0;

@@ -1,5 +1,5 @@
-/* eager.c: StarPU's eager (greedy, no priorities; StarPU research report RR-7240, Augonnet,
- * Thibault, Namyst, Wacrenier, section 5): one FIFO of the task's subtasks for the whole
+/* eager.c: StarPU's eager (greedy, no priorities; Augonnet, Thibault, Namyst: StarPU: a Runtime
+ * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): one FIFO of the task's subtasks for the whole
  * cluster, served one subtask at a time to whichever device is idle (central.h). */
 #include "central.h"
 

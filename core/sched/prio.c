@@ -1,5 +1,5 @@
-/* prio.c: StarPU's prio (eager with priorities; StarPU research report RR-7240, Augonnet,
- * Thibault, Namyst, Wacrenier, section 5): the cluster-wide queue of central.h ordered by the
+/* prio.c: StarPU's prio (eager with priorities; Augonnet, Thibault, Namyst: StarPU: a Runtime
+ * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): the cluster-wide queue of central.h ordered by the
  * kind's subtask priority, larger first, equal priorities in id order. */
 #include "central.h"
 

@@ -16,6 +16,9 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf" core="2"/>\n  </zone>\n</platform>\n' >"$tmp/no-gpu.xml"
 
+printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/corrupt-model.json"
+printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
+
 want_status=2
 case $case in
 unknown_option) args=(run --bogus 1) want="--bogus" ;;
@@ -51,6 +54,11 @@ gpu_mem_below_subtask)
 unknown_work_groups) args=(run --work-groups maybe) want="--work-groups: unknown value 'maybe' (one of: on, off)" ;;
 work_groups_with_cpu_devices) args=(run --work-groups on --cpu-devices 2) want="--cpu-devices 2: with --work-groups on" ;;
 reserved_all_cores) args=(run --platform "$small" --reserved-cores 4 --n 64 --block 16) want="--reserved-cores 4 leaves none of the node's 4 cores for subtasks (node 0 of platform $small)" ;;
+unknown_sched) args=(run --sched fifo) want="--sched: unknown policy 'fifo' (one of: unicorn, eager" ;;
+perfmodel_missing) args=(run --platform "$small" --perfmodel "$tmp/none.json") want="$tmp/none.json: cannot read it" ;;
+perfmodel_corrupt) args=(run --platform "$small" --perfmodel "$tmp/corrupt-model.json") want="$tmp/corrupt-model.json" ;;
+perfmodel_other_platform) args=(run --platform "$small" --perfmodel "$tmp/other-platform.json") want="$tmp/other-platform.json: measured on platform paper-cluster.xml, this run uses small.xml" ;;
+calibrate_without_perfmodel) args=(run --calibrate on) want="--calibrate on: needs --perfmodel FILE" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

@@ -1,10 +1,14 @@
 /* main.c: the narwhal tool: `narwhal run` runs one application on a backend, `narwhal sweep`
  * runs a family of runs from a JSON file and tabulates them. */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "backend_choice.h"
+#include "perfmodel_file.h"
 #include "options.h"
 #include "report.h"
 #include "sweep.h"
@@ -25,6 +29,45 @@ static int fail(int code, const char *msg) {
     return 0;
   fprintf(stderr, "narwhal: %s\n", msg);
   return code;
+}
+
+/* Where a model's samples were taken: the platform file's name (sim), or the machine (real).
+ * A model measured elsewhere describes other devices, so loading refuses it. */
+static void model_platform(const tool_options *o, char *out, size_t len) {
+  if (strcmp(o->run.backend, "real") == 0) {
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(out, len, "real:%s", host);
+    return;
+  }
+  const char *slash = strrchr(o->run.platform, '/');
+  snprintf(out, len, "%s", slash ? slash + 1 : o->run.platform);
+}
+
+/* --perfmodel FILE: the model the run predicts from (sim: takes durations from). With
+ * --calibrate on a missing file starts an empty model, as StarPU does. */
+static int load_model(tool_options *o, nw_perfmodel **model, char *why, size_t len) {
+  *model = NULL;
+  if (o->run.calibrate && !o->perfmodel[0]) {
+    snprintf(why, len, "--calibrate on: needs --perfmodel FILE to write the model to");
+    return 2;
+  }
+  if (!o->perfmodel[0])
+    return 0;
+  if (nw_perfmodel_create(model) != NW_OK) {
+    snprintf(why, len, "out of memory for the performance model");
+    return 1;
+  }
+  char platform[1100];
+  model_platform(o, platform, sizeof platform);
+  if ((!o->run.calibrate || access(o->perfmodel, F_OK) == 0) &&
+      nw_perfmodel_load(*model, o->perfmodel, platform, why, len) != NW_OK) {
+    nw_perfmodel_free(*model);
+    *model = NULL;
+    return 2;
+  }
+  o->run.perfmodel = *model;
+  return 0;
 }
 
 static int run(int argc, char **argv, char **all_argv) {
@@ -53,9 +96,22 @@ static int run(int argc, char **argv, char **all_argv) {
     cJSON_Delete(j);
     return 0;
   }
+  nw_perfmodel *model;
+  int bad = load_model(&o, &model, why, sizeof why);
+  if (bad)
+    return fail(bad, why);
   nw_run_result res;
   nw_status st = tool_run_backend(&o, app, all_argv, &res);
   int code = 0;
+  char platform[1100];
+  model_platform(&o, platform, sizeof platform);
+  /* Written even when the result is wrong: the durations were measured all the same. */
+  if (model && o.run.calibrate && st == NW_OK && res.reporter &&
+      nw_perfmodel_save(model, o.perfmodel, platform, why, sizeof why) != NW_OK) {
+    fprintf(stderr, "narwhal: %s\n", why);
+    code = 1;
+  }
+  nw_perfmodel_free(model);
   if (st != NW_OK) {
     code = fail(st == NW_ERR_ARG ? 2 : 1, res.error[0] ? res.error : "the run failed");
   } else if (res.reporter) {

@@ -49,6 +49,16 @@ static const opt_def defs[] = {
      {0},
      "scheduling policy: unicorn (default), eager, prio, random, ws, lws, dm, dmda, dmdar, "
      "dmdas, heft (README, \"Scheduling policies\")"},
+    {"perfmodel",
+     T_STRING,
+     {0},
+     "performance-model file (JSON): model-based policies predict from it, the simulator takes "
+     "subtask durations from it; with --calibrate on, written at the end of the run"},
+    {"calibrate",
+     T_CHOICE,
+     {"on", "off"},
+     "measure every subtask into --perfmodel FILE (created if missing); policies calibrate "
+     "kinds it does not know instead of using the cost model"},
     {"pipeline", T_CHOICE, {"on", "off"}, "fetch the next subtask's data during the current one"},
     {"prefetch-priority",
      T_CHOICE,
@@ -198,7 +208,15 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     snprintf(c->sched.policy, sizeof c->sched.policy, "%s", v);
-  } else if (!strcmp(n, "pipeline"))
+  } else if (!strcmp(n, "perfmodel")) {
+    if (strlen(v) >= sizeof o->perfmodel) {
+      snprintf(why, len, "%s: the path is too long", who);
+      return 1;
+    }
+    snprintf(o->perfmodel, sizeof o->perfmodel, "%s", v);
+  } else if (!strcmp(n, "calibrate"))
+    c->calibrate = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "pipeline"))
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "prefetch-priority"))
     c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
@@ -454,6 +472,9 @@ void *tool_options_to_json(const tool_options *o) {
     cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);
   cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
+  if (o->perfmodel[0])
+    cJSON_AddStringToObject(j, "perfmodel", o->perfmodel);
+  cJSON_AddStringToObject(j, "calibrate", c->calibrate ? "on" : "off");
   cJSON_AddStringToObject(j, "pipeline", c->sched.pipeline ? "on" : "off");
   cJSON_AddStringToObject(j, "prefetch-priority",
                           c->sched.prefetch_priority == NW_PREFETCH_SAME ? "same" : "low");

@@ -12,6 +12,7 @@ typedef struct tool_options {
   int dry_run; /* print the resolved configuration and stop */
   int help;
   int verify_set;
+  char perfmodel[1024]; /* --perfmodel FILE; empty: none */
 } tool_options;
 
 /* Fills o from argv (argv[0] is the first option, after "run"): defaults, then the --config
