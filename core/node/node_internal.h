@@ -294,6 +294,7 @@ struct nw_node {
   nw_bufpool views;     /* recycled private write views */
   struct nw_perf_sample *perf; /* measured durations not yet sent to node 0 (perfdata.h) */
   size_t perf_n, perf_cap;
+  uint64_t said_calibrating; /* node 0: kinds (bit = index in cfg.kinds) said to calibrate */
   nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
 };
 

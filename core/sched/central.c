@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "central.h"
+#include "heft_rules.h"
 
 enum { CQ_ASK = 1, CQ_GIVE = 2 };
 
@@ -17,33 +18,18 @@ static void central_free(void *p) {
   free(c);
 }
 
-typedef struct ranked {
-  int priority;
-  uint64_t id;
-} ranked;
-
-static int by_rank(const void *a, const void *b) {
-  const ranked *x = a, *y = b;
-  if (x->priority != y->priority)
-    return x->priority > y->priority ? -1 : 1;
-  return x->id < y->id ? -1 : x->id > y->id;
-}
-
 uint64_t *nw_order_by_priority(const nw_task_state *t) {
   uint64_t count = t->info.subtasks;
   uint64_t *order = malloc((count ? count : 1) * sizeof *order);
-  ranked *r = malloc((count ? count : 1) * sizeof *r);
-  if (!order || !r) {
+  int *priority = malloc((count ? count : 1) * sizeof *priority);
+  if (order && priority)
+    for (uint64_t s = 0; s < count; s++)
+      priority[s] = t->kind->priority ? t->kind->priority(&t->info, s) : 0;
+  if (!order || !priority || nw_rank_by_priority(priority, count, order) != 0) {
     free(order);
-    free(r);
-    return NULL;
+    order = NULL;
   }
-  for (uint64_t s = 0; s < count; s++)
-    r[s] = (ranked){t->kind->priority ? t->kind->priority(&t->info, s) : 0, s};
-  qsort(r, count, sizeof *r, by_rank);
-  for (uint64_t s = 0; s < count; s++)
-    order[s] = r[s].id;
-  free(r);
+  free(priority);
   return order;
 }
 

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "central.h"
+#include "heft_rules.h"
 #include "perfdata.h"
 #include "policy.h"
 
@@ -119,75 +120,61 @@ static double data_penalty(const nw_node *n, const nw_task_state *t, uint64_t s,
   return secs;
 }
 
-typedef struct dm_choice {
-  uint32_t *device; /* [s]: the cluster device of subtask s */
-  uint64_t *order;  /* the order in which subtasks were decided (and are queued) */
-} dm_choice;
+/* Says once per run and kind that a kind is being calibrated. */
+static void say_calibrating(nw_node *n, const nw_task_kind *k) {
+  int i = 0;
+  while (n->cfg.kinds && n->cfg.kinds[i] && n->cfg.kinds[i] != k)
+    i++;
+  uint64_t bit = i < 64 ? 1ull << i : 0;
+  if (n->said_calibrating & bit)
+    return;
+  n->said_calibrating |= bit;
+  fprintf(stderr,
+          "narwhal: policy %s: task kind '%s' has no performance model on some device kinds: "
+          "calibrating (its subtasks go to those devices until they are measured)\n",
+          n->policy->name, k->name);
+}
 
-/* Node 0: HEFT over the subtasks in `order`. */
+/* Node 0: HEFT over the subtasks in `order` (heft_rules.h), with StarPU's calibration: a
+ * subtask that some device cannot predict goes to the unpredictable device with the fewest
+ * subtasks so far, so that the model learns every device kind. */
 static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uint32_t *device) {
   int total = 0;
   for (int k = 0; k < n->cfg.nodes; k++)
     total += n->cfg.devices_per_node[k];
   double *exp_end = calloc((size_t)total, sizeof *exp_end);
+  double *len = malloc((size_t)total * sizeof *len), *pen = malloc((size_t)total * sizeof *pen);
   uint64_t *given = calloc((size_t)total, sizeof *given);
-  if (!exp_end || !given) {
-    free(exp_end);
-    free(given);
-    return NW_ERR_NOMEM;
-  }
-  int data = variant(n) != VAR_DM, warned = 0;
-  for (uint64_t i = 0; i < t->info.subtasks; i++) {
+  nw_status st = exp_end && len && pen && given ? NW_OK : NW_ERR_NOMEM;
+  int data = variant(n) != VAR_DM;
+  for (uint64_t i = 0; st == NW_OK && i < t->info.subtasks; i++) {
     uint64_t s = order ? order[i] : i;
-    int best = -1, calib = -1;
     dm_shape sh = {0, 0};
-    if (shape_of(t, s, &sh) != NW_OK) { /* checked at submission: a callback that changed */
-      free(exp_end);
-      free(given);
-      return NW_ERR_ARG;
-    }
-    double best_fit = 0, best_len = 0, best_pen = 0, best_end = -1;
-    for (int g = 0; g < total; g++) { /* the earliest predicted end, for the fitness */
-      double len = predict(n, t, s, sh, desc_of(n, g));
-      if (len >= 0 && (best_end < 0 || exp_end[g] + len < best_end))
-        best_end = exp_end[g] + len;
-    }
-    for (int g = 0; g < total; g++) {
+    st = shape_of(t, s, &sh); /* checked at submission: fails only if a callback changed */
+    int calib = -1;
+    for (int g = 0; st == NW_OK && g < total; g++) {
       nw_device_desc dg = desc_of(n, g);
       int local, k = node_of(n, g, &local);
-      double len = predict(n, t, s, sh, dg);
-      if (len < 0) { /* StarPU: calibrate on the uncalibrated device with the fewest tasks */
-        if (calib < 0 || given[g] < given[calib])
-          calib = g;
-        continue;
-      }
-      double pen = data ? data_penalty(n, t, s, k, dg) : 0.0;
-      double fit = (exp_end[g] + len - best_end) + pen;
-      if (best < 0 || fit < best_fit) {
-        best = g;
-        best_fit = fit;
-        best_len = len;
-        best_pen = pen;
-      }
+      len[g] = predict(n, t, s, sh, dg);
+      pen[g] = data ? data_penalty(n, t, s, k, dg) : 0.0;
+      if (len[g] < 0 && (calib < 0 || given[g] < given[calib]))
+        calib = g;
     }
-    if (calib >= 0) {
-      if (!warned++)
-        fprintf(stderr,
-                "narwhal: policy %s: task kind '%s' has no performance model on some device "
-                "kinds: calibrating (its subtasks go to those devices until measured)\n",
-                n->policy->name, t->kind->name);
-      best = calib;
-      best_len = best_pen = 0;
-    }
-    /* The transfer overlaps the device's queued work; only what sticks out delays it. */
-    double sticks_out = best_pen > exp_end[best] ? best_pen - exp_end[best] : 0.0;
-    exp_end[best] += best_len + sticks_out;
+    if (st != NW_OK)
+      break;
+    int best = calib >= 0 ? calib : nw_heft_pick(total, exp_end, len, pen);
+    if (calib >= 0)
+      say_calibrating(n, t->kind);
+    else
+      nw_heft_commit(exp_end, best, len[best], pen[best]);
     given[best]++;
     device[s] = (uint32_t)best;
   }
   free(exp_end);
+  free(len);
+  free(pen);
   free(given);
-  return NW_OK;
+  return st;
 }
 
 /* Requests the reads of a placed subtask now, at prefetch priority (the "-pr" variants). */
