@@ -67,6 +67,7 @@ typedef struct device {
 typedef struct rank_state {
   int rank, size;
   nw_node *node;
+  nw_device_desc *cluster; /* every device of the cluster, node by node (nw_node_config) */
   real_queue q;
   double t0;
   uint64_t rng;
@@ -445,6 +446,38 @@ static nw_status agree(nw_status st, int rank, nw_run_result *res) {
   return st != NW_OK ? st : NW_ERR_ARG;
 }
 
+/* Every device of the cluster for nw_node_config.cluster: each rank's kinds and cores,
+ * gathered in fixed-size blocks (NW_MAX_DEVICES_PER_NODE per rank) next to devices_per_node.
+ * Nominal flop/s is not known here (0). NULL when memory is short: policies then assume. */
+static nw_device_desc *gather_cluster(const nw_node_config *nc) {
+  enum { PER = 2 * NW_MAX_DEVICES_PER_NODE };
+  int mine[PER] = {0};
+  for (int d = 0; d < nc->devices; d++) {
+    mine[2 * d] = (int)nc->device_kind[d];
+    mine[2 * d + 1] = nc->device_cores[d];
+  }
+  int *all = malloc((size_t)nc->nodes * PER * sizeof *all);
+  int ok = all != NULL, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok) {
+    free(all);
+    return NULL;
+  }
+  MPI_Allgather(mine, PER, MPI_INT, all, PER, MPI_INT, MPI_COMM_WORLD);
+  int total = 0;
+  for (int k = 0; k < nc->nodes; k++)
+    total += nc->devices_per_node[k];
+  nw_device_desc *cluster = calloc(total > 0 ? (size_t)total : 1, sizeof *cluster);
+  for (int k = 0, g = 0; cluster && k < nc->nodes; k++)
+    for (int d = 0; d < nc->devices_per_node[k]; d++, g++)
+      cluster[g] = (nw_device_desc){.kind = all[k * PER + 2 * d] == NW_DEVICE_GPU ? NW_DEVICE_GPU
+                                                                                  : NW_DEVICE_CPU,
+                                    .cores = all[k * PER + 2 * d + 1],
+                                    .flops = 0.0};
+  free(all);
+  return cluster;
+}
+
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
@@ -502,6 +535,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.check_views = cfg->check_views;
   nc.kinds = app->kinds;
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
+  rs.cluster = gather_cluster(&nc);
+  nc.cluster = rs.cluster;
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
   real_queue_init(&rs.q);
   pthread_mutex_init(&rs.out_mu, NULL);
@@ -523,6 +558,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     for (int g = 0; g < rs.ngpu; g++)
       real_gpu_close(rs.gpus[g]);
     nw_node_destroy(rs.node);
+    free(rs.cluster);
     free(rs.dev);
     real_queue_destroy(&rs.q);
     MPI_Finalize();
@@ -595,6 +631,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   free(all);
   real_queue_destroy(&rs.q);
   nw_node_destroy(rs.node);
+  free(rs.cluster);
   free(rs.dev);
   pthread_mutex_destroy(&rs.out_mu);
   pthread_mutex_destroy(&rs.drv_mu);

@@ -120,6 +120,7 @@ typedef struct sim_world {
   /* Messages sent and not yet delivered: a run that fails stops with some still inside
    * SimGrid's communications, whose payloads must still be freed. */
   envelope *live;
+  nw_device_desc *cluster; /* every device of the cluster, node by node (nw_node_config) */
 } sim_world;
 
 static void post(sim_node *sn, nw_event *ev) {
@@ -546,6 +547,31 @@ static nw_status check_gpu_kernels(sim_world *w, nw_run_result *res) {
   return NW_OK;
 }
 
+/* Every device of the cluster for nw_node_config.cluster: its kind, cores, and nominal flop/s
+ * (its host's per-core speed times the cores a subtask runs on: a CPU work-group's, one for a
+ * GPU stream, whose kernel runs as one execution on its GPU's host). */
+static nw_status fill_cluster(sim_world *w, const int *devices, const int *cpus, const int *group) {
+  int total = 0;
+  for (int i = 0; i < w->nodes; i++)
+    total += devices[i];
+  w->cluster = calloc((size_t)total, sizeof *w->cluster);
+  if (!w->cluster)
+    return NW_ERR_NOMEM;
+  nw_device_desc *dd = w->cluster;
+  for (int i = 0; i < w->nodes; i++) {
+    sim_node *sn = &w->node[i];
+    for (int d = 0; d < devices[i]; d++, dd++) {
+      int gpu = d < cpus[i] ? -1 : (d - cpus[i]) / w->cfg->gpu_streams;
+      int cores = gpu < 0 ? group[i] : 1;
+      sg_host_t h = gpu < 0 ? sn->host : sn->gpu[gpu].host;
+      *dd = (nw_device_desc){.kind = gpu < 0 ? NW_DEVICE_CPU : NW_DEVICE_GPU,
+                             .cores = gpu < 0 ? group[i] : 0,
+                             .flops = sg_host_get_speed(h) * (cores > 1 ? cores : 1)};
+    }
+  }
+  return NW_OK;
+}
+
 static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   const nw_run_config *cfg = w->cfg;
   w->node = calloc((size_t)w->nodes, sizeof *w->node);
@@ -590,6 +616,9 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     }
     nc->devices_per_node[i] = total;
   }
+  if (st == NW_OK)
+    st = fill_cluster(w, nc->devices_per_node, cpus, group);
+  nc->cluster = w->cluster;
   for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     sim_node *sn = &w->node[i];
     sn->w = w;
@@ -699,6 +728,7 @@ static void free_world(sim_world *w) {
     nw_node_destroy(sn->node);
   }
   free(w->node);
+  free(w->cluster);
   while (w->live) { /* undelivered messages, queued or inside SimGrid (a failed run) */
     envelope *e = w->live;
     w->live = e->live_next;

@@ -49,6 +49,14 @@ typedef struct nw_sched_config {
   nw_prefetch_priority prefetch_priority; /* of the pipeline's fetches (4.2) */
 } nw_sched_config;
 
+/* One device of the cluster as every node may know it: what a central policy (sched/random.c)
+ * weighs devices by. */
+typedef struct nw_device_desc {
+  nw_device_kind kind;
+  int cores;    /* a CPU's work-group cores; 0 or 1: one core */
+  double flops; /* nominal flop/s; 0 when unknown */
+} nw_device_desc;
+
 typedef struct nw_node_config {
   int id;
   int nodes;
@@ -67,6 +75,9 @@ typedef struct nw_node_config {
   int gpus;                                  /* GPUs of this node */
   uint64_t gpu_memory[NW_MAX_GPUS_PER_NODE]; /* each one's memory budget in bytes */
   int devices_per_node[NW_MAX_NODES];        /* every node's device count, for the initial split */
+  /* Every device of the cluster, node by node (device g of the cluster counts devices node by
+   * node), owned by the backend and valid for the node's life; NULL when not provided. */
+  const nw_device_desc *cluster;
   nw_sched_config sched;
   const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
 } nw_node_config;
