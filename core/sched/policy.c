@@ -3,7 +3,8 @@
 
 #include "policy.h"
 
-const nw_policy *const nw_policies[] = {&nw_policy_unicorn, NULL};
+const nw_policy *const nw_policies[] = {&nw_policy_unicorn, &nw_policy_random, &nw_policy_ws,
+                                        &nw_policy_lws, NULL};
 
 const nw_policy *nw_policy_find(const char *name) {
   for (int i = 0; name && nw_policies[i]; i++)

@@ -82,5 +82,8 @@ void nw_pipeline_resume(nw_node *n, nw_task_state *t, int d);
 
 /* ---- the policies (one file each) */
 extern const nw_policy nw_policy_unicorn;
+extern const nw_policy nw_policy_random;
+extern const nw_policy nw_policy_ws;
+extern const nw_policy nw_policy_lws;
 
 #endif
