@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "policy.h"
+
 typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE } opt_type;
 
 typedef struct opt_def {
@@ -49,6 +51,7 @@ static const opt_def defs[] = {
      T_CHOICE,
      {"low", "same"},
      "the pipeline's prefetched data goes after data devices wait for (paper 4.2), or alike"},
+    {"sched", T_STRING, {0}, "scheduling policy: unicorn (default), random, ws, lws"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
     {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
@@ -189,7 +192,17 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.pipeline = strcmp(v, "on") == 0;
   else if (!strcmp(n, "prefetch-priority"))
     c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
-  else if (!strcmp(n, "steal-retry"))
+  else if (!strcmp(n, "sched")) {
+    if (!nw_policy_find(v)) {
+      int at = snprintf(why, len, "%s: unknown policy '%.40s' (one of:", who, v);
+      for (int i = 0; nw_policies[i] && at > 0 && (size_t)at < len; i++)
+        at += snprintf(why + at, len - (size_t)at, " %s", nw_policies[i]->name);
+      if (at > 0 && (size_t)at < len)
+        snprintf(why + at, len - (size_t)at, ")");
+      return 1;
+    }
+    snprintf(c->sched.policy, sizeof c->sched.policy, "%s", v);
+  } else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
   else if (!strcmp(n, "prosteal"))
     c->sched.prosteal = strcmp(v, "on") == 0;
