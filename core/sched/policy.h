@@ -89,5 +89,8 @@ extern const nw_policy nw_policy_dmda;
 extern const nw_policy nw_policy_dmdar;
 extern const nw_policy nw_policy_dmdas;
 extern const nw_policy nw_policy_heft;
+extern const nw_policy nw_policy_random;
+extern const nw_policy nw_policy_ws;
+extern const nw_policy nw_policy_lws;
 
 #endif

@@ -20,6 +20,7 @@ typedef struct pending {
 
 typedef struct loop {
   loop_config cfg;
+  nw_device_desc *cluster; /* built when the config gives none */
   pending *heap;
   size_t n, cap;
   uint64_t seq;
@@ -323,6 +324,12 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   nc.kinds = app->kinds;
   for (int k = 0; k < c->nodes; k++)
     nc.devices_per_node[k] = c->devices;
+  nc.cluster = c->cluster;
+  if (!nc.cluster && (l->cluster = calloc((size_t)(c->nodes * c->devices), sizeof *l->cluster))) {
+    for (int g = 0; g < c->nodes * c->devices; g++)
+      l->cluster[g] = (nw_device_desc){NW_DEVICE_CPU, 1, c->speed};
+    nc.cluster = l->cluster;
+  }
   for (int k = 0; k < c->nodes; k++) {
     nc.id = k;
     l->be[k] = (node_be){.l = l, .id = k};
@@ -403,6 +410,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   free(l->nodes);
   free(l->be);
   free(l->heap);
+  free(l->cluster);
   pthread_mutex_destroy(&l->mu);
   pthread_cond_destroy(&l->cv);
   free(l);

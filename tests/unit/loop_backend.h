@@ -36,6 +36,10 @@ typedef struct loop_config {
   double (*message_delay)(void *ctx, int src, int dst, nw_channel ch, const void *buf, size_t len);
   double (*exec_delay)(void *ctx, int node, const nw_exec *e);
   void *script;
+  /* The cluster's devices as the nodes are told (nw_node_config.cluster), nodes * devices
+   * entries; NULL: CPUs of one core at `speed`. A test may describe a device as a GPU to pin a
+   * policy's weighting; it still executes at `speed`. */
+  const nw_device_desc *cluster;
 } loop_config;
 
 void loop_config_defaults(loop_config *c);

@@ -3,13 +3,15 @@
  * message jitter (messages overtake each other), multi-assign, a slowed node, serial data
  * links, locality and bandwidth. Every run must equal the serial transactional reference;
  * each wrong one is listed with the command that repeats it. Arguments: [RUNS [FIRST-SEED]]
- * (scripts/random-programs.sh --backend loop), or --one ... (see main). */
+ * (scripts/random-programs.sh --backend loop), or --one ... (see main). RANDPROG_POLICY names
+ * the scheduling policy of every run (sched/policy.h; default unicorn). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "loop_backend.h"
+#include "policy.h"
 #include "randprog/randprog.h"
 
 /* One run; prints the command that repeats it when it is wrong. */
@@ -19,17 +21,35 @@ static int one(uint64_t seed, const loop_config *c, int spread) {
   nw_status st = loop_run(c, &nw_randprog_app, &args, &res);
   int wrong = st != NW_OK || res.verified != 1;
   if (wrong)
-    fprintf(stderr, "wrong (%s): random_programs_loop --one %llu %d %d %g %d %g %d %d %g %d %llu\n",
-            st != NW_OK ? res.error : "differs from the reference", (unsigned long long)seed,
-            c->nodes, c->devices, c->jitter_s, c->sched.multi_assign, c->slow_node_factor,
-            c->serial_data, c->sched.locality, c->bandwidth, spread, (unsigned long long)c->seed);
+    fprintf(stderr,
+            "wrong (%s): RANDPROG_POLICY=%s random_programs_loop --one %llu %d %d %g %d %g %d %d "
+            "%g %d %llu\n",
+            st != NW_OK ? res.error : "differs from the reference",
+            c->sched.policy[0] ? c->sched.policy : "unicorn", (unsigned long long)seed, c->nodes,
+            c->devices, c->jitter_s, c->sched.multi_assign, c->slow_node_factor, c->serial_data,
+            c->sched.locality, c->bandwidth, spread, (unsigned long long)c->seed);
   nw_run_result_free(&res);
   return wrong;
+}
+
+/* The policy RANDPROG_POLICY names, into every run's configuration; 0 when it names none. */
+static int policy_from_env(nw_sched_config *sched) {
+  const char *p = getenv("RANDPROG_POLICY");
+  if (!p || !*p)
+    return 1;
+  if (!nw_policy_find(p)) {
+    fprintf(stderr, "RANDPROG_POLICY: unknown policy '%.40s'\n", p);
+    return 0;
+  }
+  snprintf(sched->policy, sizeof sched->policy, "%s", p);
+  return 1;
 }
 
 int main(int argc, char **argv) {
   loop_config c;
   loop_config_defaults(&c);
+  if (!policy_from_env(&c.sched))
+    return 2;
   if (argc == 13 && !strcmp(argv[1], "--one")) {
     /* --one SEED NODES DEVICES JITTER MULTI-ASSIGN SLOW SERIAL LOCALITY BANDWIDTH SPREAD
      * LOOP-SEED: a run listed as wrong, again (LOOP-SEED drives the backend's jitter). */
@@ -53,6 +73,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < runs; i++) {
     uint64_t seed = first + (uint64_t)i;
     loop_config_defaults(&c);
+    policy_from_env(&c.sched);
     c.seed = seed;
     c.nodes = 1 + (int)(seed % 4);
     c.devices = 1 + (int)(seed / 4 % 2);
@@ -64,7 +85,8 @@ int main(int argc, char **argv) {
     c.bandwidth = bandwidth[(seed / 5) % 3];
     wrong += one(seed, &c, (seed % 11) != 0);
   }
-  printf("random programs on the loop backend: %d runs, %d wrong\n", runs, wrong);
+  printf("random programs on the loop backend (policy %s): %d runs, %d wrong\n",
+         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong);
   CHECK(wrong == 0);
   return check_report("random_programs_loop");
 }

@@ -1,0 +1,154 @@
+/* test_policies.c: the StarPU policies (sched/random.c, sched/ws.c) decide as they should, on
+ * scripted clusters of the loop backend, and their results stay exact.
+ *
+ * - ws and lws steal from their own node first, without a message: on 2 nodes of 3 devices,
+ *   node 0's device 1 runs dry while its node-mates still have queued subtasks and its first
+ *   stolen subtask comes from one of them before node 0 sends any steal request;
+ * - ws visits its node's devices in index order after itself (device 2 first), lws the most
+ *   loaded one (device 0, much slower, has more queued): the first stolen subtask's origin
+ *   (subtask s is pushed to device s mod D) tells which;
+ * - random gives a device described as a GPU (weight 13.33) far more subtasks than each CPU
+ *   (weight 1), and the same seed gives the same assignment, another seed another one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "loop_backend.h"
+#include "matmul/matmul.h"
+#include "node_internal.h"
+
+#define MAX_SUBTASKS 1024
+
+/* What the scripted callbacks saw: the device of each subtask's launch (-1: none yet), in
+ * the order of events. */
+typedef struct script {
+  int nodes, devices;
+  int by[MAX_SUBTASKS];     /* cluster device that launched subtask s */
+  long at[MAX_SUBTASKS];    /* event number of that launch */
+  long first_request_node0; /* event number of node 0's first steal request (-1: none) */
+  long events;
+  double delay[2][3]; /* [node][device]: seconds added to each exec */
+} script;
+
+static double exec_delay(void *ctx, int node, const nw_exec *e) {
+  script *s = ctx;
+  if (e->subtask < MAX_SUBTASKS && s->by[e->subtask] < 0) {
+    s->by[e->subtask] = node * s->devices + e->device;
+    s->at[e->subtask] = s->events;
+  }
+  s->events++;
+  return node < 2 && e->device < 3 ? s->delay[node][e->device] : 0.0;
+}
+
+/* MSG_POLICY: type byte, task id, then the policy's subtype; ws's request is subtype 1. */
+static double message_delay(void *ctx, int src, int dst, nw_channel ch, const void *buf,
+                            size_t len) {
+  script *s = ctx;
+  const unsigned char *b = buf;
+  (void)dst, (void)ch;
+  if (src == 0 && len > 9 && b[0] == MSG_POLICY && b[9] == 1 && s->first_request_node0 < 0)
+    s->first_request_node0 = s->events;
+  s->events++;
+  return 0.0;
+}
+
+static void script_reset(script *s, int nodes, int devices) {
+  memset(s, 0, sizeof *s);
+  s->nodes = nodes;
+  s->devices = devices;
+  s->first_request_node0 = -1;
+  for (int i = 0; i < MAX_SUBTASKS; i++)
+    s->by[i] = -1;
+}
+
+static void use_script(loop_config *c, script *s, const char *policy) {
+  c->exec_delay = exec_delay;
+  c->message_delay = message_delay;
+  c->script = s;
+  snprintf(c->sched.policy, sizeof c->sched.policy, "%s", policy);
+}
+
+/* Node 0: device 0 is slow (100 ms a subtask), device 1 quick, device 2 in between; node 1's
+ * devices take 1 ms. When device 1 runs dry, device 0 has far more queued than device 2. */
+static void local_first(const char *policy, int expect_origin) {
+  loop_config c;
+  loop_config_defaults(&c);
+  c.nodes = 2;
+  c.devices = 3;
+  script s;
+  script_reset(&s, 2, 3);
+  s.delay[0][0] = 0.1, s.delay[0][1] = 0.0005, s.delay[0][2] = 0.001;
+  s.delay[1][0] = s.delay[1][1] = s.delay[1][2] = 0.001;
+  use_script(&c, &s, policy);
+  nw_app_args mm = {.n = 192, .block = 16, .seed = 5, .verify = 1, .spread = 1};
+  nw_run_result res;
+  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+  CHECK(res.verified == 1);
+  CHECK(res.subtasks == 144);
+  /* Device 1's first stolen subtask: the earliest it launched that was pushed elsewhere. */
+  int first = -1;
+  for (int i = 0; i < 144; i++)
+    if (s.by[i] == 1 && i % 6 != 1 && (first < 0 || s.at[i] < s.at[first]))
+      first = i;
+  CHECK(first >= 0);
+  CHECK(first % 6 == expect_origin);
+  CHECK(s.first_request_node0 < 0 || s.at[first] < s.first_request_node0);
+  CHECK(res.devices[1].node == 0);
+  CHECK(res.devices[1].s.steals_local_succeeded >= 1);
+  CHECK(res.total.steals_succeeded >= res.total.steals_local_succeeded);
+  CHECK(res.total.steals_attempted >= res.total.steals_succeeded);
+  printf("%s: device 1's first steal from device %d; %llu of %llu steals succeeded (%llu local)\n",
+         policy, first % 6, (unsigned long long)res.total.steals_succeeded,
+         (unsigned long long)res.total.steals_attempted,
+         (unsigned long long)res.total.steals_local_succeeded);
+  nw_run_result_free(&res);
+}
+
+/* 2 nodes of 2 devices, node 1's device 0 described as a GPU: its weight is 13.33 of 16.33. */
+static void random_run(uint64_t seed, script *s, uint64_t count[4], uint64_t *bytes) {
+  static const nw_device_desc cluster[4] = {
+      {NW_DEVICE_CPU, 1, 0}, {NW_DEVICE_CPU, 1, 0}, {NW_DEVICE_GPU, 0, 0}, {NW_DEVICE_CPU, 1, 0}};
+  loop_config c;
+  loop_config_defaults(&c);
+  c.nodes = 2;
+  c.devices = 2;
+  c.seed = seed;
+  c.cluster = cluster;
+  script_reset(s, 2, 2);
+  use_script(&c, s, "random");
+  nw_app_args mm = {.n = 256, .block = 8, .seed = 5, .verify = 1, .spread = 1};
+  nw_run_result res;
+  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+  CHECK(res.verified == 1);
+  CHECK(res.subtasks == 1024);
+  CHECK(res.ndevices == 4);
+  CHECK(res.total.steals_attempted == 0); /* w-rand never steals */
+  for (int g = 0; g < 4; g++)
+    count[g] = res.devices[g].s.subtasks;
+  *bytes = res.total.bytes_network;
+  nw_run_result_free(&res);
+}
+
+static void random_weighted(void) {
+  static script a, b;
+  uint64_t ca[4], cb[4], bytes;
+  random_run(11, &a, ca, &bytes);
+  printf("random: subtasks per device %llu %llu %llu(GPU) %llu\n", (unsigned long long)ca[0],
+         (unsigned long long)ca[1], (unsigned long long)ca[2], (unsigned long long)ca[3]);
+  CHECK(ca[0] + ca[1] + ca[2] + ca[3] == 1024);
+  for (int g = 0; g < 4; g++)
+    CHECK(g == 2 || ca[2] > 5 * ca[g]); /* expected 13.33 : 1 */
+  CHECK(bytes >= 2 * 1024);             /* node 0's assignment to node 1, a u16 per subtask */
+  random_run(11, &b, cb, &bytes);
+  CHECK(memcmp(a.by, b.by, sizeof a.by) == 0);
+  random_run(12, &b, cb, &bytes);
+  CHECK(memcmp(a.by, b.by, sizeof a.by) != 0);
+}
+
+int main(void) {
+  local_first("ws", 2);
+  local_first("lws", 0);
+  random_weighted();
+  return check_report("policies");
+}
