@@ -284,19 +284,19 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
   nw_region_free(&need);
 }
 
-void nw_space_on_data(nw_node *n, nw_reader *r) {
+int nw_space_on_data(nw_node *n, nw_reader *r) {
   uint64_t id = nw_r_u64(r), version = nw_r_u64(r);
   nw_space_state *s = nw_space_find(n, id);
   if (r->bad || !s || version > s->version) {
     r->bad = 1;
-    return;
+    return 0;
   }
   if (version < s->version) {
     /* Asked for before a task that wrote the space ended here (a cancelled copy's data, a
      * prefetch of a subtask stolen away): these bytes are older than the node's copy and its
      * temporary directory, which that task's end reset. */
     n->stats.stale_data_dropped++;
-    return;
+    return 0;
   }
   nw_region got;
   nw_r_region(r, &got, s->pitch);
@@ -311,10 +311,7 @@ void nw_space_on_data(nw_node *n, nw_reader *r) {
       nw_node_fail(n, "node %d: out of memory recording data", n->cfg.id);
   }
   nw_region_free(&got);
-  if (r->bad)
-    return;
-  nw_pipeline_data_arrived(n);
-  nw_driver_read_progress(n);
+  return !r->bad;
 }
 
 /* Issue 17: data asked for before a task that writes s started here is older than what that
@@ -438,12 +435,10 @@ static void drop_copies(nw_node *n, nw_space_state *s, const nw_region *what) {
       nw_region_subtract(&s->resident, what) != NW_OK)
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
   nw_space_new_version(n, s);
-  nw_gpu_space_written(n, s->id);
 }
 
 nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks) {
   *acks = 0;
-  nw_gpu_space_written(n, s->id);
   if (!s->shared && nw_region_contains(&s->owned, what))
     return NW_OK; /* only node 0 has ever held these bytes */
   nw_status st = NW_OK;
@@ -463,10 +458,10 @@ nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, i
   return st;
 }
 
-void nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
+uint64_t nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
   nw_space_state *s = read_descriptor(n, r);
   if (r->bad)
-    return;
+    return 0;
   nw_region what;
   nw_r_region(r, &what, s->pitch);
   if (!r->bad) {
@@ -476,6 +471,7 @@ void nw_space_on_claim(nw_node *n, int src, nw_reader *r) {
     send_ack(n, src);
   }
   nw_region_free(&what);
+  return r->bad ? 0 : s->id;
 }
 
 void nw_space_round_begins(nw_space_state *s) {

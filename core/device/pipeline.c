@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "node_internal.h"
-#include "perfdata.h"
 #include "policy.h"
 #include "viewcheck.h"
 
@@ -355,6 +354,13 @@ void nw_exec_discard(nw_node *n, nw_exec *e) {
   free(e);
 }
 
+uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read) {
+  uint64_t bytes = 0;
+  for (int i = 0; i < t->info.nspaces; i++)
+    bytes += nw_region_overlap_bytes(&read[i], &t->start_resident[i]);
+  return bytes;
+}
+
 void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int d = e->device;
   n->stats.subtasks_executed++;
@@ -408,7 +414,6 @@ void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
-  nw_perf_observe(n, e, now - e->started_s);
   if (n->policy->executed)
     n->policy->executed(n, t, e);
   int space;

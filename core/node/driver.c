@@ -116,6 +116,7 @@ static void place_step(nw_node *n) {
       if (!nw_space_has(s, &n->place_what))
         return; /* nw_driver_read_progress calls again as data arrives */
       n->place_phase = PLACE_CLAIM;
+      nw_gpu_space_written(n, s->id); /* GPUs' cached copies of the space go stale */
       st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
     } else if (n->place_phase == PLACE_CLAIM && c->kind == CALL_SPACE_PLACE) {
       n->place_phase = PLACE_GIVE;
@@ -153,6 +154,7 @@ static void space_place(nw_node *n, nw_driver_call *c) {
     }
     if (!n->cfg.functional) { /* phantom: no bytes to gather, only ownership */
       n->place_phase = PLACE_CLAIM;
+      nw_gpu_space_written(n, s->id); /* GPUs' cached copies of the space go stale */
       st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
       if (st != NW_OK) {
         place_answer(n, st);
@@ -173,8 +175,10 @@ static void space_write(nw_node *n, nw_driver_call *c) {
   n->place_call = c;
   n->place_phase = PLACE_CLAIM;
   nw_status st = nw_region_add_range(&n->place_what, c->offset, c->offset + c->length);
-  if (st == NW_OK)
+  if (st == NW_OK) {
+    nw_gpu_space_written(n, s->id); /* GPUs' cached copies of the space go stale */
     st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
+  }
   if (st != NW_OK) {
     place_answer(n, st);
     return;

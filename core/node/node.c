@@ -180,6 +180,7 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   nw_reader r;
   nw_r_init(&r, buf, len);
   nw_msg_type type = (nw_msg_type)nw_r_u8(&r);
+  uint64_t space;
   if (task_scoped(type)) {
     nw_reader peek = r;
     uint64_t task = nw_r_u64(&peek);
@@ -222,7 +223,10 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
     nw_space_on_fetch(n, &r);
     break;
   case MSG_DATA:
-    nw_space_on_data(n, &r);
+    if (nw_space_on_data(n, &r)) { /* waiting subtasks and driver reads go on */
+      nw_pipeline_data_arrived(n);
+      nw_driver_read_progress(n);
+    }
     break;
   case MSG_PLACE:
     nw_space_on_place(n, src, &r);
@@ -231,7 +235,8 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
     nw_space_on_place_dir(n, src, &r);
     break;
   case MSG_CLAIM:
-    nw_space_on_claim(n, src, &r);
+    if ((space = nw_space_on_claim(n, src, &r)) != 0)
+      nw_gpu_space_written(n, space); /* the driver rewrote bytes GPUs may cache */
     break;
   case MSG_PLACE_ACK:
     nw_driver_on_place_ack(n);
@@ -277,7 +282,8 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
   case NW_EVENT_MESSAGE:
     handle_message(n, ev->src, ev->buf, ev->len);
     break;
-  case NW_EVENT_EXEC_DONE:
+  case NW_EVENT_EXEC_DONE: /* the model measures the kernel, then the pipeline goes on */
+    nw_perf_observe(n, ev->exec, n->be.ops->now(n->be.be) - ev->exec->started_s);
     nw_pipeline_on_exec_done(n, ev->exec);
     break;
   case NW_EVENT_TIMER:

@@ -326,7 +326,8 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
                         uint64_t *requested);
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
-void nw_space_on_data(nw_node *n, nw_reader *r);
+/* 1 when the bytes were taken in (the caller lets waiting subtasks and reads go on). */
+int nw_space_on_data(nw_node *n, nw_reader *r);
 /* s moves to a new version (a task that writes it starts or ends here, or the driver rewrote
  * it): data asked for before is dropped on arrival, and a driver read still waiting asks
  * again. */
@@ -338,7 +339,9 @@ void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r);
  * node drops its ownership and copies of those bytes. *acks counts the acknowledgements to
  * wait for (0 when nobody else can hold them). */
 nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, int *acks);
-void nw_space_on_claim(nw_node *n, int src, nw_reader *r);
+/* The id of the space whose copies of the claimed bytes were dropped (the caller drops the
+ * GPUs' cached copies), 0 when the message was bad. */
+uint64_t nw_space_on_claim(nw_node *n, int src, nw_reader *r);
 void nw_space_free_all(nw_node *n);
 /* Master: an update round for a task that writes s begins / settles (routes held fetches). */
 void nw_space_round_begins(nw_space_state *s);
@@ -385,6 +388,9 @@ void nw_pipeline_data_arrived(nw_node *n);
 uint64_t nw_pipeline_queued(const nw_device_slot *s);
 uint64_t nw_pipeline_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
 nw_status nw_pipeline_append(nw_device_slot *s, nw_range r);
+/* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start:
+ * what "local" means for the locality counters and for locality-aware policies. */
+uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
 /* Copies an exec's private write views into the node's copy of its spaces and frees it. */
 void nw_exec_commit(nw_node *n, nw_exec *e);
 void nw_pipeline_free_slot(nw_device_slot *s, int nspaces);
@@ -440,8 +446,6 @@ void nw_locality_start(nw_node *n, nw_task_state *t,
                        void (*gathered)(nw_node *n, nw_task_state *t));
 void nw_locality_on_vector(nw_node *n, int src, nw_reader *r);
 void nw_locality_on_assign(nw_node *n, int src, nw_reader *r);
-/* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start. */
-uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
 /* Affinity-aware steal by a remote stealer: moves up to `want` of device v's queued subtasks
  * with the largest local(s, stealer) - local(s, this node) into out; returns how many. */
 uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint64_t want,

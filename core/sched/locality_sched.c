@@ -32,13 +32,6 @@
 #include "locality.h"
 #include "node_internal.h"
 
-uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read) {
-  uint64_t bytes = 0;
-  for (int i = 0; i < t->info.nspaces; i++)
-    bytes += nw_region_overlap_bytes(&read[i], &t->start_resident[i]);
-  return bytes;
-}
-
 void nw_locality_free(nw_task_locality *l) {
   if (!l)
     return;
