@@ -47,6 +47,10 @@ typedef struct nw_sched_config {
    * paper's default scheduler is locality-oblivious and a task opts in. */
   int locality;
   nw_prefetch_priority prefetch_priority; /* of the pipeline's fetches (4.2) */
+  /* Model-based policies (dm, dmda, ...): how many subtasks at the head of each device's queue
+   * have their reads requested as soon as they are placed, kept up as the device takes them
+   * (StarPU's prefetch on push, the "-pr" variants); 0: only the pipeline's own prefetch. */
+  int prefetch_depth;
 } nw_sched_config;
 
 /* One device of the cluster as the scheduler sees it (model-based policies, sched/). */

@@ -22,7 +22,8 @@ void nw_run_config_defaults(nw_run_config *c) {
                                .multi_assign = 1,
                                .prosteal = 1,
                                .locality = 0,
-                               .prefetch_priority = NW_PREFETCH_LOW}; /* paper 4.2 */
+                               .prefetch_priority = NW_PREFETCH_LOW, /* paper 4.2 */
+                               .prefetch_depth = 1};
   c->seed = 1;
   c->gpu_streams = 1;
   c->reserved_cores = -1;

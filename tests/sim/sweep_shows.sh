@@ -40,6 +40,16 @@ device-mix) less makespan_s gpu makespan_s cpu 5
 gpu-cache) # network-bound: every policy takes as long; MRU copies fewer bytes in (EXPERIMENTS.md)
   less bytes_h2d mru bytes_h2d lru
   less bytes_h2d lru bytes_h2d none ;;
+sched-policies) # network-bound matmul: Unicorn's contiguous ranges and stealing lead; dmda's
+  # data penalty moves fewer bytes than dm, which ignores data
+  less makespan_s unicorn makespan_s dmda
+  less bytes_network dmda bytes_network dm ;;
+sched-policies-conv2d) # tiles spread at random: placing each subtask where its tile is wins
+  less makespan_s dmda makespan_s unicorn 3
+  less bytes_network dmda bytes_network dm ;;
+sched-hetero) # a fast GPU beside slow cores: predicting each device's finish wins
+  less makespan_s dmda makespan_s eager 5
+  less makespan_s dmda makespan_s random 2 ;;
 prefetch-priority) [ "$rows" -eq 2 ] || { echo "sweep_shows $name: $rows rows, wanted 2"; exit 1; } ;;
 *) echo "sweep_shows: no check for $name"; exit 2 ;;
 esac

@@ -49,6 +49,11 @@ static const opt_def defs[] = {
      {0},
      "scheduling policy: unicorn (default), eager, prio, random, ws, lws, dm, dmda, dmdar, "
      "dmdas, heft (README, \"Scheduling policies\")"},
+    {"prefetch-depth",
+     T_INT,
+     {0},
+     "model-based policies (dm, dmda, ...): queued subtasks per device whose data is requested "
+     "when placed (StarPU's prefetch on push); 0: only the pipeline's"},
     {"perfmodel",
      T_STRING,
      {0},
@@ -208,7 +213,9 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     snprintf(c->sched.policy, sizeof c->sched.policy, "%s", v);
-  } else if (!strcmp(n, "perfmodel")) {
+  } else if (!strcmp(n, "prefetch-depth"))
+    c->sched.prefetch_depth = (int)u;
+  else if (!strcmp(n, "perfmodel")) {
     if (strlen(v) >= sizeof o->perfmodel) {
       snprintf(why, len, "%s: the path is too long", who);
       return 1;
@@ -472,6 +479,7 @@ void *tool_options_to_json(const tool_options *o) {
     cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);
   cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
+  cJSON_AddNumberToObject(j, "prefetch-depth", c->sched.prefetch_depth);
   if (o->perfmodel[0])
     cJSON_AddStringToObject(j, "perfmodel", o->perfmodel);
   cJSON_AddStringToObject(j, "calibrate", c->calibrate ? "on" : "off");
