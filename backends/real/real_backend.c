@@ -473,6 +473,46 @@ static nw_device_desc *gather_devices(const nw_node_config *nc) {
   free(all);
   return cluster;
 }
+/* The network's transfer model (nw_node_config.net_*), measured once at start-up before any
+ * other traffic: ranks 0 and 1 ping-pong, 1 byte for the latency (best of 20 round trips,
+ * halved) and 4 MiB for the bandwidth (best of 3, one way, less the two latencies); every
+ * rank gets the result. One pair stands for every pair: the ranks of a run are alike. */
+static void measure_network(int rank, int size, double *bandwidth, double *latency) {
+  enum { ROUNDS = 20, BIG = 4 << 20, BIG_ROUNDS = 3, TAG = 32000 };
+  double v[2] = {0, 0};
+  char *buf = rank < 2 ? malloc(BIG) : NULL;
+  int ok = rank >= 2 || buf != NULL, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (size > 1 && all_ok && rank < 2) {
+    int peer = 1 - rank;
+    memset(buf, 0, BIG);
+    double best = 1e30, best_big = 1e30;
+    for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
+      int len = i < ROUNDS ? 1 : BIG;
+      double t0 = monotonic();
+      if (rank == 0) {
+        MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+        MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+      }
+      double t = monotonic() - t0;
+      if (i < ROUNDS && t < best)
+        best = t;
+      else if (i >= ROUNDS && t < best_big)
+        best_big = t;
+    }
+    v[1] = best / 2;
+    double one_way = best_big - 2 * v[1];
+    v[0] = one_way > 0 ? (double)BIG / one_way : 0; /* 0: too fast to tell, unknown */
+  }
+  free(buf);
+  MPI_Bcast(v, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  *bandwidth = v[0];
+  *latency = v[1];
+}
+
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
@@ -535,6 +575,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
   nw_device_desc *cluster = gather_devices(&nc);
   nc.cluster = cluster;
+  measure_network(rs.rank, rs.size, &nc.net_bandwidth, &nc.net_latency);
+  if (rs.rank == 0 && rs.ngpu > 0) /* the host<->GPU link: node 0 decides, with its GPU 0's */
+    real_gpu_measure_link(0, &nc.pcie_bandwidth, &nc.pcie_latency);
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
   real_queue_init(&rs.q);
   pthread_mutex_init(&rs.out_mu, NULL);

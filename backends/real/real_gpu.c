@@ -7,6 +7,7 @@
  * the node's ordinary host memory; the CUDA driver stages pageable memory through its own
  * pinned buffers.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "real_gpu.h"
 
 #include <cuda_runtime.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct job {
   nw_copy *copy;
@@ -63,6 +65,41 @@ uint64_t real_gpu_free_memory(int g) {
   if (cudaSetDevice(g) != cudaSuccess || cudaMemGetInfo(&free_b, &total) != cudaSuccess)
     return 0;
   return (uint64_t)free_b;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
+  enum { BIG = 64 << 20, ROUNDS = 3 };
+  *bandwidth = *latency = 0;
+  void *host = NULL, *dev = NULL;
+  if (cudaSetDevice(g) != cudaSuccess || cudaMallocHost(&host, BIG) != cudaSuccess ||
+      cudaMalloc(&dev, BIG) != cudaSuccess) {
+    cudaFreeHost(host);
+    return;
+  }
+  double best = 1e30, best_big = 1e30;
+  for (int i = 0; i < 2 * ROUNDS; i++) {
+    size_t len = i < ROUNDS ? 1 : BIG;
+    double t0 = now_s();
+    if (cudaMemcpy(dev, host, len, cudaMemcpyHostToDevice) != cudaSuccess)
+      break;
+    double t = now_s() - t0;
+    if (i < ROUNDS && t < best)
+      best = t;
+    else if (i >= ROUNDS && t < best_big)
+      best_big = t;
+  }
+  if (best < 1e30 && best_big < 1e30 && best_big > best) {
+    *latency = best;
+    *bandwidth = (double)BIG / (best_big - best);
+  }
+  cudaFree(dev);
+  cudaFreeHost(host);
 }
 
 static void fatal(const char *what, cudaError_t err) {

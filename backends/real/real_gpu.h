@@ -22,6 +22,10 @@ typedef struct real_gpu real_gpu;
 int real_gpu_count(char *why, size_t why_len);
 /* Free device memory of GPU g now, in bytes (0 if unknown). */
 uint64_t real_gpu_free_memory(int g);
+/* The host<->GPU link of GPU g as a transfer model: host-to-device copies from pinned memory,
+ * 1 byte for the latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot
+ * measure. */
+void real_gpu_measure_link(int g, double *bandwidth, double *latency);
 /* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q. NULL with a
  * reason in why on failure. */
 real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q,

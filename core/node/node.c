@@ -31,6 +31,10 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   n->policy = policy ? policy : &nw_policy_unicorn;
   n->be = backend;
   n->stats.devices = cfg->devices;
+  n->stats.net_bandwidth = cfg->net_bandwidth;
+  n->stats.net_latency = cfg->net_latency;
+  n->stats.pcie_bandwidth = cfg->pcie_bandwidth;
+  n->stats.pcie_latency = cfg->pcie_latency;
   n->next_space_id = 1;
   n->next_task_id = 1;
   for (int d = 0; d < cfg->devices && d < NW_STATS_MAX_DEVICES; d++) {

@@ -103,6 +103,11 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
+    t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;
+    t->net_latency = s->net_latency > t->net_latency ? s->net_latency : t->net_latency;
+    t->pcie_bandwidth =
+        s->pcie_bandwidth > t->pcie_bandwidth ? s->pcie_bandwidth : t->pcie_bandwidth;
+    t->pcie_latency = s->pcie_latency > t->pcie_latency ? s->pcie_latency : t->pcie_latency;
     t->cache_hits += s->cache_hits;
     t->cache_misses += s->cache_misses;
     t->cache_evictions += s->cache_evictions;

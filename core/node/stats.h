@@ -55,6 +55,9 @@ typedef struct nw_stats {
   uint64_t cancelled;         /* instances here whose result was (or will be) discarded */
   uint64_t prosteal_rounds;   /* stealing rounds begun before the device ran dry */
   uint64_t perf_samples;      /* node 0: measured durations recorded into the run's model */
+  /* The transfer models the node was given (nw_node_config): bytes/s and s; node 0's are the
+   * run's (the largest over nodes in a sum). */
+  double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;
   uint64_t cache_hits;        /* GPU software caches (paper 4.4): subscriptions found there */
   uint64_t cache_misses;      /* subscriptions that had to be copied in */
   uint64_t cache_evictions;   /* live entries evicted to make room */

@@ -90,6 +90,10 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
   cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
   cJSON_AddNumberToObject(j, "perf_samples", (double)r->total.perf_samples);
+  cJSON_AddNumberToObject(j, "net_bandwidth", r->total.net_bandwidth);
+  cJSON_AddNumberToObject(j, "net_latency", r->total.net_latency);
+  cJSON_AddNumberToObject(j, "pcie_bandwidth", r->total.pcie_bandwidth);
+  cJSON_AddNumberToObject(j, "pcie_latency", r->total.pcie_latency);
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
