@@ -2,8 +2,8 @@
  * streams; DMA copies between host and device).
  *
  * One real_gpu per GPU a rank uses: one cudaMalloc'd arena that the core sub-allocates
- * (core/device/devmem.h offsets are relative to its base), one thread per direction of copies (a copy
- * engine each, with its own stream), and one thread per stream that runs kernels. Each thread
+ * (core/device/devmem.h offsets are relative to its base), one thread per direction of copies (a
+ * copy engine each, with its own stream), and one thread per stream that runs kernels. Each thread
  * posts its completion events into the rank's event queue. real_gpu.c needs CUDA;
  * real_gpu_nocuda.c is the build without it (no GPU is ever found there).
  */

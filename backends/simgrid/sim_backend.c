@@ -33,8 +33,8 @@
 #include <string.h>
 #include <xbt/log.h>
 
-#include "platform_check.h"
 #include "perfdata.h"
+#include "platform_check.h"
 #include "rng.h"
 #include "sendq.h"
 

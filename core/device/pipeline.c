@@ -117,7 +117,8 @@ static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
  * the request is merged (section 4.2: duplicate requests are filtered) and keeps its class.
  * At most one subtask per device is prefetched, so what such a device waits for is the one
  * transfer its pipeline asked for while the previous subtask ran. */
-nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch) {
+nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask,
+                                 int prefetch) {
   nw_prepared *p = calloc(1, sizeof *p);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);

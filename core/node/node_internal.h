@@ -156,9 +156,9 @@ typedef struct nw_device_slot {
   /* The policy asked for work for this device: a stealing round is in progress (also while
    * executing: ProSteal), or a request to a central queue is on its way. */
   int steal_active;
-  int prosteal_off;     /* a proactive round failed everywhere: wait until dry next time */
-  double steal_sent_s;  /* when the outstanding request left */
-  double steal_wait_s;  /* total time requests took to be answered, and how many were */
+  int prosteal_off;    /* a proactive round failed everywhere: wait until dry next time */
+  double steal_sent_s; /* when the outstanding request left */
+  double steal_wait_s; /* total time requests took to be answered, and how many were */
   uint64_t steal_answers;
   double max_fetch_s; /* longest wait for a subtask's data */
   uint64_t range_len; /* size of the range it works through (initial or last stolen) */
@@ -188,7 +188,7 @@ struct nw_task_state {
   /* The policy's own state for the task, freed with it by policy_state_free (may be NULL). */
   void *policy_state;
   void (*policy_state_free)(void *state);
-  nw_exec **deferred;    /* read-write views, applied at task end (transactional semantics) */
+  nw_exec **deferred; /* read-write views, applied at task end (transactional semantics) */
   size_t ndeferred, capdeferred;
   int finishing;    /* TASK_FINISH seen */
   int running;      /* execs launched and not yet returned */
@@ -288,10 +288,10 @@ struct nw_node {
   nw_region read_need;
   nw_driver_call *place_call; /* a driver placement or write waiting for the cluster */
   int place_acks;
-  int place_phase;      /* driver.c: what it waits for */
-  nw_region place_what; /* the bytes it places or writes */
-  char error[512];      /* first failure of the run */
-  nw_bufpool views;     /* recycled private write views */
+  int place_phase;             /* driver.c: what it waits for */
+  nw_region place_what;        /* the bytes it places or writes */
+  char error[512];             /* first failure of the run */
+  nw_bufpool views;            /* recycled private write views */
   struct nw_perf_sample *perf; /* measured durations not yet sent to node 0 (perfdata.h) */
   size_t perf_n, perf_cap;
   uint64_t said_calibrating; /* node 0: kinds (bit = index in cfg.kinds) said to calibrate */
@@ -379,7 +379,8 @@ void nw_pipeline_task_unstage(nw_node *n, nw_task_state *t);
  * after the device's current one (pipelining), so its reads are fetched at prefetch priority
  * when the run's prefetch_priority is LOW; otherwise it is the subtask the device runs now
  * (it becomes current) and its reads are demand fetches. */
-nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask, int prefetch);
+nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask,
+                                 int prefetch);
 /* Commits a finished exec's result (write views, set S, the count at node 0) and frees it. */
 void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
 /* Frees an exec whose result is thrown away. */

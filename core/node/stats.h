@@ -58,11 +58,11 @@ typedef struct nw_stats {
   /* The transfer models the node was given (nw_node_config): bytes/s and s; node 0's are the
    * run's (the largest over nodes in a sum). */
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;
-  uint64_t cache_hits;        /* GPU software caches (paper 4.4): subscriptions found there */
-  uint64_t cache_misses;      /* subscriptions that had to be copied in */
-  uint64_t cache_evictions;   /* live entries evicted to make room */
-  uint64_t bytes_h2d;         /* bytes copied host to GPU */
-  uint64_t bytes_d2h;         /* bytes copied GPU to host */
+  uint64_t cache_hits;      /* GPU software caches (paper 4.4): subscriptions found there */
+  uint64_t cache_misses;    /* subscriptions that had to be copied in */
+  uint64_t cache_evictions; /* live entries evicted to make room */
+  uint64_t bytes_h2d;       /* bytes copied host to GPU */
+  uint64_t bytes_d2h;       /* bytes copied GPU to host */
   /* Locality (paper 4.3.4), counted whether locality-aware scheduling is on or off: the bytes
    * that committed subtasks read, and how many of those their node held at the task's start
    * (owned, or a still-valid copy kept from an earlier task). */

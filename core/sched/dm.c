@@ -240,8 +240,9 @@ static void assign(nw_node *n, nw_task_state *t) {
     free(device);
     free(ids);
     free(devs);
-    nw_node_fail(n, "node 0, task %llu: policy %s could not place its subtasks (out of memory, "
-                    "or a subscription callback that answers differently than at submission)",
+    nw_node_fail(n,
+                 "node 0, task %llu: policy %s could not place its subtasks (out of memory, "
+                 "or a subscription callback that answers differently than at submission)",
                  (unsigned long long)t->id, n->policy->name);
     return;
   }
@@ -413,15 +414,15 @@ static int pop_ready(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
   return 1;
 }
 
-#define DM_POLICY(var, nm, sum, popper)                                                         \
-  const nw_policy var = {                                                                      \
-      .name = nm,                                                                              \
-      .summary = sum,                                                                          \
-      .uses_affinity = uses_affinity,                                                          \
-      .task_start = task_start,                                                                \
-      .dry = dry,                                                                              \
-      .pop = popper,                                                                           \
-      .on_message = on_message,                                                                \
+#define DM_POLICY(var, nm, sum, popper)                                                            \
+  const nw_policy var = {                                                                          \
+      .name = nm,                                                                                  \
+      .summary = sum,                                                                              \
+      .uses_affinity = uses_affinity,                                                              \
+      .task_start = task_start,                                                                    \
+      .dry = dry,                                                                                  \
+      .pop = popper,                                                                               \
+      .on_message = on_message,                                                                    \
   }
 
 DM_POLICY(nw_policy_dm, "dm", "StarPU dm: HEFT on duration models (earliest predicted finish)",
@@ -431,5 +432,4 @@ DM_POLICY(nw_policy_dmda, "dmda", "StarPU dmda: dm plus the predicted time to mo
 DM_POLICY(nw_policy_heft, "heft", "StarPU heft: the same as dmda", pop_fifo);
 DM_POLICY(nw_policy_dmdar, "dmdar", "StarPU dmdar: dmda, a device runs ready subtasks first",
           pop_ready);
-DM_POLICY(nw_policy_dmdas, "dmdas", "StarPU dmdas: dmda deciding subtasks by priority",
-          pop_fifo);
+DM_POLICY(nw_policy_dmdas, "dmdas", "StarPU dmdas: dmda deciding subtasks by priority", pop_fifo);

@@ -1,6 +1,7 @@
 /* eager.c: StarPU's eager (greedy, no priorities; Augonnet, Thibault, Namyst: StarPU: a Runtime
- * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): one FIFO of the task's subtasks for the whole
- * cluster, served one subtask at a time to whichever device is idle (central.h). */
+ * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): one
+ * FIFO of the task's subtasks for the whole cluster, served one subtask at a time to whichever
+ * device is idle (central.h). */
 #include "central.h"
 
 static void task_start(nw_node *n, nw_task_state *t) {

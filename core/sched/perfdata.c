@@ -132,8 +132,7 @@ int nw_perf_predict(nw_node *n, const nw_task_kind *k, nw_device_kind kind, int 
   return nw_perfmodel_predict(n->cfg.perfmodel, k->name, arch, footprint, size, seconds);
 }
 
-int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m,
-                         double *seconds) {
+int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m, double *seconds) {
   const nw_task_state *t = e->task;
   char arch[NW_PERFMODEL_ARCH_MAX + 1];
   uint64_t footprint, size;

@@ -31,8 +31,7 @@ int nw_perf_predict(nw_node *n, const nw_task_kind *k, nw_device_kind kind, int 
                     uint64_t footprint, uint64_t size, double *seconds);
 /* The simulator: the model's duration of an exec (its kind, its device's arch and its items,
  * its subtask's footprint); 1 on success, 0 when the model does not know it. */
-int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m,
-                         double *seconds);
+int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m, double *seconds);
 void nw_perf_free(nw_node *n);
 
 #endif

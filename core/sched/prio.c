@@ -1,6 +1,7 @@
 /* prio.c: StarPU's prio (eager with priorities; Augonnet, Thibault, Namyst: StarPU: a Runtime
- * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): the cluster-wide queue of central.h ordered by the
- * kind's subtask priority, larger first, equal priorities in id order. */
+ * System for Scheduling Tasks over Accelerator-Based Multicore Machines, RR-7240, section 5): the
+ * cluster-wide queue of central.h ordered by the kind's subtask priority, larger first, equal
+ * priorities in id order. */
 #include "central.h"
 
 static void task_start(nw_node *n, nw_task_state *t) {

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "backend_choice.h"
-#include "perfmodel_file.h"
 #include "options.h"
+#include "perfmodel_file.h"
 #include "report.h"
 #include "sweep.h"
 
