@@ -1,4 +1,4 @@
-/* test_policies.c: the StarPU policies (sched/random.c, sched/ws.c) decide as they should, on
+/* test_policies.c: the StarPU policies (sched/eager.c, random.c, ws.c) decide as they should, on
  * scripted clusters of the loop backend, and their results stay exact.
  *
  * - ws and lws steal from their own node first, without a message: on 2 nodes of 3 devices,
@@ -146,7 +146,40 @@ static void random_weighted(void) {
   CHECK(memcmp(a.by, b.by, sizeof a.by) != 0);
 }
 
+/* eager hands subtasks out in FIFO order: one device launches them in id order, and on two
+ * nodes of two devices every device's subtasks come in increasing ids (each request gets the
+ * queue's head), all 144 of them exactly once. */
+static void eager_fifo(int nodes, int devices) {
+  loop_config c;
+  loop_config_defaults(&c);
+  c.nodes = nodes;
+  c.devices = devices;
+  static script s;
+  script_reset(&s, nodes, devices);
+  use_script(&c, &s, "eager");
+  nw_app_args mm = {.n = 192, .block = 16, .seed = 5, .verify = 1, .spread = 1};
+  nw_run_result res;
+  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+  CHECK(res.verified == 1);
+  CHECK(res.subtasks == 144);
+  int in_order = 1;
+  for (int i = 0; i < 144; i++) {
+    CHECK(s.by[i] >= 0);
+    for (int j = i + 1; j < 144; j++)
+      if (s.by[j] == s.by[i] && s.at[j] < s.at[i])
+        in_order = 0;
+  }
+  CHECK(in_order);
+  if (nodes * devices == 1)
+    for (int i = 1; i < 144; i++)
+      CHECK(s.at[i] > s.at[i - 1]);
+  printf("eager on %d x %d devices: each device's subtasks in FIFO order\n", nodes, devices);
+  nw_run_result_free(&res);
+}
+
 int main(void) {
+  eager_fifo(1, 1);
+  eager_fifo(2, 2);
   local_first("ws", 2);
   local_first("lws", 0);
   random_weighted();
