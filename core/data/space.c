@@ -284,6 +284,16 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
   nw_region_free(&need);
 }
 
+/* A region and, in functional mode, its bytes, written into the node's copy of s. */
+static void read_region_bytes(nw_node *n, nw_space_state *s, nw_reader *r, nw_region *got) {
+  nw_r_region(r, got, s->pitch);
+  if (!r->bad && n->cfg.functional) {
+    const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(got));
+    if (bytes)
+      nw_region_scatter(got, bytes, s->data);
+  }
+}
+
 int nw_space_on_data(nw_node *n, nw_reader *r) {
   uint64_t id = nw_r_u64(r), version = nw_r_u64(r);
   nw_space_state *s = nw_space_find(n, id);
@@ -299,12 +309,7 @@ int nw_space_on_data(nw_node *n, nw_reader *r) {
     return 0;
   }
   nw_region got;
-  nw_r_region(r, &got, s->pitch);
-  if (!r->bad && n->cfg.functional) {
-    const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(&got));
-    if (bytes)
-      nw_region_scatter(&got, bytes, s->data);
-  }
+  read_region_bytes(n, s, r, &got);
   if (!r->bad) {
     if (nw_region_add(&s->resident, &got) != NW_OK ||
         nw_region_subtract(&s->inflight, &got) != NW_OK)
@@ -391,12 +396,7 @@ void nw_space_on_place(nw_node *n, int src, nw_reader *r) {
   if (r->bad)
     return;
   nw_region got;
-  nw_r_region(r, &got, s->pitch);
-  if (!r->bad && n->cfg.functional) {
-    const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(&got));
-    if (bytes)
-      nw_region_scatter(&got, bytes, s->data);
-  }
+  read_region_bytes(n, s, r, &got);
   if (!r->bad &&
       (nw_region_add(&s->owned, &got) != NW_OK || nw_region_add(&s->resident, &got) != NW_OK))
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_file.h"
+
 typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE } opt_type;
 
 typedef struct opt_def {
@@ -323,29 +325,10 @@ static char *read_file(const char *path, char *why, size_t len) {
     snprintf(why, len, "config %s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 4096, n = 0;
-  char *buf = malloc(cap);
-  size_t r;
-  while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b) {
-        free(buf);
-        buf = NULL;
-      } else {
-        buf = b;
-      }
-    }
-  }
-  int err = ferror(f);
+  char *buf = tool_read_stream(f);
   fclose(f);
-  if (!buf || err) {
-    free(buf);
+  if (!buf)
     snprintf(why, len, "config %s: cannot read it", path);
-    return NULL;
-  }
-  buf[n] = '\0';
   return buf;
 }
 

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "text_file.h"
+
 #define FORMAT_VERSION 1
 #define VERSION_KEY "narwhal-perfmodel"
 /* The largest whole number a JSON number (a double) holds exactly along with all below it. */
@@ -177,25 +179,10 @@ static char *read_all(const char *path, char *why, size_t len) {
     fail(why, len, path, "cannot read it: %s", strerror(errno));
     return NULL;
   }
-  size_t cap = 4096, n = 0, r;
-  char *buf = malloc(cap);
-  while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b)
-        free(buf);
-      buf = b;
-    }
-  }
-  int err = ferror(f);
+  char *buf = tool_read_stream(f);
   fclose(f);
-  if (!buf || err) {
-    free(buf);
-    fail(why, len, path, "cannot read it%s", buf ? "" : ": out of memory");
-    return NULL;
-  }
-  buf[n] = '\0';
+  if (!buf)
+    fail(why, len, path, "cannot read it (a read error, or out of memory)");
   return buf;
 }
 

@@ -19,23 +19,7 @@
 #include <unistd.h>
 
 #include "options.h"
-
-static char *slurp(FILE *f) {
-  size_t cap = 4096, n = 0, r;
-  char *buf = malloc(cap);
-  while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 == cap) {
-      char *b = realloc(buf, cap *= 2);
-      if (!b)
-        free(buf);
-      buf = b;
-    }
-  }
-  if (buf)
-    buf[n] = '\0';
-  return buf;
-}
+#include "text_file.h"
 
 /* Runs this executable as `run --config path --json`; returns its stdout, or NULL. */
 static char *run_child(const char *path, int *status) {
@@ -56,7 +40,7 @@ static char *run_child(const char *path, int *status) {
   }
   close(fds[1]);
   FILE *f = fdopen(fds[0], "r");
-  char *out = f ? slurp(f) : NULL;
+  char *out = f ? tool_read_stream(f) : NULL;
   if (f)
     fclose(f);
   while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -128,7 +112,7 @@ int sweep_main(int argc, char **argv) {
     fprintf(stderr, "narwhal: sweep %s: %s\n", path, strerror(errno));
     return 2;
   }
-  char *text = slurp(f);
+  char *text = tool_read_stream(f);
   fclose(f);
   cJSON *root = text ? cJSON_Parse(text) : NULL;
   free(text);

@@ -1,0 +1,11 @@
+/* text_file.h: a whole file as one NUL-terminated string (run files, sweeps, model files). */
+#ifndef NW_TOOL_TEXT_FILE_H
+#define NW_TOOL_TEXT_FILE_H
+
+#include <stdio.h>
+
+/* Everything f has left, NUL-terminated (free it); NULL when memory runs out or reading
+ * fails. Does not close f. */
+char *tool_read_stream(FILE *f);
+
+#endif
