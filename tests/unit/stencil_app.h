@@ -4,7 +4,8 @@
  * subtask per row). Each task's reads must see the state at its start although other nodes
  * write those rows during the task (transactional semantics), and ownership moves between
  * nodes from task to task (paper section 3, steps 1-4). The driver checks the result against
- * a sequential computation: outcome.verified. */
+ * a sequential computation: outcome.verified. The smooth steps' rows have priorities (i % 3,
+ * larger first) for the policies that use them. */
 #ifndef NW_TEST_STENCIL_APP_H
 #define NW_TEST_STENCIL_APP_H
 

@@ -17,6 +17,7 @@
 #include "loop_backend.h"
 #include "matmul/matmul.h"
 #include "node_internal.h"
+#include "stencil_app.h"
 
 #define MAX_SUBTASKS 1024
 
@@ -177,7 +178,57 @@ static void eager_fifo(int nodes, int devices) {
   nw_run_result_free(&res);
 }
 
+/* The launches of one device, in order: (task, subtask). */
+typedef struct launches {
+  uint64_t task[256], subtask[256];
+  int n;
+} launches;
+
+static double record_launch(void *ctx, int node, const nw_exec *e) {
+  launches *l = ctx;
+  (void)node;
+  if (l->n < 256) {
+    l->task[l->n] = e->task->id;
+    l->subtask[l->n++] = e->subtask;
+  }
+  return 0.0;
+}
+
+/* prio respects priorities: on one device, each smooth step of the stencil app (rows with
+ * priority i % 3) runs its rows 2, 5, 8, ... first, then 1, 4, ..., then 0, 3, ...; eager
+ * runs them in id order. The results stay exact. */
+static void prio_order(const char *policy, int by_priority) {
+  loop_config c;
+  loop_config_defaults(&c);
+  c.nodes = 1;
+  c.devices = 1;
+  static launches l;
+  memset(&l, 0, sizeof l);
+  c.exec_delay = record_launch;
+  c.script = &l;
+  snprintf(c.sched.policy, sizeof c.sched.policy, "%s", policy);
+  nw_app_args args = {.n = 0, .block = 0, .seed = 1, .verify = 1, .spread = 0};
+  nw_run_result res;
+  CHECK(loop_run(&c, &nw_test_stencil_app, &args, &res) == NW_OK);
+  CHECK(res.verified == 1);
+  CHECK(l.n == STENCIL_ROWS * (1 + STENCIL_STEPS));
+  int in_order = 1;
+  for (int i = 1; i < l.n; i++) {
+    if (l.task[i] != l.task[i - 1] || l.task[i] == 1) /* a new task, or init (no priority) */
+      continue;
+    uint64_t a = l.subtask[i - 1], b = l.subtask[i];
+    int pa = by_priority ? (int)(a % 3) : 0, pb = by_priority ? (int)(b % 3) : 0;
+    if (pa < pb || (pa == pb && a > b))
+      in_order = 0;
+  }
+  CHECK(in_order);
+  printf("%s: every smooth step's rows in %s order\n", policy, by_priority ? "priority" : "id");
+  nw_run_result_free(&res);
+}
+
 int main(void) {
+  prio_order("prio", 1);
+  prio_order("eager", 0);
   eager_fifo(1, 1);
   eager_fifo(2, 2);
   local_first("ws", 2);
