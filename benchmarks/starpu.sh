@@ -5,7 +5,8 @@
 # process, the same number of CPU workers. Four configurations, run interleaved (A B C D A B C
 # D ...) because this machine is noisy, each figure the best of REPS (default 3):
 #   starpu-eager, starpu-dmda (its history model calibrated first, in a temporary STARPU_HOME),
-#   narwhal-unicorn and narwhal-dmda (`--sched`; n/a where this build has no such option).
+#   narwhal-unicorn and narwhal-dmda (`--sched`, its model calibrated first with --calibrate
+#   on; n/a where this build has no such option).
 # Then the ratios of Narwhal to StarPU. Where a GPU and a CUDA build are present, the same
 # again with one GPU: StarPU with STARPU_NCUDA=1 (needs a StarPU built with CUDA, which
 # Debian's is not: then n/a), Narwhal with --devices cpu+gpu.
@@ -69,11 +70,14 @@ starpu_once() { # SCHED NCPU NCUDA
 }
 
 # One Narwhal run (one MPI rank with every core, as benchmarks/run.sh): prints its GFlop/s.
-narwhal_once() { # SCHED|"" DEVICES
+# Narwhal's dmda predicts from a model calibrated first, as StarPU's is (narwhal_calibrate).
+narwhal_model=$STARPU_HOME/narwhal-model.json
+narwhal_once() { # SCHED|"" DEVICES [EXTRA OPTIONS]
   local sched=()
   [ -n "$1" ] && sched=(--sched "$1")
+  [ "$1" = dmda ] && sched+=(--perfmodel "$narwhal_model")
   mpirun -np 1 --bind-to none "$nw" run --app matmul --backend real --n "$n" --block "$block" \
-    --devices "$2" "${sched[@]}" --no-verify --json |
+    --devices "$2" "${sched[@]}" "${@:3}" --no-verify --json |
     sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p'
 }
 
@@ -100,6 +104,10 @@ compare() { # LABEL NCPU NCUDA DEVICES
   elif [ "$rc" -ne 0 ]; then
     echo "starpu.sh: StarPU's calibration run failed (exit $rc)" >&2
     exit 1
+  fi
+  if [ "$have_sched" = 1 ]; then # Narwhal's dmda model: one calibration run, like StarPU's
+    rm -f "$narwhal_model"
+    narwhal_once dmda "$devices" --calibrate on >/dev/null 2>&1
   fi
   for _ in $(seq "$reps"); do
     if [ "$rc" -eq 0 ]; then
