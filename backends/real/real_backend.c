@@ -1,23 +1,12 @@
 /* real_backend.c: the core's node on real hardware, one MPI rank per node (DESIGN.md).
  *
- * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node;
- * one compute thread per CPU device runs kernels (a work-group device adds a thread per
- * further core, real_team.c); one network thread makes every
- * point-to-point MPI call (so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics
- * gather and MPI_Finalize happen while it is not running). On rank 0 the main thread runs the
- * application's driver. Messages travel with tag = channel, so control and data are separate
- * streams, as in Unicorn's network subsystem (section 4.2).
- *
- * Data priority (section 4.2, core/data/sendq.h): the network thread posts control messages and
- * demand data (NW_CHANNEL_DATA) at once, and holds prefetch data (NW_CHANNEL_PREFETCH) back
- * while any demand data send of this rank is queued or in flight, posting prefetches one at a
- * time otherwise. A prefetch travels with the data tag: receivers do not change. Prefetches
- * cannot starve into a deadlock: a demand send completes once its receiver's network thread
- * takes it, which it always does, and the prefetch goes when no demand is pending.
- *
- * Shutdown: when the node has finished, the network thread completes its sends, then enters a
- * non-blocking barrier and keeps receiving (and dropping) until every rank is there. A rank
- * enters only after its own sends completed, so no send is left unmatched and none hangs.
+ * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node and
+ * is also the rank's MPI progress engine (real_net.h: it posts sends itself and polls MPI while
+ * it waits, so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics gather and
+ * MPI_Finalize happen while it is not running); one compute thread per CPU device runs kernels
+ * (a work-group device adds a thread per further core, real_team.c). On rank 0 the main thread
+ * runs the application's driver. Every thread that waits for another spins briefly before it
+ * sleeps (real_spin.h), so a hand-off between threads costs no context switch when both run.
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "real_backend.h"
@@ -26,6 +15,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,19 +24,11 @@
 
 #include "real_gpu.h"
 #include "real_load.h"
+#include "real_net.h"
 #include "real_queue.h"
+#include "real_spin.h"
 #include "real_team.h"
 #include "rng.h"
-#include "sendq.h"
-
-typedef struct outgoing {
-  int dst, tag;
-  int cls; /* nw_send_class of a data message; -1: control */
-  void *buf;
-  size_t len;
-  MPI_Request req;
-  struct outgoing *next;
-} outgoing;
 
 typedef struct device {
   struct rank_state *rs;
@@ -61,6 +43,8 @@ typedef struct device {
    * multi-assigned copy may still compute when the next task launches. */
   nw_exec **pending;
   size_t npending, cappending;
+  atomic_size_t queued; /* npending, read without the lock while the thread spins */
+  int sleeping;         /* under mu: the thread waits on cv, a launch must signal */
   int stop;
 } device;
 
@@ -74,24 +58,15 @@ typedef struct rank_state {
   int ndev;
   real_gpu *gpus[NW_MAX_GPUS_PER_NODE];
   int ngpu;
-  /* network thread */
-  pthread_t net;
-  pthread_mutex_t out_mu;
-  outgoing *out_head, *out_tail; /* handed over by send(), not yet posted */
-  int node_done;                 /* set by the event loop when the node finished */
-  char net_error[256];
-  uint64_t demand_overtakes; /* the network thread's, read after it is joined */
+  real_net *net; /* NULL with one rank: nothing to poll */
   /* driver (rank 0) */
   pthread_mutex_t drv_mu;
   pthread_cond_t drv_cv;
-  nw_driver_call *drv_returned;
+  _Atomic(nw_driver_call *) drv_returned; /* read without the lock while the driver spins */
+  int drv_sleeping;                       /* under drv_mu */
 } rank_state;
 
-static double monotonic(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#define monotonic real_monotonic
 
 static nw_event *new_event(nw_event_kind kind) {
   nw_event *ev = calloc(1, sizeof *ev);
@@ -124,25 +99,7 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
     real_queue_push(&rs->q, ev);
     return;
   }
-  outgoing *o = calloc(1, sizeof *o);
-  if (!o) {
-    fprintf(stderr, "narwhal: out of memory\n");
-    exit(1);
-  }
-  *o = (outgoing){.dst = dst,
-                  .tag = ch == NW_CHANNEL_CONTROL ? NW_CHANNEL_CONTROL : NW_CHANNEL_DATA,
-                  .cls = ch == NW_CHANNEL_CONTROL    ? -1
-                         : ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH
-                                                     : NW_SEND_DEMAND,
-                  .buf = buf,
-                  .len = len};
-  pthread_mutex_lock(&rs->out_mu);
-  if (rs->out_tail)
-    rs->out_tail->next = o;
-  else
-    rs->out_head = o;
-  rs->out_tail = o;
-  pthread_mutex_unlock(&rs->out_mu);
+  real_net_send(rs->net, dst, ch, buf, len);
 }
 
 static void op_launch(void *be, int d, nw_exec *exec) {
@@ -161,7 +118,9 @@ static void op_launch(void *be, int d, nw_exec *exec) {
     }
   }
   dv->pending[dv->npending++] = exec;
-  pthread_cond_signal(&dv->cv);
+  atomic_store_explicit(&dv->queued, dv->npending, memory_order_release);
+  if (dv->sleeping)
+    pthread_cond_signal(&dv->cv);
   pthread_mutex_unlock(&dv->mu);
 }
 
@@ -175,8 +134,9 @@ static void op_timer(void *be, double delay, uint64_t token) {
 static void op_driver_return(void *be, nw_driver_call *call) {
   rank_state *rs = be;
   pthread_mutex_lock(&rs->drv_mu);
-  rs->drv_returned = call;
-  pthread_cond_broadcast(&rs->drv_cv);
+  atomic_store_explicit(&rs->drv_returned, call, memory_order_release);
+  if (rs->drv_sleeping)
+    pthread_cond_broadcast(&rs->drv_cv);
   pthread_mutex_unlock(&rs->drv_mu);
 }
 
@@ -194,16 +154,29 @@ static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, 
 
 /* ---- threads */
 
+/* Spins until the device has an exec queued or the budget is spent. */
+static void spin_for_work(device *dv) {
+  double until = monotonic() + real_spin_budget(REAL_WAIT_WORKER);
+  unsigned polls = 0;
+  while (!atomic_load_explicit(&dv->queued, memory_order_acquire) && monotonic() < until)
+    real_spin_pause(&polls);
+}
+
 static void *compute_thread(void *arg) {
   device *dv = arg;
   for (;;) {
+    spin_for_work(dv);
     pthread_mutex_lock(&dv->mu);
-    while (!dv->npending && !dv->stop)
+    while (!dv->npending && !dv->stop) {
+      dv->sleeping = 1;
       pthread_cond_wait(&dv->cv, &dv->mu);
+      dv->sleeping = 0;
+    }
     nw_exec *e = NULL;
     if (dv->npending) {
       e = dv->pending[0];
       memmove(dv->pending, dv->pending + 1, --dv->npending * sizeof *dv->pending);
+      atomic_store_explicit(&dv->queued, dv->npending, memory_order_relaxed);
     }
     int stop = dv->stop;
     pthread_mutex_unlock(&dv->mu);
@@ -219,134 +192,22 @@ static void *compute_thread(void *arg) {
   }
 }
 
+/* A sleeping event loop polls MPI after 20 us, then less often (real_queue_pop). */
+#define POLL_S 20e-6
+
 static void event_loop(rank_state *rs) {
   while (!nw_node_finished(rs->node)) {
-    nw_event *ev = real_queue_pop(&rs->q);
+    nw_event *ev = real_queue_pop(&rs->q, rs->net ? real_net_poll : NULL, rs->net, POLL_S);
     nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
     free(ev);
   }
-  pthread_mutex_lock(&rs->out_mu);
-  rs->node_done = 1;
-  pthread_mutex_unlock(&rs->out_mu);
+  if (rs->net)
+    real_net_finish(rs->net);
 }
 
 static void *event_thread(void *arg) {
   event_loop(arg);
   return NULL;
-}
-
-/* Receives one message if one is waiting; returns 1 if it did. */
-static int receive_one(rank_state *rs, int deliver) {
-  int flag = 0;
-  MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
-  if (!flag)
-    return 0;
-  int count = 0;
-  MPI_Get_count(&status, MPI_BYTE, &count);
-  void *buf = malloc(count > 0 ? (size_t)count : 1);
-  if (!buf) {
-    fprintf(stderr, "narwhal: rank %d: out of memory receiving %d bytes\n", rs->rank, count);
-    exit(1);
-  }
-  MPI_Recv(buf, count, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
-           MPI_STATUS_IGNORE);
-  if (!deliver) {
-    free(buf);
-    return 1;
-  }
-  nw_event *ev = new_event(NW_EVENT_MESSAGE);
-  ev->src = status.MPI_SOURCE;
-  ev->buf = buf;
-  ev->len = (size_t)count;
-  real_queue_push(&rs->q, ev);
-  return 1;
-}
-
-static void post_send(outgoing *o, outgoing **inflight) {
-  MPI_Isend(o->buf, (int)o->len, MPI_BYTE, o->dst, o->tag, MPI_COMM_WORLD, &o->req);
-  o->next = *inflight;
-  *inflight = o;
-}
-
-static void *network_thread(void *arg) {
-  rank_state *rs = arg;
-  outgoing *inflight = NULL;
-  nw_sendq data; /* data messages not yet posted, by priority */
-  nw_sendq_init(&data);
-  MPI_Request barrier = MPI_REQUEST_NULL;
-  int in_barrier = 0;
-  long idle_us = 20;
-  for (;;) {
-    int busy = 0;
-    pthread_mutex_lock(&rs->out_mu);
-    outgoing *fresh = rs->out_head;
-    rs->out_head = rs->out_tail = NULL;
-    int done = rs->node_done;
-    pthread_mutex_unlock(&rs->out_mu);
-    while (fresh) {
-      outgoing *o = fresh;
-      fresh = o->next;
-      busy = 1;
-      if (o->len > (size_t)0x7fffffff) {
-        snprintf(rs->net_error, sizeof rs->net_error,
-                 "rank %d: a %zu-byte message exceeds MPI's 2 GiB per message", rs->rank, o->len);
-        free(o->buf);
-        free(o);
-        continue;
-      }
-      if (o->cls < 0) {
-        post_send(o, &inflight);
-      } else if (nw_sendq_push(&data, (nw_send_class)o->cls, o) != NW_OK) {
-        fprintf(stderr, "narwhal: rank %d: out of memory queueing a send\n", rs->rank);
-        exit(1);
-      }
-    }
-    nw_send_class cls;
-    for (outgoing *o; (o = nw_sendq_start(&data, &cls));)
-      post_send(o, &inflight);
-    for (outgoing **p = &inflight; *p;) {
-      int flag = 0;
-      MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
-      if (flag) {
-        outgoing *o = *p;
-        *p = o->next;
-        if (o->cls >= 0)
-          nw_sendq_done(&data, (nw_send_class)o->cls);
-        free(o->buf);
-        free(o);
-        busy = 1;
-      } else {
-        p = &(*p)->next;
-      }
-    }
-    while (receive_one(rs, !done))
-      busy = 1;
-    size_t queued =
-        nw_sendq_queued(&data, NW_SEND_DEMAND) + nw_sendq_queued(&data, NW_SEND_PREFETCH);
-    if (done && !inflight && !queued && !in_barrier) {
-      MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
-      in_barrier = 1;
-    }
-    if (in_barrier) {
-      int flag = 0;
-      MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE);
-      if (flag) {
-        rs->demand_overtakes = data.overtakes;
-        nw_sendq_free(&data); /* empty: everything was sent before the barrier */
-        return NULL;
-      }
-    }
-    /* Back off while idle, so this thread does not take a core from the kernels. */
-    if (busy) {
-      idle_us = 20;
-    } else {
-      struct timespec ts = {0, idle_us * 1000};
-      nanosleep(&ts, NULL);
-      if (idle_us < 500)
-        idle_us *= 2;
-    }
-  }
 }
 
 /* ---- driver (rank 0, main thread) */
@@ -356,10 +217,18 @@ static void driver_post(void *be, nw_driver_call *call) {
   nw_event *ev = new_event(NW_EVENT_DRIVER);
   ev->call = call;
   real_queue_push(&rs->q, ev);
+  double until = monotonic() + real_spin_budget(REAL_WAIT_WORKER);
+  unsigned polls = 0;
+  while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
+         monotonic() < until)
+    real_spin_pause(&polls);
   pthread_mutex_lock(&rs->drv_mu);
-  while (rs->drv_returned != call)
+  while (atomic_load_explicit(&rs->drv_returned, memory_order_relaxed) != call) {
+    rs->drv_sleeping = 1;
     pthread_cond_wait(&rs->drv_cv, &rs->drv_mu);
-  rs->drv_returned = NULL;
+    rs->drv_sleeping = 0;
+  }
+  atomic_store_explicit(&rs->drv_returned, NULL, memory_order_relaxed);
   pthread_mutex_unlock(&rs->drv_mu);
 }
 
@@ -374,6 +243,22 @@ static int usable_cores(void) {
     return CPU_COUNT(&set);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
+}
+
+/* The cores this rank may count on: its affinity mask's, but no more than its share of the
+ * node when several ranks run there unbound (mpirun --bind-to none gives each the whole node). */
+static int core_share(int usable) {
+  MPI_Comm local;
+  int here = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+      MPI_SUCCESS) {
+    MPI_Comm_size(local, &here);
+    MPI_Comm_free(&local);
+  }
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  int share = online > 0 && here > 0 ? (int)(online / here) : usable;
+  share = share < usable ? share : usable;
+  return share > 0 ? share : 1;
 }
 
 /* Every rank checks the same configuration, so all fail alike and none waits for another. */
@@ -579,13 +464,14 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   if (rs.rank == 0 && rs.ngpu > 0) /* the host<->GPU link: node 0 decides, with its GPU 0's */
     real_gpu_measure_link(0, &nc.pcie_bandwidth, &nc.pcie_latency);
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
+  real_spin_configure(1 + cpus * group + (rs.rank == 0) + rs.ngpu, core_share(cores), rs.size > 1);
   real_queue_init(&rs.q);
-  pthread_mutex_init(&rs.out_mu, NULL);
+  rs.net = rs.size > 1 ? real_net_create(rs.rank, &rs.q) : NULL;
   pthread_mutex_init(&rs.drv_mu, NULL);
   pthread_cond_init(&rs.drv_cv, NULL);
   st = nw_node_create(&nc, (nw_backend){&real_ops, &rs}, &rs.node);
   rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
-  if (st != NW_OK || !rs.dev)
+  if (st != NW_OK || !rs.dev || (rs.size > 1 && !rs.net))
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
@@ -601,6 +487,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     nw_node_destroy(rs.node);
     free(cluster);
     free(rs.dev);
+    real_net_destroy(rs.net);
     real_queue_destroy(&rs.q);
     MPI_Finalize();
     return res->status = st != NW_OK ? st : NW_ERR_ARG;
@@ -623,7 +510,6 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     }
     pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
   }
-  pthread_create(&rs.net, NULL, network_thread, &rs);
   real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0);
 
   nw_app_outcome outcome = {.verified = -1};
@@ -638,7 +524,6 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   } else {
     event_loop(&rs);
   }
-  pthread_join(rs.net, NULL);
   real_load_stop(load);
   for (int g = 0; g < rs.ngpu; g++)
     real_gpu_close(rs.gpus[g]);
@@ -656,7 +541,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
 
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
   nw_stats mine = *nw_node_stats(rs.node);
-  mine.demand_overtakes = rs.demand_overtakes;
+  mine.demand_overtakes = rs.net ? real_net_demand_overtakes(rs.net) : 0;
   MPI_Gather(&mine, (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats), MPI_BYTE, 0,
              MPI_COMM_WORLD);
   if (rs.rank == 0) {
@@ -664,17 +549,17 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     if (app_status != NW_OK) {
       st = app_status;
       snprintf(res->error, sizeof res->error, "%s", rt.error[0] ? rt.error : "the run failed");
-    } else if (rs.net_error[0]) {
+    } else if (rs.net && real_net_error(rs.net)[0]) {
       st = NW_ERR_INTERNAL;
-      snprintf(res->error, sizeof res->error, "%s", rs.net_error);
+      snprintf(res->error, sizeof res->error, "%s", real_net_error(rs.net));
     }
   }
   free(all);
+  real_net_destroy(rs.net);
   real_queue_destroy(&rs.q);
   nw_node_destroy(rs.node);
   free(cluster);
   free(rs.dev);
-  pthread_mutex_destroy(&rs.out_mu);
   pthread_mutex_destroy(&rs.drv_mu);
   pthread_cond_destroy(&rs.drv_cv);
   MPI_Finalize();

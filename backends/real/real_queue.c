@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "real_spin.h"
+
+#define NO_TIMER 1e300
+
 void real_queue_init(real_queue *q) {
   pthread_mutex_init(&q->mu, NULL);
   pthread_condattr_t a;
@@ -15,6 +19,9 @@ void real_queue_init(real_queue *q) {
   pthread_condattr_destroy(&a);
   q->head = q->tail = NULL;
   q->timers = NULL;
+  atomic_init(&q->queued, 0);
+  atomic_init(&q->next_at, NO_TIMER);
+  q->sleeping = 0;
 }
 
 static void free_event(nw_event *ev) {
@@ -41,6 +48,13 @@ void real_queue_destroy(real_queue *q) {
   pthread_cond_destroy(&q->cv);
 }
 
+/* With the lock held, after publishing work: wake the consumer if it sleeps. It announces
+ * sleep and takes its last look at the queue under the same lock, so it cannot miss this. */
+static void wake(real_queue *q) {
+  if (q->sleeping)
+    pthread_cond_signal(&q->cv);
+}
+
 void real_queue_push(real_queue *q, nw_event *ev) {
   ev->next = NULL;
   pthread_mutex_lock(&q->mu);
@@ -49,7 +63,8 @@ void real_queue_push(real_queue *q, nw_event *ev) {
   else
     q->head = ev;
   q->tail = ev;
-  pthread_cond_signal(&q->cv);
+  atomic_fetch_add_explicit(&q->queued, 1, memory_order_release);
+  wake(q);
   pthread_mutex_unlock(&q->mu);
 }
 
@@ -67,41 +82,103 @@ void real_queue_push_at(real_queue *q, nw_event *ev, double at) {
     p = &(*p)->next;
   t->next = *p;
   *p = t;
-  pthread_cond_signal(&q->cv);
+  atomic_store_explicit(&q->next_at, q->timers->at, memory_order_release);
+  wake(q);
   pthread_mutex_unlock(&q->mu);
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+/* An event that is due now, or NULL; called with the lock held. */
+static nw_event *take(real_queue *q, double now) {
+  if (q->timers && q->timers->at <= now) {
+    real_timer *t = q->timers;
+    q->timers = t->next;
+    atomic_store_explicit(&q->next_at, q->timers ? q->timers->at : NO_TIMER, memory_order_relaxed);
+    nw_event *ev = t->ev;
+    free(t);
+    return ev;
+  }
+  if (q->head) {
+    nw_event *ev = q->head;
+    q->head = ev->next;
+    if (!q->head)
+      q->tail = NULL;
+    atomic_fetch_sub_explicit(&q->queued, 1, memory_order_relaxed);
+    return ev;
+  }
+  return NULL;
 }
 
-nw_event *real_queue_pop(real_queue *q) {
+static int ready(real_queue *q, double now) {
+  return atomic_load_explicit(&q->queued, memory_order_acquire) > 0 ||
+         atomic_load_explicit(&q->next_at, memory_order_acquire) <= now;
+}
+
+static nw_event *take_locked(real_queue *q, double now) {
   pthread_mutex_lock(&q->mu);
+  nw_event *ev = take(q, now);
+  pthread_mutex_unlock(&q->mu);
+  return ev;
+}
+
+/* The longest a sleeping consumer goes without polling: the old network thread's back-off. */
+#define POLL_MAX_S 500e-6
+
+nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double poll_s) {
+  double now = real_monotonic();
+  if (ready(q, now)) {
+    nw_event *ev = take_locked(q, now);
+    if (ev)
+      return ev;
+  }
   for (;;) {
-    if (q->timers && q->timers->at <= now()) {
-      real_timer *t = q->timers;
-      q->timers = t->next;
-      nw_event *ev = t->ev;
-      free(t);
-      pthread_mutex_unlock(&q->mu);
-      return ev;
+    /* Spin: poll and look again until the budget is spent without anything happening. */
+    double until = now + real_spin_budget(REAL_WAIT_LOOP);
+    unsigned polls = 0;
+    for (;;) {
+      int active = poll && poll(ctx);
+      now = real_monotonic();
+      if (ready(q, now)) {
+        nw_event *ev = take_locked(q, now);
+        if (ev)
+          return ev;
+      }
+      if (active)
+        until = now + real_spin_budget(REAL_WAIT_LOOP);
+      else if (now >= until)
+        break;
+      real_spin_pause(&polls);
     }
-    if (q->head) {
-      nw_event *ev = q->head;
-      q->head = ev->next;
-      if (!q->head)
-        q->tail = NULL;
-      pthread_mutex_unlock(&q->mu);
-      return ev;
+    /* Sleep, waking for the first timer, for a push, and to poll: after poll_s, then twice as
+     * long each time nothing happened, up to POLL_MAX_S. */
+    double interval = poll_s;
+    pthread_mutex_lock(&q->mu);
+    for (;;) {
+      now = real_monotonic();
+      nw_event *ev = take(q, now);
+      if (ev) {
+        pthread_mutex_unlock(&q->mu);
+        return ev;
+      }
+      double at = q->timers ? q->timers->at : NO_TIMER;
+      if (poll && poll_s > 0 && now + interval < at)
+        at = now + interval;
+      q->sleeping = 1; /* under the lock: see wake() */
+      if (at < NO_TIMER) {
+        struct timespec ts = {(time_t)at, (long)((at - (double)(time_t)at) * 1e9)};
+        pthread_cond_timedwait(&q->cv, &q->mu, &ts);
+      } else {
+        pthread_cond_wait(&q->cv, &q->mu);
+      }
+      q->sleeping = 0;
+      if (poll && poll_s > 0) {
+        pthread_mutex_unlock(&q->mu); /* poll() may push */
+        if (poll(ctx))
+          break; /* something is moving: spin again */
+        pthread_mutex_lock(&q->mu);
+        if (interval < POLL_MAX_S)
+          interval *= 2;
+      }
     }
-    if (q->timers) {
-      double at = q->timers->at;
-      struct timespec ts = {(time_t)at, (long)((at - (double)(time_t)at) * 1e9)};
-      pthread_cond_timedwait(&q->cv, &q->mu, &ts);
-    } else {
-      pthread_cond_wait(&q->cv, &q->mu);
-    }
+    now = real_monotonic();
   }
 }

@@ -1,0 +1,182 @@
+/* real_net.c: see real_net.h. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include "real_net.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sendq.h"
+
+typedef struct outgoing {
+  int dst, tag;
+  int cls; /* nw_send_class of a data message; -1: control */
+  void *buf;
+  size_t len;
+  MPI_Request req;
+  struct outgoing *next;
+} outgoing;
+
+struct real_net {
+  int rank;
+  real_queue *q;
+  outgoing *inflight; /* posted, not yet complete */
+  nw_sendq data;      /* data messages not yet posted, by priority */
+  int receiving;      /* 0 after the node finished: what arrives is dropped */
+  char error[256];
+};
+
+static void *must(void *p) {
+  if (!p) {
+    fprintf(stderr, "narwhal: out of memory in the MPI transport\n");
+    exit(1);
+  }
+  return p;
+}
+
+real_net *real_net_create(int rank, real_queue *q) {
+  real_net *net = calloc(1, sizeof *net);
+  if (!net)
+    return NULL;
+  net->rank = rank;
+  net->q = q;
+  net->receiving = 1;
+  nw_sendq_init(&net->data);
+  return net;
+}
+
+void real_net_destroy(real_net *net) {
+  if (!net)
+    return;
+  while (net->inflight) { /* only after a failed run: real_net_finish empties it */
+    outgoing *o = net->inflight;
+    net->inflight = o->next;
+    free(o->buf);
+    free(o);
+  }
+  nw_sendq_free(&net->data);
+  free(net);
+}
+
+static void post(real_net *net, outgoing *o) {
+  MPI_Isend(o->buf, (int)o->len, MPI_BYTE, o->dst, o->tag, MPI_COMM_WORLD, &o->req);
+  o->next = net->inflight;
+  net->inflight = o;
+}
+
+static int start_data(real_net *net) {
+  int any = 0;
+  nw_send_class cls;
+  for (outgoing *o; (o = nw_sendq_start(&net->data, &cls));) {
+    post(net, o);
+    any = 1;
+  }
+  return any;
+}
+
+void real_net_send(real_net *net, int dst, nw_channel ch, void *buf, size_t len) {
+  if (len > (size_t)0x7fffffff) {
+    snprintf(net->error, sizeof net->error,
+             "rank %d: a %zu-byte message exceeds MPI's 2 GiB per message", net->rank, len);
+    free(buf);
+    return;
+  }
+  outgoing *o = must(calloc(1, sizeof *o));
+  *o = (outgoing){.dst = dst,
+                  .tag = ch == NW_CHANNEL_CONTROL ? NW_CHANNEL_CONTROL : NW_CHANNEL_DATA,
+                  .cls = ch == NW_CHANNEL_CONTROL    ? -1
+                         : ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH
+                                                     : NW_SEND_DEMAND,
+                  .buf = buf,
+                  .len = len};
+  if (o->cls < 0) {
+    post(net, o); /* control: at once, whatever data is queued */
+    return;
+  }
+  if (nw_sendq_push(&net->data, (nw_send_class)o->cls, o) != NW_OK)
+    must(NULL);
+  start_data(net);
+}
+
+/* Receives one message if one is waiting; returns 1 if it did. */
+static int receive_one(real_net *net) {
+  int flag = 0;
+  MPI_Status status;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+  if (!flag)
+    return 0;
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  void *buf = malloc(count > 0 ? (size_t)count : 1);
+  if (!buf) {
+    fprintf(stderr, "narwhal: rank %d: out of memory receiving %d bytes\n", net->rank, count);
+    exit(1);
+  }
+  MPI_Recv(buf, count, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  if (!net->receiving) {
+    free(buf);
+    return 1;
+  }
+  nw_event *ev = must(calloc(1, sizeof *ev));
+  ev->kind = NW_EVENT_MESSAGE;
+  ev->src = status.MPI_SOURCE;
+  ev->buf = buf;
+  ev->len = (size_t)count;
+  real_queue_push(net->q, ev);
+  return 1;
+}
+
+int real_net_poll(void *arg) {
+  real_net *net = arg;
+  int active = 0;
+  for (outgoing **p = &net->inflight; *p;) {
+    int flag = 0;
+    MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
+    if (flag) {
+      outgoing *o = *p;
+      *p = o->next;
+      if (o->cls >= 0)
+        nw_sendq_done(&net->data, (nw_send_class)o->cls);
+      free(o->buf);
+      free(o);
+      active = 1;
+    } else {
+      p = &(*p)->next;
+    }
+  }
+  active |= start_data(net);
+  while (receive_one(net))
+    active = 1;
+  return active || net->inflight != NULL;
+}
+
+void real_net_finish(real_net *net) {
+  net->receiving = 0;
+  while (net->inflight || nw_sendq_queued(&net->data, NW_SEND_DEMAND) ||
+         nw_sendq_queued(&net->data, NW_SEND_PREFETCH))
+    real_net_poll(net);
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &barrier);
+  long idle_us = 20; /* others may compute for long: do not take a core from them */
+  for (int flag = 0; !flag;) {
+    int active = real_net_poll(net);
+    MPI_Test(&barrier, &flag, MPI_STATUS_IGNORE);
+    if (!flag && !active) {
+      struct timespec ts = {0, idle_us * 1000};
+      nanosleep(&ts, NULL);
+      if (idle_us < 500)
+        idle_us *= 2;
+    }
+  }
+}
+
+uint64_t real_net_demand_overtakes(const real_net *net) {
+  return net->data.overtakes;
+}
+
+const char *real_net_error(const real_net *net) {
+  return net->error;
+}

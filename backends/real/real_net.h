@@ -1,0 +1,47 @@
+/* real_net.h: a rank's MPI transport, driven by its event-loop thread (issue 16: messages at
+ * MPI speed).
+ *
+ * The event loop posts each send itself, at once (a control message goes out eagerly when MPI
+ * takes it so; Open MPI does below its eager limit), and polls MPI while it waits for events
+ * (real_queue_pop's poll function): no other thread makes point-to-point MPI calls, so no
+ * hand-off between threads sits on a message's path and MPI_THREAD_SERIALIZED suffices.
+ *
+ * Messages travel with tag = channel, so control and data are separate streams, as in
+ * Unicorn's network subsystem (paper section 4.2). Data priority (core/data/sendq.h): demand
+ * data (NW_CHANNEL_DATA) is posted at once; prefetch data (NW_CHANNEL_PREFETCH) is held back
+ * while any demand send of this rank is queued or in flight, and posted one at a time
+ * otherwise; it travels with the data tag, receivers do not tell the difference. Prefetches
+ * cannot starve into a deadlock: a demand send completes once its receiver polls, which it
+ * always does, and the prefetch goes when no demand is pending.
+ *
+ * Shutdown (real_net_finish): complete this rank's sends, then enter a non-blocking barrier and
+ * keep receiving (and dropping) until every rank is there. A rank enters only after its own
+ * sends completed, so no send is left unmatched and none hangs. */
+#ifndef NW_REAL_NET_H
+#define NW_REAL_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "real_queue.h"
+
+typedef struct real_net real_net;
+
+/* Received messages become NW_EVENT_MESSAGE events in q. NULL when out of memory. */
+real_net *real_net_create(int rank, real_queue *q);
+void real_net_destroy(real_net *net);
+/* Sends len bytes of buf (malloc'd; the transport frees it when sent) to rank dst != this one. */
+void real_net_send(real_net *net, int dst, nw_channel channel, void *buf, size_t len);
+/* One round of progress: receives what has arrived, completes sends, starts held data.
+ * Returns 1 if anything happened or a transfer is still under way (the caller should keep
+ * polling soon). A real_poll_fn: net is the real_net. */
+int real_net_poll(void *net);
+/* After the node finished: see the header comment. Messages received meanwhile are dropped. */
+void real_net_finish(real_net *net);
+/* Demand sends that went before a prefetch queued earlier (core/data/sendq.h). */
+uint64_t real_net_demand_overtakes(const real_net *net);
+/* A message that could not be sent ("" if none). */
+const char *real_net_error(const real_net *net);
+
+#endif

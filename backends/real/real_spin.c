@@ -1,0 +1,40 @@
+/* real_spin.c: see real_spin.h. */
+#define _GNU_SOURCE /* sched_yield */
+#include "real_spin.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double budget[2] = {0, 0}; /* by real_wait_role; written before the threads start */
+
+void real_spin_configure(int threads, int cores, int peers) {
+  int fit = threads <= cores;
+  budget[REAL_WAIT_LOOP] = peers ? REAL_SPIN_NET_S : fit ? REAL_SPIN_S : 0;
+  budget[REAL_WAIT_WORKER] = fit ? REAL_SPIN_S : 0;
+  const char *s = getenv("NARWHAL_SPIN_US");
+  char *end = NULL;
+  double us = s ? strtod(s, &end) : -1;
+  if (s && end != s && *end == '\0' && us >= 0 && us <= 1e6)
+    budget[REAL_WAIT_LOOP] = budget[REAL_WAIT_WORKER] = us * 1e-6;
+}
+
+double real_spin_budget(real_wait_role role) {
+  return budget[role];
+}
+
+void real_spin_pause(unsigned *polls) {
+  if ((*polls)++ < 256) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  } else {
+    sched_yield(); /* let a thread that shares this core run: it may be the one we wait for */
+  }
+}
+
+double real_monotonic(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
