@@ -255,7 +255,7 @@ void nw_driver_task_complete(nw_node *n, nw_status st) {
   }
   if (st != NW_OK && n->place_call)
     place_answer(n, st);
-  if (!e || e->task->submitted < 2)
+  if (!e || !e->task->started)
     return;
   n->submitted = e->next;
   e->task->complete = 1;

@@ -253,7 +253,8 @@ struct nw_task {
   int nbound;
   nw_space *space[NW_MAX_BOUND_SPACES];
   nw_access access[NW_MAX_BOUND_SPACES];
-  int submitted, complete; /* submitted: 1 queued, 2 started */
+  int submitted; /* the driver's: nw_task_submit was called (only the driver thread reads it) */
+  int started, complete; /* node 0's: TASK_START went out; every subtask done */
   nw_status result;
   double flops; /* cost-model work of all subtasks (CPU) */
 };

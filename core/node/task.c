@@ -106,9 +106,9 @@ static void maybe_forget(nw_node *n, nw_task_state *t) {
 
 void nw_task_start_next(nw_node *n) {
   nw_submitted *head = n->submitted;
-  if (!head || head->task->submitted > 1)
+  if (!head || head->task->started)
     return;
-  head->task->submitted = 2; /* started */
+  head->task->started = 1;
   nw_task *task = head->task;
   nw_writer w;
   nw_w_init(&w, MSG_TASK_START);
