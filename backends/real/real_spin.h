@@ -8,7 +8,7 @@
  *
  * Spinning pays only where the spinning thread does not take the core of the thread it waits
  * for. Measured on a 2-core machine (EXPERIMENTS.md, section 7), one rank with a compute
- * thread per core ran its steps 1.5-2.4x slower with every thread spinning than with none. So
+ * thread per core ran its steps 2.1-2.4x slower with every thread spinning than with none. So
  * the budgets depend on whether the rank's threads fit its share of the cores:
  *  - the event loop of a rank with peers spins REAL_SPIN_NET_S whatever the fit: MPI cannot
  *    wake a sleeping thread, a sleeping loop sees a message only when it next polls;
