@@ -128,9 +128,22 @@ for s in $systems; do
     "$(calc "${overhead[$s]} * 1e6")"
 done
 
-# The bracket search, every unfinished system one point per round.
+# The bracket search, every unfinished system one point per round. A higher peak found later
+# lowers every efficiency: a point at or above 50% that falls below it becomes the low end and
+# its system searches upward again, so each bracket holds under the final peak.
+is_active() { [[ " $active " == *" $1 "* ]]; }
 active=$systems
-while [ -n "${active// /}" ]; do
+while :; do
+  for s in $systems; do
+    hi=${hi_it[$s]:-}
+    if [ -n "$hi" ] && awk "BEGIN { exit !($(eff "${hi_w[$s]}" "$hi" "$s") < 0.5) }"; then
+      lo_it[$s]=$hi lo_w[$s]=${hi_w[$s]}
+      unset "hi_it[$s]"
+      iters[$s]=$((hi * 2))
+      is_active "$s" || active="$active $s"
+    fi
+  done
+  [ -n "${active// /}" ] || break
   measure $active
   next=
   for s in $active; do
@@ -152,8 +165,7 @@ while [ -n "${active// /}" ]; do
   active=$next
 done
 
-# The table, from the final peak (the best of all its measurements): a bracket found with a
-# lower one may then no longer straddle 50%, which the last column says.
+# The table, from the final peak (the best of all its measurements).
 echo
 echo "kernel peak $(calc "$peak / 1e9") GFlop/s per core (best of all rounds)"
 printf '%-14s %18s %14s   %s\n' system empty_overhead_us METG50_us "bracket (iterations: efficiency)"
@@ -164,7 +176,6 @@ for s in $systems; do
   if [ -n "$lo" ] && [ -n "$hi" ]; then
     metg=$(calc "exp(log($lg) + (0.5 - $le) / ($he - $le) * (log($hg) - log($lg))) * 1e6")
     br="$lo: $le, $hi: $he"
-    awk "BEGIN { exit !($le < 0.5 && $he >= 0.5) }" || br="$br (shifted by the final peak)"
   elif [ -n "$hi" ]; then
     metg="<=$(calc "$hg * 1e6")" br="$hi: $he (50% already at 1 iteration)"
   else
