@@ -9,6 +9,17 @@
 
 #include "narwhal.h"
 
+/* Application-specific parameters: `--app-param KEY=VALUE` (repeatable; a later KEY replaces an
+ * earlier one) or the run file's "app-param". Fixed-size so that nw_app_args stays a plain
+ * value every rank fills from its own command line. Each app checks its keys in check_args. */
+#define NW_APP_PARAMS_MAX 16
+#define NW_APP_PARAM_KEY 32
+#define NW_APP_PARAM_VALUE 96
+typedef struct nw_app_param {
+  char key[NW_APP_PARAM_KEY];
+  char value[NW_APP_PARAM_VALUE];
+} nw_app_param;
+
 typedef struct nw_app_args {
   uint64_t n;     /* problem size (matmul: matrix dimension; conv2d: image side) */
   uint64_t block; /* subtask granularity (matmul: block dimension; conv2d: tile side) */
@@ -16,7 +27,15 @@ typedef struct nw_app_args {
   int verify;     /* compare against a single-process reference (functional mode only) */
   int spread;     /* start with inputs spread over the nodes in random blocks (paper
                    * section 5); 0 leaves them all on node 0 */
+  int nparams;    /* params[0 .. nparams-1]: the --app-param pairs, keys distinct */
+  nw_app_param params[NW_APP_PARAMS_MAX];
 } nw_app_args;
+
+/* The value of app parameter `key`, or NULL when it was not given (apps/common/params.c). */
+const char *nw_app_param_get(const nw_app_args *a, const char *key);
+/* Sets `key` to `value`, replacing an earlier value of the same key. Returns 0, or -1 when the
+ * key is empty or too long, the value too long, or NW_APP_PARAMS_MAX keys are already set. */
+int nw_app_param_set(nw_app_args *a, const char *key, const char *value);
 
 typedef struct nw_app_outcome {
   int verified; /* 1 equal to the reference, 0 different, -1 not checked */

@@ -10,6 +10,7 @@ small=$src/platforms/small.xml
 printf '{"nodes": 2, "bogus": 1}\n' >"$tmp/unknown-key.json"
 printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
 printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
+printf '{"app-param": 3}\n' >"$tmp/app-param-number.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
@@ -59,6 +60,10 @@ perfmodel_missing) args=(run --platform "$small" --perfmodel "$tmp/none.json") w
 perfmodel_corrupt) args=(run --platform "$small" --perfmodel "$tmp/corrupt-model.json") want="$tmp/corrupt-model.json" ;;
 perfmodel_other_platform) args=(run --platform "$small" --perfmodel "$tmp/other-platform.json") want="$tmp/other-platform.json: measured on platform paper-cluster.xml, this run uses small.xml" ;;
 calibrate_without_perfmodel) args=(run --calibrate on) want="--calibrate on: needs --perfmodel FILE" ;;
+app_param_malformed) args=(run --app taskbench --app-param iterations) want="--app-param: 'iterations' is not KEY=VALUE" ;;
+app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
+taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
+taskbench_unknown_param) args=(run --app taskbench --app-param radix=3) want="taskbench: --app-param radix: unknown key" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

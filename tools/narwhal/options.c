@@ -11,7 +11,8 @@
 
 #include "text_file.h"
 
-typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE } opt_type;
+/* T_PARAM: KEY=VALUE, repeatable, into the app's parameter list (nw_app_args.params). */
+typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE, T_PARAM } opt_type;
 
 typedef struct opt_def {
   const char *name;
@@ -21,15 +22,22 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def defs[] = {
-    {"app", T_STRING, {0}, "application to run (matmul, conv2d, chain, chain-rw)"},
+    {"app",
+     T_STRING,
+     {0},
+     "application to run (matmul, conv2d, chain, chain-rw, randprog, taskbench)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
-    {"n", T_U64, {0}, "problem size (matmul: matrix dimension; conv2d: image side; chain: steps)"},
+    {"n",
+     T_U64,
+     {0},
+     "problem size (matmul: matrix dimension; conv2d: image side; chain, taskbench: steps)"},
     {"block",
      T_U64,
      {0},
-     "subtask granularity (matmul: block dimension; conv2d: tile side; chain: subtasks)"},
+     "subtask granularity (matmul: block dimension; conv2d: tile side; chain: subtasks; "
+     "taskbench: width)"},
     {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
     {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
@@ -101,6 +109,11 @@ static const opt_def defs[] = {
      {"on", "off"},
      "CPU views hold only subscribed bytes; a kernel writing others fails the run (functional; "
      "default on in sanitizer builds)"},
+    {"app-param",
+     T_PARAM,
+     {0},
+     "KEY=VALUE for the application, repeatable (taskbench: pattern, iterations); in a run "
+     "file an object {\"KEY\": VALUE}"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
 };
@@ -173,6 +186,27 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     break;
+  case T_PARAM: {
+    const char *eq = strchr(v, '=');
+    char key[NW_APP_PARAM_KEY];
+    size_t k = eq ? (size_t)(eq - v) : 0;
+    if (!eq || k == 0) {
+      snprintf(why, len, "%s: '%s' is not KEY=VALUE", who, v);
+      return 1;
+    }
+    if (k >= sizeof key || strlen(eq + 1) >= NW_APP_PARAM_VALUE) {
+      snprintf(why, len, "%s: '%s': key longer than %d or value longer than %d characters", who, v,
+               NW_APP_PARAM_KEY - 1, NW_APP_PARAM_VALUE - 1);
+      return 1;
+    }
+    memcpy(key, v, k);
+    key[k] = '\0';
+    if (nw_app_param_set(&o->run.args, key, eq + 1) != 0) {
+      snprintf(why, len, "%s: more than %d keys", who, NW_APP_PARAMS_MAX);
+      return 1;
+    }
+    return 0;
+  }
   }
   const char *n = d->name;
   int on = strcmp(v, "true") == 0;
@@ -268,6 +302,33 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
   return 0;
 }
 
+/* "app-param": {"KEY": "VALUE" or number, ...}, or "KEY=VALUE", or a list of those strings. */
+static int apply_json_params(const cJSON *item, const opt_def *d, const char *who, tool_options *o,
+                             char *why, size_t len) {
+  char pair[NW_APP_PARAM_KEY + NW_APP_PARAM_VALUE + 2];
+  if (cJSON_IsString(item))
+    return set(o, d, item->valuestring, who, why, len);
+  if (!cJSON_IsObject(item) && !cJSON_IsArray(item)) {
+    snprintf(why, len, "%s must be an object of KEY: VALUE", who);
+    return 1;
+  }
+  for (const cJSON *e = item->child; e; e = e->next) {
+    if (cJSON_IsArray(item) && cJSON_IsString(e))
+      snprintf(pair, sizeof pair, "%s", e->valuestring);
+    else if (cJSON_IsObject(item) && cJSON_IsString(e))
+      snprintf(pair, sizeof pair, "%s=%s", e->string, e->valuestring);
+    else if (cJSON_IsObject(item) && cJSON_IsNumber(e))
+      snprintf(pair, sizeof pair, "%s=%.17g", e->string, e->valuedouble);
+    else {
+      snprintf(why, len, "%s must be an object of KEY: VALUE (string or number)", who);
+      return 1;
+    }
+    if (set(o, d, pair, who, why, len))
+      return 1;
+  }
+  return 0;
+}
+
 int tool_options_apply_json(const void *object, const char *where, tool_options *o, char *why,
                             size_t len) {
   const cJSON *root = object;
@@ -284,6 +345,11 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
       return 1;
     }
     const char *v = text;
+    if (d->type == T_PARAM) {
+      if (apply_json_params(item, d, who, o, why, len))
+        return 1;
+      continue;
+    }
     if (d->type == T_BOOL) {
       if (!cJSON_IsBool(item)) {
         snprintf(why, len, "%s must be true or false", who);
@@ -435,7 +501,10 @@ void tool_options_usage(void) {
         snprintf(arg + at, sizeof arg - at, "%s%s", k ? "|" : " ", d->choices[k]);
       }
     else if (d->type != T_BOOL)
-      snprintf(arg, sizeof arg, " %s", d->type == T_STRING ? "TEXT" : "N");
+      snprintf(arg, sizeof arg, " %s",
+               d->type == T_STRING  ? "TEXT"
+               : d->type == T_PARAM ? "KEY=VALUE"
+                                    : "N");
     printf("  --%s%s%s\n      %s\n", d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "",
            d->name, arg, d->help);
   }
@@ -488,6 +557,11 @@ void *tool_options_to_json(const tool_options *o) {
                c->slow[i].factor, c->slow[i].from_s);
     }
     cJSON_AddStringToObject(j, "slow", text);
+  }
+  if (c->args.nparams) { /* only when given: configurations without any print as before */
+    cJSON *p = cJSON_AddObjectToObject(j, "app-param");
+    for (int i = 0; i < c->args.nparams; i++)
+      cJSON_AddStringToObject(p, c->args.params[i].key, c->args.params[i].value);
   }
   return j;
 }
