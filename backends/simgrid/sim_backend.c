@@ -213,8 +213,13 @@ static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char
  * timers) only call SimGrid and post events: a small stack suffices. A node's event loop runs
  * the scheduler, so it gets more; the driver (the application's main) and functional-mode
  * devices (kernels, maybe BLAS) keep SimGrid's default. 0 means SimGrid's default. */
+#ifdef NW_SIM_THREAD_CONTEXTS /* sanitizer builds: bigger frames, and not for large runs */
+#define STACK_SERVICE 0u
+#define STACK_NODE 0u
+#else
 #define STACK_SERVICE 128u /* KiB */
 #define STACK_NODE 1024u   /* KiB */
+#endif
 #define STACK_DEFAULT 0u
 
 typedef struct timer_arg {
