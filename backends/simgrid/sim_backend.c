@@ -204,7 +204,23 @@ static void op_launch(void *be, int device, nw_exec *exec) {
 }
 
 static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                        int daemon);
+                        int daemon, unsigned stack);
+
+/* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its
+ * contexts/stack-size option). SimGrid gives every actor 8 MiB of address space by default; at
+ * 1024 nodes the ~25 actors per node would reserve ~200 GB, which a memory limit (ulimit -v)
+ * refuses. The service actors (devices in phantom mode, copy engines, sender, receivers,
+ * timers) only call SimGrid and post events: a small stack suffices. A node's event loop runs
+ * the scheduler, so it gets more; the driver (the application's main) and functional-mode
+ * devices (kernels, maybe BLAS) keep SimGrid's default. 0 means SimGrid's default. */
+#ifdef NW_SIM_THREAD_CONTEXTS /* sanitizer builds: bigger frames, and not for large runs */
+#define STACK_SERVICE 0u
+#define STACK_NODE 0u
+#else
+#define STACK_SERVICE 128u /* KiB */
+#define STACK_NODE 1024u   /* KiB */
+#endif
+#define STACK_DEFAULT 0u
 
 typedef struct timer_arg {
   sim_node *sn;
@@ -236,7 +252,7 @@ static void op_timer(void *be, double delay, uint64_t token) {
     exit(1);
   }
   *t = (timer_arg){sn, delay, token};
-  spawn("timer", sn->host, timer_actor, t, 1);
+  spawn("timer", sn->host, timer_actor, t, 1, STACK_SERVICE);
 }
 
 static void op_driver_return(void *be, nw_driver_call *call) {
@@ -460,9 +476,11 @@ static void driver_actor(int argc, char **argv) {
  * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
  * every actor, the last node's included (a segfault at the end of a run; issue 9, item 6). */
 static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                        int daemon) {
+                        int daemon, unsigned stack) {
   sg_actor_t a = sg_actor_init(name, host);
   sg_actor_set_data(a, data);
+  if (stack)
+    sg_actor_set_stacksize(a, stack);
   sg_actor_start_(a, code, 0, NULL);
   if (daemon)
     sg_actor_daemonize(a);
@@ -676,26 +694,27 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
 }
 
 static void start_actors(sim_world *w) {
+  unsigned dev_stack = w->cfg->functional ? STACK_DEFAULT : STACK_SERVICE;
   for (int i = 0; i < w->nodes; i++) {
     sim_node *sn = &w->node[i];
-    spawn("node", sn->host, node_actor, sn, 0);
+    spawn("node", sn->host, node_actor, sn, 0, STACK_NODE);
     for (int d = 0; d < sn->ndev; d++)
-      spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1);
+      spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1, dev_stack);
     for (int g = 0; g < sn->ngpu; g++) {
       sim_engine *e = sn->gpu[g].engine;
-      spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1);
-      spawn("sink-d2h", sn->host, engine_sink_actor, &e[0], 1);
-      spawn("copy-h2d", sn->host, engine_actor, &e[1], 1);
-      spawn("sink-h2d", sn->gpu[g].host, engine_sink_actor, &e[1], 1);
+      spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1, dev_stack);
+      spawn("sink-d2h", sn->host, engine_sink_actor, &e[0], 1, STACK_SERVICE);
+      spawn("copy-h2d", sn->host, engine_actor, &e[1], 1, dev_stack);
+      spawn("sink-h2d", sn->gpu[g].host, engine_sink_actor, &e[1], 1, STACK_SERVICE);
     }
-    spawn("sender", sn->host, sender_actor, sn, 1);
+    spawn("sender", sn->host, sender_actor, sn, 1, STACK_SERVICE);
     for (int ch = 0; ch < 2; ch++) {
       receiver_arg *ra = malloc(sizeof *ra);
       *ra = (receiver_arg){sn, ch};
-      spawn("receiver", sn->host, receiver_actor, ra, 1);
+      spawn("receiver", sn->host, receiver_actor, ra, 1, STACK_SERVICE);
     }
   }
-  spawn("driver", w->node[0].host, driver_actor, w, 0);
+  spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
 }
 
 static void free_world(sim_world *w) {

@@ -282,6 +282,7 @@ static void on_timer(nw_node *n, uint64_t token) {
 }
 
 void nw_node_handle(nw_node *n, nw_event *ev) {
+  n->stats.events_handled++;
   switch (ev->kind) {
   case NW_EVENT_MESSAGE:
     handle_message(n, ev->src, ev->buf, ev->len);

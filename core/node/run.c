@@ -103,6 +103,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
+    t->events_handled += s->events_handled;
     t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;
     t->net_latency = s->net_latency > t->net_latency ? s->net_latency : t->net_latency;
     t->pcie_bandwidth =

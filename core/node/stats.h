@@ -55,6 +55,10 @@ typedef struct nw_stats {
   uint64_t cancelled;         /* instances here whose result was (or will be) discarded */
   uint64_t prosteal_rounds;   /* stealing rounds begun before the device ran dry */
   uint64_t perf_samples;      /* node 0: measured durations recorded into the run's model */
+  /* Events the node's loop handled (messages, kernel and copy completions, timers, driver
+   * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
+   * run grows with the cluster (tests/sim/events_per_subtask.sh). */
+  uint64_t events_handled;
   /* The transfer models the node was given (nw_node_config): bytes/s and s; node 0's are the
    * run's (the largest over nodes in a sum). */
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;

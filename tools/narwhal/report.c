@@ -90,6 +90,7 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
   cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
   cJSON_AddNumberToObject(j, "perf_samples", (double)r->total.perf_samples);
+  cJSON_AddNumberToObject(j, "events_handled", (double)r->total.events_handled);
   cJSON_AddNumberToObject(j, "net_bandwidth", r->total.net_bandwidth);
   cJSON_AddNumberToObject(j, "net_latency", r->total.net_latency);
   cJSON_AddNumberToObject(j, "pcie_bandwidth", r->total.pcie_bandwidth);

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# sim-scale.sh [MAX_NODES [BUILD_DIR]]: how the simulator scales (issue 16, item 5). Prints one
+# line per point: nodes, subtasks, wall seconds, max RSS (MiB), simulated makespan.
+#  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at
+#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 1024), block 2048, phantom
+#    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
+#    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
+#    with gen-platform.sh --backbone none (a shared fat pipe makes SimGrid's solver quadratic
+#    in the flows; see gen-platform.sh);
+#  - the 14-node main-job point on platforms/paper-cluster.xml (n=65536), as benchmarks/run.sh.
+# Targets: wall time at most linear in nodes x subtasks; 1024 nodes under 60 s and 2 GB RSS;
+# the 14-node main-job point under 0.5 s. Each run is limited to 8 GB of address space
+# (ulimit -v) and 1800 s; a point over the limit prints "timeout" and ends the series.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+max=${1:-1024}
+build=${2:-build}
+nw=$build/narwhal
+[ -x "$nw" ] || { echo "sim-scale: $nw not built" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "sim-scale: needs /usr/bin/time (GNU time) for the RSS" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+paper_node="--cores 12 --core-speed 19.2Gf --gpus 2 --gpu-speed 650Gf --gpu-mem 6442450944
+  --pcie-bw 6GBps --pcie-lat 10us --nic-bw 4GBps --nic-lat 2us --backbone-bw 100GBps
+  --backbone-lat 0.5us"
+
+# point LABEL PLATFORM N: one run, one line.
+point() {
+  local label=$1 platform=$2 n=$3 out
+  if ! out=$(
+    ulimit -v 8000000
+    timeout 1800 /usr/bin/time -f 'TIME %e %M' "$nw" run --app matmul --backend sim \
+      --platform "$platform" --n "$n" --block 2048 --data phantom --json 2>&1
+  ); then
+    printf '%-22s timeout or failure\n' "$label"
+    return 1
+  fi
+  local nodes subtasks makespan wall rss
+  nodes=$(sed -n 's/^\t"nodes":\t\([0-9]*\),/\1/p' <<<"$out")
+  subtasks=$(sed -n 's/^\t"subtasks":\t\([0-9]*\),/\1/p' <<<"$out" | head -n1)
+  makespan=$(sed -n 's/^\t"makespan_s":\t\([0-9.e+-]*\),/\1/p' <<<"$out")
+  read -r wall rss < <(sed -n 's/^TIME //p' <<<"$out")
+  printf '%-22s %6s %9s %9.2f %9.0f %12.3f\n' "$label" "$nodes" "$subtasks" "$wall" \
+    "$((rss / 1024))" "$makespan"
+}
+
+printf '%-22s %6s %9s %9s %9s %12s\n' point nodes subtasks wall_s rss_MiB makespan_s
+point "main-job (paper, 14)" platforms/paper-cluster.xml 65536 || true
+for nodes in 14 64 128 256 512 1024; do
+  [ "$nodes" -le "$max" ] || break
+  # blocks per side: the integer closest to sqrt(73 x nodes)
+  k=$(awk -v s=$((73 * nodes)) 'BEGIN { k = int(sqrt(s)); if ((k + 1) * (k + 1) - s < s - k * k) k++; print k }')
+  # shellcheck disable=SC2086 # paper_node is a list of options
+  platforms/gen-platform.sh --backbone none --nodes "$nodes" $paper_node >"$tmp/p.xml"
+  point "weak-scaled" "$tmp/p.xml" $((k * 2048)) || break
+done
