@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  real_spin_configure(1, 1, 1); /* an event loop with a peer, as in a run */
+  real_spin_configure(1); /* an event loop with a peer, as in a run */
   real_queue q;
   real_queue_init(&q);
   real_net *net = real_net_create(rank, &q);

@@ -245,22 +245,6 @@ static int usable_cores(void) {
   return n > 0 ? (int)n : 1;
 }
 
-/* The cores this rank may count on: its affinity mask's, but no more than its share of the
- * node when several ranks run there unbound (mpirun --bind-to none gives each the whole node). */
-static int core_share(int usable) {
-  MPI_Comm local;
-  int here = 1;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
-      MPI_SUCCESS) {
-    MPI_Comm_size(local, &here);
-    MPI_Comm_free(&local);
-  }
-  long online = sysconf(_SC_NPROCESSORS_ONLN);
-  int share = online > 0 && here > 0 ? (int)(online / here) : usable;
-  share = share < usable ? share : usable;
-  return share > 0 ? share : 1;
-}
-
 /* Every rank checks the same configuration, so all fail alike and none waits for another. */
 static nw_status check_config(const nw_run_config *cfg, int size, int devices, nw_run_result *res) {
   if (!cfg->functional) {
@@ -464,7 +448,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   if (rs.rank == 0 && rs.ngpu > 0) /* the host<->GPU link: node 0 decides, with its GPU 0's */
     real_gpu_measure_link(0, &nc.pcie_bandwidth, &nc.pcie_latency);
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
-  real_spin_configure(1 + cpus * group + (rs.rank == 0) + rs.ngpu, core_share(cores), rs.size > 1);
+  real_spin_configure(rs.size > 1);
   real_queue_init(&rs.q);
   rs.net = rs.size > 1 ? real_net_create(rs.rank, &rs.q) : NULL;
   pthread_mutex_init(&rs.drv_mu, NULL);

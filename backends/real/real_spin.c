@@ -8,10 +8,9 @@
 
 static double budget[2] = {0, 0}; /* by real_wait_role; written before the threads start */
 
-void real_spin_configure(int threads, int cores, int peers) {
-  int fit = threads <= cores;
-  budget[REAL_WAIT_LOOP] = peers ? REAL_SPIN_NET_S : fit ? REAL_SPIN_S : 0;
-  budget[REAL_WAIT_WORKER] = fit ? REAL_SPIN_S : 0;
+void real_spin_configure(int peers) {
+  budget[REAL_WAIT_LOOP] = peers ? REAL_SPIN_NET_S : REAL_SPIN_S;
+  budget[REAL_WAIT_WORKER] = REAL_SPIN_S;
   const char *s = getenv("NARWHAL_SPIN_US");
   char *end = NULL;
   double us = s ? strtod(s, &end) : -1;
