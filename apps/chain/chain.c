@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/steps.h"
+
 /* The words of a cell. STEP and INDEX say which write the bytes come from; the others carry
  * what the kernels of cell i's line found: how many stale reads in all, and the first one. */
 enum { STEP, INDEX, BAD, FIRST_STEP, FIRST_SEEN, FIRST_CELL, FIRST_INDEX, WORDS = 8 };
@@ -100,18 +102,24 @@ static nw_status chain_check(const nw_app_args *a, char *why, size_t why_len) {
   return NW_OK;
 }
 
-/* Tasks submitted ahead of the one waited for: the next task starts as soon as one completes,
- * without a round trip through the driver, so task ends and starts follow each other closely. */
-#define WINDOW 8
+/* What every step's task is made of (nw_app_run_steps' context). */
+typedef struct chain_run {
+  nw_runtime *rt;
+  const nw_task_kind *kind;
+  nw_space *const *x;
+  int in_place;
+  uint64_t s; /* subtasks (cells) */
+} chain_run;
 
-static nw_status submit_step(nw_runtime *rt, const nw_task_kind *kind, nw_space *const *x,
-                             int in_place, uint64_t s, uint64_t step, nw_task **out) {
-  chain_conf conf = {s, step};
+static nw_status submit_step(void *ctx, uint64_t step, nw_task **out) {
+  const chain_run *c = ctx;
+  nw_space *const *x = c->x;
+  chain_conf conf = {c->s, step};
   *out = NULL;
-  nw_status st = nw_task_create(rt, kind, s, &conf, sizeof conf, out);
+  nw_status st = nw_task_create(c->rt, c->kind, c->s, &conf, sizeof conf, out);
   if (st != NW_OK)
     return st;
-  if (in_place)
+  if (c->in_place)
     st = nw_task_bind(*out, x[0], NW_READ_WRITE);
   else if ((st = nw_task_bind(*out, x[(step - 1) % 2], NW_READ_ONLY)) == NW_OK)
     st = nw_task_bind(*out, x[step % 2], NW_WRITE_ONLY);
@@ -156,7 +164,6 @@ static nw_status run_chain(nw_runtime *rt, const nw_app_args *a, nw_app_outcome 
   int functional = nw_runtime_functional(rt);
   out->verified = -1;
   nw_space *x[2] = {NULL, NULL};
-  nw_task *window[WINDOW] = {NULL};
   nw_status st = NW_OK;
   for (int k = 0; k < (in_place ? 1 : 2) && st == NW_OK; k++)
     st = nw_space_create(rt, bytes, CHAIN_CELL_BYTES, &x[k]);
@@ -179,25 +186,9 @@ static nw_status run_chain(nw_runtime *rt, const nw_app_args *a, nw_app_outcome 
     if (node != 0)
       st = nw_space_place(x[0], i * CHAIN_CELL_BYTES, CHAIN_CELL_BYTES, CHAIN_CELL_BYTES, 1, node);
   }
-  uint64_t submitted = 0, waited = 0;
-  while (st == NW_OK && waited < steps) {
-    while (st == NW_OK && submitted < steps && submitted - waited < WINDOW) {
-      submitted++;
-      st = submit_step(rt, kind, x, in_place, s, submitted, &window[submitted % WINDOW]);
-    }
-    if (st != NW_OK)
-      break;
-    waited++;
-    st = nw_task_wait(window[waited % WINDOW]);
-    nw_task_destroy(window[waited % WINDOW]);
-    window[waited % WINDOW] = NULL;
-  }
-  /* After a failure: the runtime fails every task still queued, so these waits return. */
-  for (int k = 0; k < WINDOW; k++)
-    if (window[k]) {
-      nw_task_wait(window[k]);
-      nw_task_destroy(window[k]);
-    }
+  chain_run run = {rt, kind, x, in_place, s};
+  if (st == NW_OK)
+    st = nw_app_run_steps(steps, submit_step, &run);
   if (st == NW_OK && functional && a->verify != 0) {
     uint64_t stale = 0;
     st = check_final(x[in_place ? 0 : steps % 2], s, steps, &stale);

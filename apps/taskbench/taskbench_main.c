@@ -4,14 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/steps.h"
 #include "taskbench.h"
 #include "taskbench_graph.h"
 
 #define CELL ((uint64_t)sizeof(tb_cell))
-/* Steps submitted ahead of the one waited for, as in the chain app: the next step starts as
- * soon as one ends, without a round trip through the driver. */
-#define WINDOW 8
-
 /* Reads --app-param pattern / iterations into *pattern, *iterations; 0, or -1 with a reason. */
 static int tb_params(const nw_app_args *a, int *pattern, uint64_t *iterations, char *why,
                      size_t len) {
@@ -57,9 +54,18 @@ static nw_status tb_check(const nw_app_args *a, char *why, size_t len) {
   return NW_OK;
 }
 
-static nw_status submit_step(nw_runtime *rt, nw_space *const *x, const taskbench_conf *conf,
-                             nw_task **out) {
-  nw_status st = nw_task_create(rt, &nw_taskbench_kind, conf->width, conf, sizeof *conf, out);
+typedef struct tb_run {
+  nw_runtime *rt;
+  nw_space *const *x;
+  taskbench_conf conf; /* step set per task */
+} tb_run;
+
+static nw_status submit_step(void *ctx, uint64_t step, nw_task **out) {
+  tb_run *r = ctx;
+  nw_space *const *x = r->x;
+  const taskbench_conf *conf = &r->conf;
+  r->conf.step = step;
+  nw_status st = nw_task_create(r->rt, &nw_taskbench_kind, conf->width, conf, sizeof *conf, out);
   if (st != NW_OK)
     return st;
   if ((st = nw_task_bind(*out, x[(conf->step - 1) % 2], NW_READ_ONLY)) == NW_OK &&
@@ -125,31 +131,14 @@ static nw_status tb_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *o
   uint64_t steps = a->n;
   out->verified = -1;
   nw_space *x[2] = {NULL, NULL};
-  nw_task *window[WINDOW] = {NULL};
   nw_status st = NW_OK;
   for (int k = 0; k < 2 && st == NW_OK; k++)
     st = nw_space_create(rt, conf.width * CELL, CELL, &x[k]);
   if (st == NW_OK)
     st = init_cells(rt, a, x[0]);
-  uint64_t submitted = 0, waited = 0;
-  while (st == NW_OK && waited < steps) {
-    while (st == NW_OK && submitted < steps && submitted - waited < WINDOW) {
-      conf.step = ++submitted;
-      st = submit_step(rt, x, &conf, &window[submitted % WINDOW]);
-    }
-    if (st != NW_OK)
-      break;
-    waited++;
-    st = nw_task_wait(window[waited % WINDOW]);
-    nw_task_destroy(window[waited % WINDOW]);
-    window[waited % WINDOW] = NULL;
-  }
-  /* After a failure: the runtime fails every task still queued, so these waits return. */
-  for (int k = 0; k < WINDOW; k++)
-    if (window[k]) {
-      nw_task_wait(window[k]);
-      nw_task_destroy(window[k]);
-    }
+  tb_run run = {rt, x, conf};
+  if (st == NW_OK)
+    st = nw_app_run_steps(steps, submit_step, &run);
   if (st == NW_OK && nw_runtime_functional(rt) && a->verify != 0) {
     int same = 0;
     st = check_final(x[steps % 2], &conf, steps, &same);
