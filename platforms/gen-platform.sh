@@ -63,30 +63,27 @@ seconds() { # a SimGrid latency ("0.5us", "2ms", "1e-6s", "3") in seconds
     if (!(u in f) || n !~ /^[0-9.eE+-]+$/) exit 1
     printf "%.17g", n * f[u] }' || die "cannot read latency '$1' (units s, ms, us, ns, ps)"
 }
+# The links, then one route per ordered pair through them (route: a printf format of the
+# sending node's and the receiving node's number).
 if [ "$backbone" = none ]; then
   up_lat="$(awk -v a="$(seconds "$nic_lat")" -v b="$(seconds "$bb_lat")" 'BEGIN { printf "%.17g", a + b }')s"
   for ((i = 0; i < nodes; i++)); do
     echo "    <link id=\"n$i-nic-up\" bandwidth=\"$nic_bw\" latency=\"$up_lat\"/>"
     echo "    <link id=\"n$i-nic-down\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\"/>"
   done
+  route='<link_ctn id="n%d-nic-up"/><link_ctn id="n%d-nic-down"/>'
+else
   for ((i = 0; i < nodes; i++)); do
-    for ((j = 0; j < nodes; j++)); do
-      [ "$i" -eq "$j" ] && continue
-      echo "    <zoneRoute src=\"n$i\" dst=\"n$j\" gw_src=\"n$i-cpu\" gw_dst=\"n$j-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-nic-up\"/><link_ctn id=\"n$j-nic-down\"/></zoneRoute>"
-    done
+    echo "    <link id=\"n$i-nic\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
   done
-  echo '  </zone>'
-  echo '</platform>'
-  exit 0
+  echo "    <link id=\"backbone\" bandwidth=\"$bb_bw\" latency=\"$bb_lat\" sharing_policy=\"FATPIPE\"/>"
+  route='<link_ctn id="n%d-nic" direction="UP"/><link_ctn id="backbone"/><link_ctn id="n%d-nic" direction="DOWN"/>'
 fi
-for ((i = 0; i < nodes; i++)); do
-  echo "    <link id=\"n$i-nic\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
-done
-echo "    <link id=\"backbone\" bandwidth=\"$bb_bw\" latency=\"$bb_lat\" sharing_policy=\"FATPIPE\"/>"
 for ((i = 0; i < nodes; i++)); do
   for ((j = 0; j < nodes; j++)); do
     [ "$i" -eq "$j" ] && continue
-    echo "    <zoneRoute src=\"n$i\" dst=\"n$j\" gw_src=\"n$i-cpu\" gw_dst=\"n$j-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-nic\" direction=\"UP\"/><link_ctn id=\"backbone\"/><link_ctn id=\"n$j-nic\" direction=\"DOWN\"/></zoneRoute>"
+    printf "    <zoneRoute src=\"n%d\" dst=\"n%d\" gw_src=\"n%d-cpu\" gw_dst=\"n%d-cpu\" symmetrical=\"NO\">$route</zoneRoute>\n" \
+      "$i" "$j" "$i" "$j" "$i" "$j"
   done
 done
 echo '  </zone>'
