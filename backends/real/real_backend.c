@@ -66,8 +66,6 @@ typedef struct rank_state {
   int drv_sleeping;                       /* under drv_mu */
 } rank_state;
 
-#define monotonic real_monotonic
-
 static nw_event *new_event(nw_event_kind kind) {
   nw_event *ev = calloc(1, sizeof *ev);
   if (!ev) {
@@ -81,7 +79,7 @@ static nw_event *new_event(nw_event_kind kind) {
 /* ---- backend operations (core/backend.h); called on the event-loop thread */
 
 static double op_now(void *be) {
-  return monotonic() - ((rank_state *)be)->t0;
+  return real_monotonic() - ((rank_state *)be)->t0;
 }
 
 static uint64_t op_random(void *be) {
@@ -128,7 +126,7 @@ static void op_timer(void *be, double delay, uint64_t token) {
   rank_state *rs = be;
   nw_event *ev = new_event(NW_EVENT_TIMER);
   ev->token = token;
-  real_queue_push_at(&rs->q, ev, monotonic() + delay);
+  real_queue_push_at(&rs->q, ev, real_monotonic() + delay);
 }
 
 static void op_driver_return(void *be, nw_driver_call *call) {
@@ -156,9 +154,9 @@ static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, 
 
 /* Spins until the device has an exec queued or the budget is spent. */
 static void spin_for_work(device *dv) {
-  double until = monotonic() + real_spin_budget(REAL_WAIT_WORKER);
+  double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
-  while (!atomic_load_explicit(&dv->queued, memory_order_acquire) && monotonic() < until)
+  while (!atomic_load_explicit(&dv->queued, memory_order_acquire) && real_monotonic() < until)
     real_spin_pause(&polls);
 }
 
@@ -217,10 +215,10 @@ static void driver_post(void *be, nw_driver_call *call) {
   nw_event *ev = new_event(NW_EVENT_DRIVER);
   ev->call = call;
   real_queue_push(&rs->q, ev);
-  double until = monotonic() + real_spin_budget(REAL_WAIT_WORKER);
+  double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
   while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
-         monotonic() < until)
+         real_monotonic() < until)
     real_spin_pause(&polls);
   pthread_mutex_lock(&rs->drv_mu);
   while (atomic_load_explicit(&rs->drv_returned, memory_order_relaxed) != call) {
@@ -358,7 +356,7 @@ static void measure_network(int rank, int size, double *bandwidth, double *laten
     double best = 1e30, best_big = 1e30;
     for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
       int len = i < ROUNDS ? 1 : BIG;
-      double t0 = monotonic();
+      double t0 = real_monotonic();
       if (rank == 0) {
         MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
         MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -366,7 +364,7 @@ static void measure_network(int rank, int size, double *bandwidth, double *laten
         MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
       }
-      double t = monotonic() - t0;
+      double t = real_monotonic() - t0;
       if (i < ROUNDS && t < best)
         best = t;
       else if (i >= ROUNDS && t < best_big)
@@ -477,7 +475,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     return res->status = st != NW_OK ? st : NW_ERR_ARG;
   }
   MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
-  rs.t0 = monotonic();
+  rs.t0 = real_monotonic();
   for (int d = 0; d < rs.ndev; d++) {
     rs.dev[d] = (device){.rs = &rs, .index = d};
     if (d >= cpus) { /* a GPU stream: real_gpu runs it */
