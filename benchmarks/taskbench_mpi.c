@@ -19,19 +19,9 @@
 #include <string.h>
 
 #include "../apps/taskbench/taskbench_graph.h"
+#include "taskbench_args.h"
 
 #define CELL ((int)sizeof(tb_cell))
-
-static int parse(const char *name, const char *text, unsigned long long max,
-                 unsigned long long *out) {
-  char *end;
-  *out = strtoull(text, &end, 10);
-  if (!*text || *text == '-' || *end || *out > max) {
-    fprintf(stderr, "taskbench_mpi: %s '%s': not a whole number up to %llu\n", name, text, max);
-    return 0;
-  }
-  return 1;
-}
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -40,9 +30,10 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   unsigned long long w = 0, steps = 0, iters = 0;
   int pattern = argc == 5 ? tb_pattern_parse(argv[1]) : -1;
-  if (argc != 5 || pattern < 0 || !parse("WIDTH", argv[2], 1u << 20, &w) ||
-      !parse("STEPS", argv[3], 1u << 30, &steps) ||
-      !parse("ITERATIONS", argv[4], 1ull << 40, &iters) || w < (unsigned long long)ranks) {
+  if (argc != 5 || pattern < 0 || !tb_arg_count("taskbench_mpi", "WIDTH", argv[2], 1u << 20, &w) ||
+      !tb_arg_count("taskbench_mpi", "STEPS", argv[3], 1u << 30, &steps) ||
+      !tb_arg_count("taskbench_mpi", "ITERATIONS", argv[4], 1ull << 40, &iters) ||
+      w < (unsigned long long)ranks) {
     if (rank == 0)
       fprintf(stderr, "usage: taskbench_mpi PATTERN(%s) WIDTH>=ranks STEPS ITERATIONS\n",
               tb_pattern_names());

@@ -21,6 +21,7 @@
 #include <starpu.h>
 
 #include "../apps/taskbench/taskbench_graph.h"
+#include "taskbench_args.h"
 
 typedef struct task_args {
   int pattern;
@@ -51,23 +52,13 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int parse(const char *name, const char *text, unsigned long long max,
-                 unsigned long long *out) {
-  char *end;
-  *out = strtoull(text, &end, 10);
-  if (!*text || *text == '-' || *end || *out > max) {
-    fprintf(stderr, "taskbench_starpu: %s '%s': not a whole number up to %llu\n", name, text, max);
-    return 0;
-  }
-  return 1;
-}
-
 int main(int argc, char **argv) {
   unsigned long long w = 0, steps = 0, iters = 0;
   int pattern = argc == 5 ? tb_pattern_parse(argv[1]) : -1;
-  if (argc != 5 || pattern < 0 || !parse("WIDTH", argv[2], 1u << 16, &w) || w == 0 ||
-      !parse("STEPS", argv[3], 1u << 30, &steps) ||
-      !parse("ITERATIONS", argv[4], 1ull << 40, &iters)) {
+  if (argc != 5 || pattern < 0 ||
+      !tb_arg_count("taskbench_starpu", "WIDTH", argv[2], 1u << 16, &w) || w == 0 ||
+      !tb_arg_count("taskbench_starpu", "STEPS", argv[3], 1u << 30, &steps) ||
+      !tb_arg_count("taskbench_starpu", "ITERATIONS", argv[4], 1ull << 40, &iters)) {
     fprintf(stderr, "usage: taskbench_starpu PATTERN(%s) WIDTH STEPS ITERATIONS\n",
             tb_pattern_names());
     return 2;
