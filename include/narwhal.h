@@ -53,8 +53,12 @@ typedef struct nw_task_info {
 #define NW_MAX_BOUND_SPACES 8
 
 /* A subtask's view of one bound space. For reads it covers the whole space; for writes it
- * covers the byte range [lo, hi) spanning the subtask's write subscriptions. Use nw_view_at to
- * turn an address-space offset into a pointer. */
+ * covers the byte range [lo, hi) spanning the subtask's write subscriptions: a private buffer,
+ * or, for a write-only space on a CPU where no second instance of the subtask can run, the
+ * node's copy of the whole space (lo = 0, hi = size; README, "Views"). Use nw_view_at to turn
+ * an address-space offset into a pointer. A kernel writes every byte it subscribed to write
+ * and nothing else (--check-views on catches both mistakes); a write-only byte it leaves
+ * unwritten commits as 0 from a private view, and keeps its old value in place. */
 typedef struct nw_view {
   unsigned char *base; /* holds the bytes of [lo, hi) */
   uint64_t lo, hi;

@@ -2,9 +2,8 @@
 #include "bufpool.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-void *nw_bufpool_get(nw_bufpool *p, size_t size, int zero, size_t *cap) {
+void *nw_bufpool_get(nw_bufpool *p, size_t size, size_t *cap) {
   int best = -1;
   for (int i = 0; i < p->n; i++)
     if (p->cap[i] >= size && (best < 0 || p->cap[i] < p->cap[best]))
@@ -15,11 +14,9 @@ void *nw_bufpool_get(nw_bufpool *p, size_t size, int zero, size_t *cap) {
     *cap = p->cap[best];
     p->buf[best] = p->buf[--p->n];
     p->cap[best] = p->cap[p->n];
-    if (zero)
-      memset(b, 0, size);
     return b;
   }
-  b = zero ? calloc(1, size ? size : 1) : malloc(size ? size : 1);
+  b = malloc(size ? size : 1);
   *cap = size;
   return b;
 }

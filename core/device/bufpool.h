@@ -18,8 +18,8 @@ typedef struct nw_bufpool {
   int n;
 } nw_bufpool;
 
-/* A buffer of at least size bytes (NULL if memory runs out); zeroed when zero is set. */
-void *nw_bufpool_get(nw_bufpool *p, size_t size, int zero, size_t *cap);
+/* A buffer of at least size bytes, not zeroed (NULL if memory runs out). */
+void *nw_bufpool_get(nw_bufpool *p, size_t size, size_t *cap);
 /* Takes a buffer back (frees it if the pool is full). */
 void nw_bufpool_put(nw_bufpool *p, void *buf, size_t cap);
 void nw_bufpool_free(nw_bufpool *p);

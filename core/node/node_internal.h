@@ -421,6 +421,8 @@ void nw_gpu_task_writes(nw_node *n, nw_task_state *t);
 void nw_gpu_space_written(nw_node *n, uint64_t space);
 
 /* multiassign.c */
+/* Whether a subtask on device d may ever get a copy (the policy table's may_run_twice). */
+int nw_multiassign_possible(const nw_node *n, int d);
 int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev,
                          nw_device_kind stealer_kind, double rs, double fetch_s, uint64_t *subtask,
                          int *origin_dev);

@@ -90,6 +90,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->steals_local_succeeded += s->steals_local_succeeded;
     t->bytes_network += s->bytes_network;
     t->bytes_prefetched += s->bytes_prefetched;
+    t->bytes_view_copies += s->bytes_view_copies;
     t->demand_overtakes += s->demand_overtakes;
     t->demand_wait_s += s->demand_wait_s;
     t->messages_control += s->messages_control;

@@ -55,6 +55,9 @@ typedef struct nw_stats {
   uint64_t cancelled;         /* instances here whose result was (or will be) discarded */
   uint64_t prosteal_rounds;   /* stealing rounds begun before the device ran dry */
   uint64_t perf_samples;      /* node 0: measured durations recorded into the run's model */
+  /* Bytes commits copied from subtasks' private write views into the node's copy; none where
+   * kernels write in place (device/pipeline.c, writes_in_place). */
+  uint64_t bytes_view_copies;
   /* Events the node's loop handled (messages, kernel and copy completions, timers, driver
    * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
    * run grows with the cluster (tests/sim/events_per_subtask.sh). */

@@ -19,6 +19,20 @@
 #include "node_internal.h"
 #include "steal_rules.h"
 
+/* Asks the eligibility rule about every stealer there could be: a device of another node
+ * (of any kind), or another device of this one. */
+int nw_multiassign_possible(const nw_node *n, int d) {
+  if (!n->cfg.sched.multi_assign)
+    return 0;
+  nw_device_kind victim = n->cfg.device_kind[d];
+  if (n->cfg.nodes > 1 && nw_multiassign_eligible(0, NW_DEVICE_CPU, victim, 0, 0, 0))
+    return 1;
+  for (int e = 0; e < n->cfg.devices; e++)
+    if (e != d && nw_multiassign_eligible(1, n->cfg.device_kind[e], victim, 0, 0, 0))
+      return 1;
+  return 0;
+}
+
 int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int stealer_dev,
                          nw_device_kind stealer_kind, double rs, double fetch_s, uint64_t *subtask,
                          int *origin_dev) {

@@ -50,6 +50,11 @@ typedef struct nw_policy {
   /* A finished exec: 1 when the policy takes it over (a multi-assigned copy, whose original
    * decides), 0 when the pipeline commits it. May be NULL (always 0). */
   int (*take_result)(nw_node *n, nw_task_state *t, nw_exec *e);
+  /* Whether a subtask that device d runs may ever run a second time at once elsewhere (a
+   * multi-assigned copy) while its first instance still computes. The pipeline lets a kernel
+   * write the node's copy of a space in place only where this says no: the instance that
+   * loses must be droppable. NULL: never. */
+  int (*may_run_twice)(const nw_node *n, int d);
   /* The task ends on this node (TASK_FINISH): no more work is dealt. May be NULL. */
   void (*task_end)(nw_node *n, nw_task_state *t);
   /* A message of the policy (the types nw_msg_is_policy accepts). Set r->bad on a malformed

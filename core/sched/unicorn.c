@@ -108,6 +108,7 @@ const nw_policy nw_policy_unicorn = {
     .dry = nw_steal_begin,
     .busy = busy,
     .take_result = take_result,
+    .may_run_twice = nw_multiassign_possible,
     .task_end = nw_multiassign_task_ended,
     .on_message = on_message,
     .on_timer = on_timer,
