@@ -6,7 +6,9 @@
 # D ...) because this machine is noisy, each figure the best of REPS (default 3):
 #   starpu-eager, starpu-dmda (its history model calibrated first, in a temporary STARPU_HOME),
 #   narwhal-unicorn and narwhal-dmda (`--sched`, its model calibrated first with --calibrate
-#   on; n/a where this build has no such option).
+#   on; n/a where this build has no such option). Every figure times the first multiplication
+#   of a fresh process (a Narwhal run is one); StarPU's dmda after an untimed multiplication
+#   in the same process (its steady state) is printed too, outside the ratios.
 # Then the ratios of Narwhal to StarPU. Where a GPU and a CUDA build are present, the same
 # again with one GPU: StarPU with STARPU_NCUDA=1 (needs a StarPU built with CUDA, which
 # Debian's is not: then n/a), Narwhal with --devices cpu+gpu.
@@ -54,9 +56,12 @@ cores=$(nproc)
 
 # One StarPU run: prints its GFlop/s; fails the script on a wrong result. Exit 3 is "no CUDA
 # worker can run the codelet", reported by the caller as n/a.
-starpu_once() { # SCHED NCPU NCUDA
+# WARM 0 (the default here): the timed multiplication is the process's first, as each Narwhal
+# run is one multiplication in a fresh process (both pay first-call costs and the first touch
+# of C's pages); WARM 1: after an untimed one, StarPU's steady state, printed for reference.
+starpu_once() { # SCHED NCPU NCUDA [WARM]
   local out rc=0
-  out=$(STARPU_SCHED=$1 STARPU_NCPU=$2 STARPU_NCUDA=$3 "$sp" "$n" "$block" 1) || rc=$?
+  out=$(STARPU_SCHED=$1 STARPU_NCPU=$2 STARPU_NCUDA=$3 "$sp" "$n" "$block" 1 "${4:-0}") || rc=$?
   [ "$rc" -eq 3 ] && return 3
   if [ "$rc" -ne 0 ]; then
     echo "starpu.sh: starpu_sgemm failed (STARPU_SCHED=$1, exit $rc)" >&2
@@ -93,14 +98,14 @@ calibrate() { # NCPU NCUDA
 # The four configurations on one device mix, interleaved; then one line each and the ratios.
 compare() { # LABEL NCPU NCUDA DEVICES
   local label=$1 ncpu=$2 ncuda=$3 devices=$4
-  local se=() sd=() nu=() nd=() v rc=0 gpus=""
+  local se=() sd=() sw=() nu=() nd=() v rc=0 gpus=""
   [ "$ncuda" -gt 0 ] && gpus=" + $ncuda GPU"
   echo "== $label: sgemm n=$n block=$block, StarPU $(pkg-config --modversion starpu-1.3 2>/dev/null ||
     echo 1.3) vs Narwhal (1 rank), $ncpu CPU workers$gpus, best of $reps"
   calibrate "$ncpu" "$ncuda" || rc=$?
   local why="n/a (no StarPU CUDA worker: Debian's StarPU is built without CUDA)"
   if [ "$rc" -eq 3 ]; then
-    se=("$why") sd=("$why")
+    se=("$why") sd=("$why") sw=("$why")
   elif [ "$rc" -ne 0 ]; then
     echo "starpu.sh: StarPU's calibration run failed (exit $rc)" >&2
     exit 1
@@ -115,6 +120,8 @@ compare() { # LABEL NCPU NCUDA DEVICES
       se+=("$v")
       v=$(starpu_once dmda "$ncpu" "$ncuda")
       sd+=("$v")
+      v=$(starpu_once dmda "$ncpu" "$ncuda" 1)
+      sw+=("$v")
     fi
     if [ "$have_sched" = 1 ]; then
       v=$(narwhal_once unicorn "$devices")
@@ -127,13 +134,15 @@ compare() { # LABEL NCPU NCUDA DEVICES
     fi
   done
   [ "${#nd[@]}" -gt 0 ] || nd=("n/a (this build has no --sched)")
-  local e d u m
+  local e d w u m
   e=$(printf '%s\n' "${se[@]}" | bestmax)
   d=$(printf '%s\n' "${sd[@]}" | bestmax)
+  w=$(printf '%s\n' "${sw[@]}" | bestmax)
   u=$(printf '%s\n' "${nu[@]}" | bestmax)
   m=$(printf '%s\n' "${nd[@]}" | bestmax)
   printf 'starpu-eager:    %s\nstarpu-dmda:     %s\nnarwhal-unicorn: %s\nnarwhal-dmda:    %s\n' \
     "$e" "$d" "$u" "$m"
+  printf 'starpu-dmda after an untimed multiplication (steady state, not in the ratios): %s\n' "$w"
   local num den
   for num in "narwhal-dmda=$m" "narwhal-unicorn=$u"; do
     for den in "starpu-dmda=$d" "starpu-eager=$e"; do

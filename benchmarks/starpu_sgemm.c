@@ -1,4 +1,4 @@
-/* starpu_sgemm.c N BLOCK REPS: C = A x B on N x N floats through StarPU 1.3, the baseline of
+/* starpu_sgemm.c N BLOCK REPS [WARM]: C = A x B on N x N floats through StarPU 1.3, the baseline of
  * benchmarks/starpu.sh (the Unicorn paper's Fig. 22 compares Unicorn with StarPU on sgemm).
  *
  * The decomposition is Narwhal's matmul app (apps/matmul/matmul.c) so that one StarPU task does
@@ -7,10 +7,12 @@
  * differ in scheduling and data management only, not in the BLAS calls they make.
  *
  * The scheduler is StarPU's own choice of STARPU_SCHED (eager, dmda, ...), the workers those of
- * STARPU_NCPU / STARPU_NCUDA. One untimed multiplication comes first (it calibrates the
- * history-based model when STARPU_CALIBRATE=1, and it pays StarPU's and OpenBLAS's first-call
- * costs); then REPS timed ones, each from the first task submission until C is whole again in
- * main memory, like Narwhal's makespan (first submission to last completion). Prints one line:
+ * STARPU_NCPU / STARPU_NCUDA. With WARM = 1 (the default) one untimed multiplication comes
+ * first (it calibrates the history-based model when STARPU_CALIBRATE=1, and it pays StarPU's
+ * and OpenBLAS's first-call costs and the first touch of C's pages); with WARM = 0 the first
+ * multiplication is timed, as a Narwhal run is one multiplication in a fresh process. Then
+ * REPS timed ones, each from the first task submission until C is whole again in main memory,
+ * like Narwhal's makespan (first submission to last completion). Prints one line:
  *   gflops=BEST cpu_workers=W cuda_workers=G max_rel_err=E
  * Exit status: 0 right, 1 wrong result or runtime failure, 2 bad arguments, 3 CUDA workers
  * asked for (STARPU_NCUDA > 0) but none can run the codelet.
@@ -144,14 +146,22 @@ static double multiply(starpu_data_handle_t ha, starpu_data_handle_t hb, starpu_
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: starpu_sgemm N BLOCK REPS (scheduler: STARPU_SCHED)\n");
+  if (argc != 4 && argc != 5) {
+    fprintf(stderr, "usage: starpu_sgemm N BLOCK REPS [WARM] (scheduler: STARPU_SCHED)\n");
     return 2;
   }
   long n, bs, reps;
+  int warm = 1;
   if (!parse_arg("N", argv[1], MAX_N, &n) || !parse_arg("BLOCK", argv[2], n, &bs) ||
       !parse_arg("REPS", argv[3], 1000, &reps))
     return 2;
+  if (argc == 5) {
+    if (strcmp(argv[4], "0") != 0 && strcmp(argv[4], "1") != 0) {
+      fprintf(stderr, "starpu_sgemm: WARM '%s': must be 0 or 1\n", argv[4]);
+      return 2;
+    }
+    warm = argv[4][0] == '1';
+  }
   if (n % bs != 0) {
     fprintf(stderr, "starpu_sgemm: BLOCK %ld: must divide N %ld\n", bs, n);
     return 2;
@@ -205,7 +215,9 @@ int main(int argc, char **argv) {
   starpu_matrix_data_register(&hc, STARPU_MAIN_RAM, (uintptr_t)c, (uint32_t)n, (uint32_t)n,
                               (uint32_t)n, sizeof(float));
   unsigned blocks = (unsigned)(n / bs);
-  double best = multiply(ha, hb, hc, blocks) < 0 ? -1.0 : 1e300; /* the warm-up */
+  double best = 1e300;
+  if (warm && multiply(ha, hb, hc, blocks) < 0) /* the warm-up */
+    best = -1.0;
   for (long r = 0; r < reps && best > 0; r++) {
     double t = multiply(ha, hb, hc, blocks);
     best = t < 0 ? -1.0 : (t < best ? t : best);
