@@ -6,6 +6,8 @@
 #  2. real single-node matmul GFlop/s through Narwhal (one MPI rank, a CPU device per core,
 #     `--bind-to none` so the rank may use every core) as a ratio of plain OpenBLAS sgemm on
 #     the same matrix size, measured interleaved with it (target: at least 0.95, issue 16);
+#     beside it the same block decomposition with no runtime (bench_blocks), the ceiling of
+#     a CPU device per core;
 #     and the same with the rank's cores as one work-group (--work-groups on, paper 4.3.1),
 #     whose size search costs a few subtasks;
 #  3. region-set throughput (issue 9), rectangles per second: a one-row space fragmented by
@@ -43,9 +45,10 @@ printf 'wall_s=%.2f (target < 10)  simulated makespan_s=%s\n' "$wall" "$makespan
 for n in 2048 4096; do
   block=1024
   echo "== 2. real matmul n=$n block=$block vs plain sgemm, 1 rank, $(nproc) cores, interleaved"
-  base=() off=() on=()
+  base=() blocks=() off=() on=()
   for _ in $(seq "$reps"); do
     base+=("$("$build/benchmarks/bench_sgemm" "$n" 1)")
+    blocks+=("$("$build/benchmarks/bench_blocks" "$n" "$block")")
     for wg in off on; do
       g=$(mpirun -np 1 --bind-to none "$nw" run --app matmul --backend real --n "$n" \
         --block "$block" --work-groups "$wg" --no-verify --json |
@@ -54,6 +57,9 @@ for n in 2048 4096; do
     done
   done
   b=$(printf '%s\n' "${base[@]}" | bestmax)
+  k=$(printf '%s\n' "${blocks[@]}" | bestmax)
+  printf 'no runtime (bench_blocks: the same block sgemm calls, a thread per core) gflops=%.1f ratio=%.3f\n' \
+    "$k" "$(awk -v a="$k" -v b="$b" 'BEGIN { print a / b }')"
   for wg in off on; do
     if [ "$wg" = off ]; then g=$(printf '%s\n' "${off[@]}" | bestmax); else g=$(printf '%s\n' "${on[@]}" | bestmax); fi
     printf 'work-groups=%s sgemm_gflops=%.1f narwhal_gflops=%.1f ratio=%.3f (target >= 0.95)\n' \
