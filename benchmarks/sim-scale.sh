@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # sim-scale.sh [MAX_NODES [BUILD_DIR]]: how the simulator scales (issue 16, item 5). Prints one
-# line per point: nodes, subtasks, wall seconds, max RSS (MiB), simulated makespan.
+# line per point: nodes, subtasks, wall seconds, max RSS (MiB), simulated makespan, the node
+# loops' events per subtask, steal requests per device, and wall microseconds per event (what
+# the simulator costs per unit of the simulated algorithm's work).
 #  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at
 #    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 1024), block 2048, phantom
 #    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
@@ -35,16 +37,22 @@ point() {
     printf '%-22s timeout or failure\n' "$label"
     return 1
   fi
-  local nodes subtasks makespan wall rss
+  local nodes subtasks makespan wall rss events steals devices
   nodes=$(sed -n 's/^\t"nodes":\t\([0-9]*\),/\1/p' <<<"$out")
   subtasks=$(sed -n 's/^\t"subtasks":\t\([0-9]*\),/\1/p' <<<"$out" | head -n1)
   makespan=$(sed -n 's/^\t"makespan_s":\t\([0-9.e+-]*\),/\1/p' <<<"$out")
+  events=$(sed -n 's/^\t"events_handled":\t\([0-9]*\),/\1/p' <<<"$out")
+  steals=$(sed -n 's/^\t"steals_attempted":\t\([0-9]*\),/\1/p' <<<"$out")
+  devices=$(grep -c '"kind":' <<<"$out")
   read -r wall rss < <(sed -n 's/^TIME //p' <<<"$out")
-  printf '%-22s %6s %9s %9.2f %9.0f %12.3f\n' "$label" "$nodes" "$subtasks" "$wall" \
-    "$((rss / 1024))" "$makespan"
+  printf '%-22s %6s %9s %9.2f %9.0f %12.3f %10.1f %10.1f %8.1f\n' "$label" "$nodes" "$subtasks" \
+    "$wall" "$((rss / 1024))" "$makespan" "$(awk -v e="$events" -v s="$subtasks" 'BEGIN { print e / s }')" \
+    "$(awk -v a="$steals" -v d="$devices" 'BEGIN { print a / d }')" \
+    "$(awk -v w="$wall" -v e="$events" 'BEGIN { print w * 1e6 / e }')"
 }
 
-printf '%-22s %6s %9s %9s %9s %12s\n' point nodes subtasks wall_s rss_MiB makespan_s
+printf '%-22s %6s %9s %9s %9s %12s %10s %10s %8s\n' point nodes subtasks wall_s rss_MiB makespan_s \
+  ev/subtask steals/dev us/event
 point "main-job (paper, 14)" platforms/paper-cluster.xml 65536 || true
 for nodes in 14 64 128 256 512 1024; do
   [ "$nodes" -le "$max" ] || break
