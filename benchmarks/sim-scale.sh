@@ -9,7 +9,11 @@
 #    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
 #    with gen-platform.sh --backbone none (a shared fat pipe makes SimGrid's solver quadratic
 #    in the flows; see gen-platform.sh);
-#  - the 14-node main-job point on platforms/paper-cluster.xml (n=65536), as benchmarks/run.sh.
+#  - the 14-node main-job point on platforms/paper-cluster.xml (n=65536); the series' first
+#    point is the same run on that cluster generated with --backbone none.
+# Every point runs the main job's configuration (experiments/matmul-scaling.json: the paper's
+# CPU work-groups and two GPUs per node, --devices cpu+gpu --work-groups on); MODE=cpu runs a
+# CPU device per core instead (12 per node: more devices, more stealing).
 # Targets: wall time at most linear in nodes x subtasks; 1024 nodes under 60 s and 2 GB RSS;
 # the 14-node main-job point under 0.5 s. Each run is limited to 8 GB of address space
 # (ulimit -v) and 1800 s; a point over the limit prints "timeout" and ends the series.
@@ -18,6 +22,11 @@ cd "$(dirname "$0")/.."
 max=${1:-1024}
 build=${2:-build}
 nw=$build/narwhal
+case ${MODE:-paper} in
+paper) devices="--devices cpu+gpu --work-groups on" ;;
+cpu) devices="--devices cpu" ;;
+*) echo "sim-scale: MODE must be paper or cpu" >&2; exit 2 ;;
+esac
 [ -x "$nw" ] || { echo "sim-scale: $nw not built" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "sim-scale: needs /usr/bin/time (GNU time) for the RSS" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -31,8 +40,9 @@ point() {
   local label=$1 platform=$2 n=$3 out
   if ! out=$(
     ulimit -v 8000000
+    # shellcheck disable=SC2086 # devices is a list of options
     timeout 1800 /usr/bin/time -f 'TIME %e %M' "$nw" run --app matmul --backend sim \
-      --platform "$platform" --n "$n" --block 2048 --data phantom --json 2>&1
+      --platform "$platform" --n "$n" --block 2048 --data phantom $devices --json 2>&1
   ); then
     printf '%-22s timeout or failure\n' "$label"
     return 1
