@@ -15,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-void openblas_set_num_threads(int num_threads);
-
 typedef struct job {
   long n, b;
   const float *a, *bm;

@@ -201,10 +201,9 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     nw_space_state *s = t->bound[i].space;
     nw_access a = t->bound[i].access;
     nw_view *v = &e->views[i];
-    if (a == NW_READ_ONLY || writes_in_place(n, t, d, p, i, checked)) {
+    if (a == NW_READ_ONLY || writes_in_place(n, t, d, p, i, checked)) { /* checked: reads only */
       *v = (nw_view){.base = s->data, .lo = 0, .hi = s->size};
-      if (a == NW_READ_ONLY && checked &&
-          nw_viewcheck_read_view(e, i, s->data, &p->read[i]) != NW_OK)
+      if (checked && nw_viewcheck_read_view(e, i, s->data, &p->read[i]) != NW_OK)
         goto nomem;
       continue;
     }
