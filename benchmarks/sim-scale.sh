@@ -47,17 +47,17 @@ point() {
     printf '%-22s timeout or failure\n' "$label"
     return 1
   fi
-  local nodes subtasks makespan wall rss events steals devices
+  local nodes subtasks makespan wall rss events steals ndev
   nodes=$(sed -n 's/^\t"nodes":\t\([0-9]*\),/\1/p' <<<"$out")
   subtasks=$(sed -n 's/^\t"subtasks":\t\([0-9]*\),/\1/p' <<<"$out" | head -n1)
   makespan=$(sed -n 's/^\t"makespan_s":\t\([0-9.e+-]*\),/\1/p' <<<"$out")
   events=$(sed -n 's/^\t"events_handled":\t\([0-9]*\),/\1/p' <<<"$out")
   steals=$(sed -n 's/^\t"steals_attempted":\t\([0-9]*\),/\1/p' <<<"$out")
-  devices=$(grep -c '"kind":' <<<"$out")
+  ndev=$(grep -c '"kind":' <<<"$out")
   read -r wall rss < <(sed -n 's/^TIME //p' <<<"$out")
   printf '%-22s %6s %9s %9.2f %9.0f %12.3f %10.1f %10.1f %8.1f\n' "$label" "$nodes" "$subtasks" \
     "$wall" "$((rss / 1024))" "$makespan" "$(awk -v e="$events" -v s="$subtasks" 'BEGIN { print e / s }')" \
-    "$(awk -v a="$steals" -v d="$devices" 'BEGIN { print a / d }')" \
+    "$(awk -v a="$steals" -v d="$ndev" 'BEGIN { print a / d }')" \
     "$(awk -v w="$wall" -v e="$events" 'BEGIN { print w * 1e6 / e }')"
 }
 
