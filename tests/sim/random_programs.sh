@@ -12,7 +12,9 @@
 # (another non-zero exit, or a signal) or hung (killed after RP_TIMEOUT s, default 60), lists
 # each failing seed with the command that reproduces it, ends with "N passed, M failed" and
 # exits non-zero on any failure. RANDPROG_SKIP in the environment reaches the app;
-# RANDPROG_POLICY=NAME runs every configuration under that scheduling policy (--sched).
+# RANDPROG_POLICY=NAME runs every configuration under that scheduling policy (--sched);
+# RANDPROG_OPTS adds options to every configuration (e.g. "--check-views off", so that a
+# sanitizer build, whose views are checked by default, runs the in-place write path).
 set -u
 narwhal=$1 where=$2 rotation=$3 first=$4 count=$5
 mpirun_sh=$(cd "$(dirname "$0")/../real" && pwd)/mpirun.sh
@@ -74,10 +76,10 @@ for ((seed = first; seed < first + count; seed++)); do
   if [ "$rotation" = real ]; then
     IFS='|' read -r ranks mpi_opts opts <<<"${configs[i]}"
     cmd=("$mpirun_sh" "$where" "$ranks" $mpi_opts "$narwhal" run --app randprog --backend real
-      --json --seed "$seed" $opts ${RANDPROG_POLICY:+--sched "$RANDPROG_POLICY"})
+      --json --seed "$seed" $opts ${RANDPROG_POLICY:+--sched "$RANDPROG_POLICY"} ${RANDPROG_OPTS:-})
   else
     cmd=("$narwhal" run --app randprog --backend sim --platform "$where" --data functional
-      --json --seed "$seed" ${configs[i]} ${RANDPROG_POLICY:+--sched "$RANDPROG_POLICY"})
+      --json --seed "$seed" ${configs[i]} ${RANDPROG_POLICY:+--sched "$RANDPROG_POLICY"} ${RANDPROG_OPTS:-})
   fi
   out=$(timeout "$timeout_s" "${cmd[@]}" 2>"$errs")
   rc=$?
