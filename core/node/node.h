@@ -30,6 +30,10 @@ typedef enum { NW_PREFETCH_LOW = 0, NW_PREFETCH_SAME = 1 } nw_prefetch_priority;
 
 #define NW_POLICY_NAME_MAX 16
 
+/* The default of nw_sched_config.steal_probes: platforms of up to 17 nodes keep the original
+ * rule exactly (every node asked). */
+#define NW_STEAL_PROBES_DEFAULT 16
+
 typedef struct nw_sched_config {
   /* The scheduling policy by name (sched/policy.h: unicorn, eager, dmda, ...); empty: unicorn.
    * The steal, ProSteal, multi-assign and locality settings below are unicorn's. */
@@ -38,6 +42,11 @@ typedef struct nw_sched_config {
   /* After a stealing round in which every node failed: 0 stops stealing for the task (the
    * original Unicorn's rule); > 0 retries after this back-off, doubling up to 1024x. */
   double steal_retry_s;
+  /* The most remote steal agents (nodes; one-level: that many nodes' worth of devices) a dry
+   * device asks in one round before the round fails; 0: every node, the original Unicorn's
+   * rule, under which each device's rounds cost O(nodes) messages (steal.c says why a bound
+   * keeps the balance). */
+  int steal_probes;
   nw_steal_policy_id steal_policy; /* two-level (paper default) or one-level (comparison) */
   int multi_assign;                /* copies of straggling subtasks (paper 4.3.3) */
   int prosteal;                    /* steal before running dry (paper 4.3.2, ProSteal) */

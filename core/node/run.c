@@ -19,6 +19,7 @@ void nw_run_config_defaults(nw_run_config *c) {
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
   c->sched = (nw_sched_config){.pipeline = 1,
                                .steal_retry_s = 0,
+                               .steal_probes = NW_STEAL_PROBES_DEFAULT,
                                .multi_assign = 1,
                                .prosteal = 1,
                                .locality = 0,

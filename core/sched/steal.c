@@ -18,6 +18,18 @@
  * (number of nodes) consecutive failures; steal_retry_s > 0 retries after a back-off doubling
  * up to 1024x instead.
  *
+ * A round asks at most steal_probes remote agents (default 16; 0: every node). Asking every
+ * node makes the end of a task cost each of the N x D devices up to 2N + 1 requests (a round
+ * below maximum aggression, one at it): N^2 messages for work that grows with N, which is
+ * what kept the simulator from large clusters (EXPERIMENTS.md, section 9) and would load a
+ * real one alike. The bound keeps the balance because stealers are many when it matters:
+ * when most devices have run dry, each asking K random nodes, a node that still has work is
+ * asked about D x K times per round (all but certainly at least once, e^-DK), and a node with
+ * work while most others still have theirs is found within a few asks. The CPUs' aggression
+ * ladder climbs over the nodes one round can ask (K + 1, counting its own), so a CPU still
+ * reaches maximum aggression by its second round. Up to K + 1 nodes the rule is the
+ * original's exactly.
+ *
  * With locality-aware scheduling (paper 4.3.4, locality_sched.c) a remote stealer draws its
  * victim node weighted by how much of that node's data it holds, and the agent answering a
  * remote stealer hands over the queued subtasks with the largest affinity difference instead
@@ -122,9 +134,15 @@ static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, in
   return quantum ? take(n, t, victim, quantum, aggr, stealer, out) : 0;
 }
 
+/* The nodes one round can ask, its own included: every node, or steal_probes + 1. */
+static int round_span(const nw_node *n) {
+  int k = n->cfg.sched.steal_probes;
+  return k > 0 && k + 1 < n->cfg.nodes ? k + 1 : n->cfg.nodes;
+}
+
 static void record_outcome(nw_node *n, nw_device_slot *s, int success) {
   s->fails = success ? 0 : s->fails + 1;
-  s->aggression = s->is_gpu ? 3 : success ? 1 : nw_steal_aggression(n->cfg.nodes, s->fails);
+  s->aggression = s->is_gpu ? 3 : success ? 1 : nw_steal_aggression(round_span(n), s->fails);
 }
 
 static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
@@ -259,7 +277,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
 /* ---- two-level: this node's agent, then random remote agents */
 
 static void two_level_next(nw_node *n, nw_task_state *t, int d) {
-  int node = pick_untried(n, t, d, n->cfg.nodes, 0);
+  int node = t->dev[d].tried_count < round_span(n) ? pick_untried(n, t, d, n->cfg.nodes, 0) : -1;
   if (node < 0)
     end_round(n, t, d);
   else
@@ -283,9 +301,13 @@ static int total_devices(const nw_node *n) {
   return total;
 }
 
+/* One-level asks devices: a round may ask as many as round_span nodes hold, on average. */
 static void one_level_next(nw_node *n, nw_task_state *t, int d) {
+  int total = total_devices(n);
+  int limit =
+      round_span(n) == n->cfg.nodes ? total : (int)((int64_t)total * round_span(n) / n->cfg.nodes);
   for (;;) {
-    int g = pick_untried(n, t, d, total_devices(n), 1);
+    int g = t->dev[d].tried_count < limit ? pick_untried(n, t, d, total, 1) : -1;
     if (g < 0) {
       end_round(n, t, d);
       return;

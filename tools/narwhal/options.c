@@ -80,6 +80,11 @@ static const opt_def defs[] = {
      {"low", "same"},
      "the pipeline's prefetched data goes after data devices wait for (paper 4.2), or alike"},
     {"steal-retry", T_DOUBLE, {0}, "after a failed stealing round: 0 stop, else retry after S s"},
+    {"steal-probes",
+     T_INT,
+     {0},
+     "remote steal agents a dry device asks per round (default 16); 0: every node, as the "
+     "original Unicorn"},
     {"prosteal", T_CHOICE, {"on", "off"}, "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, {"on", "off"}, "run a copy of a straggling subtask elsewhere"},
     {"steal-policy",
@@ -265,6 +270,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.prefetch_priority = strcmp(v, "same") == 0 ? NW_PREFETCH_SAME : NW_PREFETCH_LOW;
   else if (!strcmp(n, "steal-retry"))
     c->sched.steal_retry_s = x;
+  else if (!strcmp(n, "steal-probes"))
+    c->sched.steal_probes = (int)u;
   else if (!strcmp(n, "prosteal"))
     c->sched.prosteal = strcmp(v, "on") == 0;
   else if (!strcmp(n, "check-views"))
@@ -542,6 +549,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddStringToObject(j, "check-views", c->check_views ? "on" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
+  cJSON_AddNumberToObject(j, "steal-probes", c->sched.steal_probes);
   cJSON_AddStringToObject(j, "steal-policy",
                           c->sched.steal_policy == NW_STEAL_ONE_LEVEL ? "one-level" : "two-level");
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
