@@ -3,8 +3,8 @@
  * Per node: an actor that runs the node's event loop on host n<i>-cpu; one actor per CPU
  * device, which executes the cost model's flops on that host (a host with C cores runs C such
  * actors at full per-core speed; a work-group device spreads a subtask over its cores); one
- * receiver actor per channel, so a large data transfer
- * never blocks the event loop nor delays control messages; and one sender actor for data,
+ * postman for the whole cluster that hands control messages over when they are due, so a large
+ * data transfer never blocks the event loop nor delays control messages; one sender actor for data,
  * because Unicorn sends heavy data through one dedicated thread per node (paper section 4.1):
  * a node's outgoing transfers go one after another, control messages go at once. Besides
  * being the paper's design, this keeps the number of concurrent flows at most one per node;
@@ -22,6 +22,7 @@
  */
 #include "sim_backend.h"
 
+#include <math.h>
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
@@ -33,13 +34,11 @@
 #include <string.h>
 #include <xbt/log.h>
 
+#include "due_heap.h"
 #include "perfdata.h"
 #include "platform_check.h"
 #include "rng.h"
 #include "sendq.h"
-
-/* Gets kept outstanding per receiver: transfers to one node proceed concurrently. */
-#define RECEIVER_SLOTS 64
 
 typedef struct evq {
   nw_event *head, *tail;
@@ -105,7 +104,8 @@ typedef struct sim_node {
   sim_gpu gpu[NW_MAX_GPUS_PER_NODE];
   int ngpu;
   uint64_t rng;
-  char mbox[2][32]; /* per channel */
+  double *route_latency, *route_bandwidth; /* to each node, filled as first needed */
+  char data_mbox[32];                      /* where data transfers to this node arrive */
 } sim_node;
 
 typedef struct sim_world {
@@ -122,6 +122,9 @@ typedef struct sim_world {
    * SimGrid's communications, whose payloads must still be freed. */
   envelope *live;
   nw_device_desc *cluster; /* every device of the cluster (nw_node_config.cluster) */
+  nw_due_heap mail;        /* control messages on their way, by when they are due */
+  sg_sem_t postman_sem;    /* wakes the postman for a message due sooner */
+  double postman_wakes;    /* when the postman looks next by itself; INFINITY: not before mail */
 } sim_world;
 
 static void post(sim_node *sn, nw_event *ev) {
@@ -155,6 +158,8 @@ static uint64_t op_random(void *be) {
   return nw_rng_next(&((sim_node *)be)->rng);
 }
 
+static double control_delay(sim_node *sn, const envelope *e);
+
 static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
   sim_node *sn = be;
   if (dst == sn->id) {
@@ -184,9 +189,17 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
     sg_sem_release(sn->out_sem);
     return;
   }
-  sg_mailbox_t mb = sg_mailbox_by_name(sn->w->node[dst].mbox[NW_CHANNEL_CONTROL]);
-  sg_comm_t c = sg_mailbox_put_init(mb, e, (long)wire); /* detach starts it */
-  sg_comm_detach(c, NULL);
+  /* Control messages go at once, each on its own: due after the route's travel time. */
+  sim_world *w = sn->w;
+  double due = simgrid_get_clock() + control_delay(sn, e);
+  if (nw_due_push(&w->mail, due, e) != 0) {
+    fprintf(stderr, "narwhal: out of memory in the simulator\n");
+    exit(1);
+  }
+  if (due < w->postman_wakes) { /* sooner than the postman would look: wake it */
+    w->postman_wakes = due;
+    sg_sem_release(w->postman_sem);
+  }
 }
 
 static void op_launch(void *be, int device, nw_exec *exec) {
@@ -209,7 +222,7 @@ static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char
 /* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its
  * contexts/stack-size option). SimGrid gives every actor 8 MiB of address space by default; at
  * 1024 nodes the ~25 actors per node would reserve ~200 GB, which a memory limit (ulimit -v)
- * refuses. The service actors (devices in phantom mode, copy engines, sender, receivers,
+ * refuses. The service actors (devices in phantom mode, copy engines, sender, sinks, postman,
  * timers) only call SimGrid and post events: a small stack suffices. A node's event loop runs
  * the scheduler, so it gets more; the driver (the application's main) and functional-mode
  * devices (kernels, maybe BLAS) keep SimGrid's default. 0 means SimGrid's default. */
@@ -395,17 +408,43 @@ static void engine_actor(int argc, char **argv) {
   }
 }
 
-/* The far end of a copy engine's transfers: it only takes them. */
-static void engine_sink_actor(int argc, char **argv) {
+/* Takes every communication that arrives in a mailbox: the far end of a GPU copy engine's
+ * transfers, and of the data transfers to a node (sender_actor). */
+static void mailbox_sink_actor(int argc, char **argv) {
   (void)argc, (void)argv;
-  sim_engine *e = sg_actor_self_get_data();
-  sg_mailbox_t mb = sg_mailbox_by_name(e->mbox);
+  const char *name = sg_actor_self_get_data();
+  sg_mailbox_t mb = sg_mailbox_by_name(name);
+  if (strncmp(name, "data-", 5) == 0)
+    sg_mailbox_set_receiver(name); /* transfers start when put, none waits for a receive */
   for (;;)
     sg_mailbox_get(mb);
 }
 
-/* One transfer at a time; each time it is free, the most urgent one (core/data/sendq.h). Both
- * priorities arrive in the receiver's data mailbox. */
+/* A message reaches its destination: its node's loop gets it as an event. */
+static void deliver(sim_world *w, envelope *e) {
+  if (e->live_prev)
+    e->live_prev->live_next = e->live_next;
+  else
+    w->live = e->live_next;
+  if (e->live_next)
+    e->live_next->live_prev = e->live_prev;
+  nw_event *ev = new_event(NW_EVENT_MESSAGE);
+  ev->src = e->src;
+  ev->buf = e->buf;
+  ev->len = e->len;
+  int dst = e->dst;
+  free(e);
+  post(&w->node[dst], ev);
+}
+
+/* One transfer at a time; each time it is free, the most urgent one (core/data/sendq.h).
+ *
+ * The transfer goes to the destination's data mailbox, which has a permanent receiver (its sink):
+ * it starts when it is put, and the sender, whose put returns when it ends, hands the message
+ * to the destination's loop. A receiver waiting on many posted receives at once
+ * (sg_comm_wait_any) did the same, but SimGrid 3.32 walks every posted receive's list at each
+ * completion, and detached sends sit in one global list walked at each completion; both grew
+ * with the cluster (EXPERIMENTS.md, section 10). */
 static void sender_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
@@ -414,44 +453,53 @@ static void sender_actor(int argc, char **argv) {
     nw_send_class c;
     /* Not NULL: one transfer is queued per token and none is in flight between two. */
     envelope *e = nw_sendq_start(&sn->out, &c);
-    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].mbox[NW_CHANNEL_DATA]), e, e->wire);
+    /* The payload is only a token: the sink drops it and the message travels in deliver(). */
+    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, e->wire);
+    deliver(sn->w, e);
     nw_sendq_done(&sn->out, c);
   }
 }
 
-typedef struct receiver_arg {
-  sim_node *sn;
-  int channel;
-} receiver_arg;
+/* A control message's travel time: latency + size / bandwidth of the route, uncontended. Control
+ * messages are small (tens to hundreds of bytes: on a 4 GB/s link their size costs ~1% of a
+ * 2 us latency), so sharing bandwidth with the data flows would change their times and the
+ * flows' by less than that, while every flow SimGrid starts or ends re-solves the bandwidth
+ * shares of all flows it connects to: with control messages as flows, that work per event grew
+ * with the cluster (EXPERIMENTS.md, section 10). */
+static double control_delay(sim_node *sn, const envelope *e) {
+  if (!sn->route_latency) {
+    sn->route_latency = calloc((size_t)sn->w->nodes, sizeof *sn->route_latency);
+    sn->route_bandwidth = calloc((size_t)sn->w->nodes, sizeof *sn->route_bandwidth);
+    if (!sn->route_latency || !sn->route_bandwidth) {
+      fprintf(stderr, "narwhal: out of memory in the simulator\n");
+      exit(1);
+    }
+  }
+  if (sn->route_bandwidth[e->dst] <= 0) {
+    sg_host_t to = sn->w->node[e->dst].host;
+    sn->route_latency[e->dst] = sg_host_get_route_latency(sn->host, to);
+    sn->route_bandwidth[e->dst] = sg_host_get_route_bandwidth(sn->host, to);
+  }
+  double bw = sn->route_bandwidth[e->dst]; /* a route without links: no size term */
+  return sn->route_latency[e->dst] + (bw > 0 && bw < INFINITY ? (double)e->wire / bw : 0.0);
+}
 
-static void receiver_actor(int argc, char **argv) {
+/* Hands each control message to its destination's loop when it is due, in due order (ties in
+ * the order sent). It sleeps until the earliest is due; a message due sooner wakes it. */
+static void postman_actor(int argc, char **argv) {
   (void)argc, (void)argv;
-  receiver_arg *ra = sg_actor_self_get_data();
-  sim_node *sn = ra->sn;
-  sg_mailbox_t mb = sg_mailbox_by_name(sn->mbox[ra->channel]);
-  free(ra);
-  sg_comm_t comms[RECEIVER_SLOTS];
-  void *got[RECEIVER_SLOTS];
-  for (int i = 0; i < RECEIVER_SLOTS; i++)
-    comms[i] = sg_mailbox_get_async(mb, &got[i]);
+  sim_world *w = sg_actor_self_get_data();
   for (;;) {
-    ssize_t i = sg_comm_wait_any(comms, RECEIVER_SLOTS);
-    if (i < 0)
-      continue;
-    envelope *e = got[i];
-    if (e->live_prev)
-      e->live_prev->live_next = e->live_next;
-    else
-      sn->w->live = e->live_next;
-    if (e->live_next)
-      e->live_next->live_prev = e->live_prev;
-    nw_event *ev = new_event(NW_EVENT_MESSAGE);
-    ev->src = e->src;
-    ev->buf = e->buf;
-    ev->len = e->len;
-    free(e);
-    post(sn, ev);
-    comms[i] = sg_mailbox_get_async(mb, &got[i]);
+    double now = simgrid_get_clock();
+    while (w->mail.n > 0 && nw_due_first(&w->mail) <= now)
+      deliver(w, nw_due_pop(&w->mail));
+    if (w->mail.n == 0) {
+      w->postman_wakes = INFINITY;
+      sg_sem_acquire(w->postman_sem);
+    } else {
+      w->postman_wakes = nw_due_first(&w->mail);
+      sg_sem_acquire_timeout(w->postman_sem, w->postman_wakes - now);
+    }
   }
 }
 
@@ -651,10 +699,9 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     sn->ndev = nc->devices_per_node[i];
     sn->rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(i + 1));
     sn->q.sem = sg_sem_init(0);
+    snprintf(sn->data_mbox, sizeof sn->data_mbox, "data-%d", i);
     sn->out_sem = sg_sem_init(0);
     nw_sendq_init(&sn->out);
-    snprintf(sn->mbox[NW_CHANNEL_CONTROL], sizeof sn->mbox[0], "ctl-%d", i);
-    snprintf(sn->mbox[NW_CHANNEL_DATA], sizeof sn->mbox[1], "data-%d", i);
     sn->dev = calloc((size_t)sn->ndev, sizeof *sn->dev);
     if (!sn->dev) {
       st = NW_ERR_NOMEM;
@@ -703,17 +750,15 @@ static void start_actors(sim_world *w) {
     for (int g = 0; g < sn->ngpu; g++) {
       sim_engine *e = sn->gpu[g].engine;
       spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1, dev_stack);
-      spawn("sink-d2h", sn->host, engine_sink_actor, &e[0], 1, STACK_SERVICE);
+      spawn("sink-d2h", sn->host, mailbox_sink_actor, e[0].mbox, 1, STACK_SERVICE);
       spawn("copy-h2d", sn->host, engine_actor, &e[1], 1, dev_stack);
-      spawn("sink-h2d", sn->gpu[g].host, engine_sink_actor, &e[1], 1, STACK_SERVICE);
+      spawn("sink-h2d", sn->gpu[g].host, mailbox_sink_actor, e[1].mbox, 1, STACK_SERVICE);
     }
     spawn("sender", sn->host, sender_actor, sn, 1, STACK_SERVICE);
-    for (int ch = 0; ch < 2; ch++) {
-      receiver_arg *ra = malloc(sizeof *ra);
-      *ra = (receiver_arg){sn, ch};
-      spawn("receiver", sn->host, receiver_actor, ra, 1, STACK_SERVICE);
-    }
+    spawn("sink-data", sn->host, mailbox_sink_actor, sn->data_mbox, 1, STACK_SERVICE);
   }
+  w->postman_wakes = INFINITY;
+  spawn("postman", w->node[0].host, postman_actor, w, 1, STACK_SERVICE);
   spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
 }
 
@@ -751,6 +796,8 @@ static void free_world(sim_world *w) {
     }
     if (sn->q.sem)
       sg_sem_destroy(sn->q.sem);
+    free(sn->route_latency);
+    free(sn->route_bandwidth);
     if (sn->out_sem)
       sg_sem_destroy(sn->out_sem);
     nw_sendq_free(&sn->out); /* its envelopes are on the live list, freed below */
@@ -759,7 +806,8 @@ static void free_world(sim_world *w) {
   }
   free(w->node);
   free(w->cluster);
-  while (w->live) { /* undelivered messages, queued or inside SimGrid (a failed run) */
+  nw_due_free(&w->mail); /* its envelopes are on the live list, freed below */
+  while (w->live) {      /* undelivered messages, queued or inside SimGrid (a failed run) */
     envelope *e = w->live;
     w->live = e->live_next;
     free(e->buf);
@@ -817,6 +865,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     return res->status = st;
   }
   w.driver_sem = sg_sem_init(0);
+  w.postman_sem = sg_sem_init(0);
   w.rt =
       (nw_runtime){.post = driver_post, .be = &w, .functional = cfg->functional, .nodes = w.nodes};
   start_actors(&w);
@@ -841,6 +890,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     res->status = NW_ERR_INTERNAL;
   }
   sg_sem_destroy(w.driver_sem);
+  sg_sem_destroy(w.postman_sem);
   free_world(&w);
   return res->status;
 }
