@@ -4,7 +4,8 @@
 # loops' events per subtask, steal requests per device, and wall microseconds per event (what
 # the simulator costs per unit of the simulated algorithm's work).
 #  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at
-#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 1024), block 2048, phantom
+#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 256: 512 and 1024 nodes take
+#    hours, EXPERIMENTS.md section 10 says why), block 2048, phantom
 #    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
 #    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
 #    with gen-platform.sh --backbone none (a shared fat pipe makes SimGrid's solver quadratic
@@ -19,7 +20,7 @@
 # (ulimit -v) and 1800 s; a point over the limit prints "timeout" and ends the series.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-max=${1:-1024}
+max=${1:-256}
 build=${2:-build}
 nw=$build/narwhal
 case ${MODE:-paper} in
