@@ -408,16 +408,20 @@ static void engine_actor(int argc, char **argv) {
   }
 }
 
-/* Takes every communication that arrives in a mailbox: the far end of a GPU copy engine's
- * transfers, and of the data transfers to a node (sender_actor). */
+/* Takes every communication that arrives in its mailbox (named by the actor's data): the far
+ * end of a GPU copy engine's transfers. */
 static void mailbox_sink_actor(int argc, char **argv) {
   (void)argc, (void)argv;
-  const char *name = sg_actor_self_get_data();
-  sg_mailbox_t mb = sg_mailbox_by_name(name);
-  if (strncmp(name, "data-", 5) == 0)
-    sg_mailbox_set_receiver(name); /* transfers start when put, none waits for a receive */
+  sg_mailbox_t mb = sg_mailbox_by_name(sg_actor_self_get_data());
   for (;;)
     sg_mailbox_get(mb);
+}
+
+/* The same for the data transfers to a node (sender_actor), as the mailbox's permanent
+ * receiver: a transfer starts when it is put, none waits for a receive to be posted. */
+static void data_sink_actor(int argc, char **argv) {
+  sg_mailbox_set_receiver(sg_actor_self_get_data());
+  mailbox_sink_actor(argc, argv);
 }
 
 /* A message reaches its destination: its node's loop gets it as an event. */
@@ -755,7 +759,7 @@ static void start_actors(sim_world *w) {
       spawn("sink-h2d", sn->gpu[g].host, mailbox_sink_actor, e[1].mbox, 1, STACK_SERVICE);
     }
     spawn("sender", sn->host, sender_actor, sn, 1, STACK_SERVICE);
-    spawn("sink-data", sn->host, mailbox_sink_actor, sn->data_mbox, 1, STACK_SERVICE);
+    spawn("sink-data", sn->host, data_sink_actor, sn->data_mbox, 1, STACK_SERVICE);
   }
   w->postman_wakes = INFINITY;
   spawn("postman", w->node[0].host, postman_actor, w, 1, STACK_SERVICE);

@@ -304,8 +304,7 @@ static int total_devices(const nw_node *n) {
 /* One-level asks devices: a round may ask as many as round_span nodes hold, on average. */
 static void one_level_next(nw_node *n, nw_task_state *t, int d) {
   int total = total_devices(n);
-  int limit =
-      round_span(n) == n->cfg.nodes ? total : (int)((int64_t)total * round_span(n) / n->cfg.nodes);
+  int limit = (int)((int64_t)total * round_span(n) / n->cfg.nodes); /* all when span = nodes */
   for (;;) {
     int g = t->dev[d].tried_count < limit ? pick_untried(n, t, d, total, 1) : -1;
     if (g < 0) {
