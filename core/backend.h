@@ -61,6 +61,7 @@ typedef struct nw_event {
   uint64_t token;       /* NW_EVENT_TIMER */
   nw_driver_call *call; /* NW_EVENT_DRIVER */
   nw_copy *copy;        /* NW_EVENT_COPY_DONE */
+  double stamp;         /* free for the backend (the real one: when the event was posted) */
 } nw_event;
 
 typedef struct nw_backend_ops {
@@ -111,6 +112,11 @@ double nw_exec_flops(const nw_exec *exec);
  * `stream`; nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */
 void nw_exec_run_gpu(nw_exec *exec, unsigned char *memory, void *stream);
 void nw_exec_run_gpu_emulated(nw_exec *exec, unsigned char *memory);
+/* The bytes a driver call copies when the node handles it (a space write or read: its
+ * length; 0 for the others): a backend that charges the runtime's own time (the simulator
+ * with a calibrated platform) charges these at memory bandwidth, apart from the call's
+ * fixed cost. */
+uint64_t nw_driver_call_bytes(const nw_driver_call *call);
 /* Frees a copy the backend will never finish (the run is over). */
 void nw_copy_free(nw_copy *c);
 

@@ -3,10 +3,11 @@
  * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node and
  * is also the rank's MPI progress engine (real_net.h: it posts sends itself and polls MPI while
  * it waits, so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics gather and
- * MPI_Finalize happen while it is not running); one compute thread per CPU device runs kernels
- * (a work-group device adds a thread per further core, real_team.c). On rank 0 the main thread
- * runs the application's driver. Every thread that waits for another spins briefly before it
- * sleeps (real_spin.h), so a hand-off between threads costs no context switch when both run.
+ * MPI_Finalize (nw_real_finish) happen while it is not running); one compute thread per CPU device
+ * runs kernels (a work-group device adds a thread per further core, real_team.c). On rank 0 the
+ * main thread runs the application's driver. Every thread that waits for another spins briefly
+ * before it sleeps (real_spin.h), so a hand-off between threads costs no context switch when both
+ * run.
  */
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "real_backend.h"
@@ -42,10 +43,13 @@ typedef struct device {
   /* Execs launched, in order. Usually one: a device runs one subtask at a time, but a losing
    * multi-assigned copy may still compute when the next task launches. */
   nw_exec **pending;
+  double *pending_at; /* when each was launched (real_monotonic) */
   size_t npending, cappending;
   atomic_size_t queued; /* npending, read without the lock while the thread spins */
   int sleeping;         /* under mu: the thread waits on cv, a launch must signal */
   int stop;
+  uint64_t launches; /* the compute thread's: launch-to-start hand-offs, and their seconds */
+  double launch_s;
 } device;
 
 typedef struct rank_state {
@@ -64,6 +68,7 @@ typedef struct rank_state {
   pthread_cond_t drv_cv;
   _Atomic(nw_driver_call *) drv_returned; /* read without the lock while the driver spins */
   int drv_sleeping;                       /* under drv_mu */
+  nw_stats costs; /* the event loop's: only its rt_* fields (the runtime's own costs) */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -110,11 +115,13 @@ static void op_launch(void *be, int d, nw_exec *exec) {
   if (dv->npending == dv->cappending) {
     dv->cappending = dv->cappending ? 2 * dv->cappending : 4;
     dv->pending = realloc(dv->pending, dv->cappending * sizeof *dv->pending);
-    if (!dv->pending) {
+    dv->pending_at = realloc(dv->pending_at, dv->cappending * sizeof *dv->pending_at);
+    if (!dv->pending || !dv->pending_at) {
       fprintf(stderr, "narwhal: out of memory\n");
       exit(1);
     }
   }
+  dv->pending_at[dv->npending] = real_monotonic();
   dv->pending[dv->npending++] = exec;
   atomic_store_explicit(&dv->queued, dv->npending, memory_order_release);
   if (dv->sleeping)
@@ -173,7 +180,10 @@ static void *compute_thread(void *arg) {
     nw_exec *e = NULL;
     if (dv->npending) {
       e = dv->pending[0];
-      memmove(dv->pending, dv->pending + 1, --dv->npending * sizeof *dv->pending);
+      dv->launches++;
+      dv->launch_s += real_monotonic() - dv->pending_at[0];
+      memmove(dv->pending, dv->pending + 1, (dv->npending - 1) * sizeof *dv->pending);
+      memmove(dv->pending_at, dv->pending_at + 1, --dv->npending * sizeof *dv->pending_at);
       atomic_store_explicit(&dv->queued, dv->npending, memory_order_relaxed);
     }
     int stop = dv->stop;
@@ -186,6 +196,7 @@ static void *compute_thread(void *arg) {
       nw_exec_run(e);
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
+    ev->stamp = real_monotonic();
     real_queue_push(&dv->rs->q, ev);
   }
 }
@@ -193,10 +204,34 @@ static void *compute_thread(void *arg) {
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_pop). */
 #define POLL_S 20e-6
 
+/* Handles one event, measuring the runtime's own cost (nw_stats, rt_*): two clock reads
+ * (tens of nanoseconds) against handlers of microseconds. */
+static void handle_measured(rank_state *rs, nw_event *ev) {
+  nw_stats *c = &rs->costs;
+  int kind = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
+  double start = real_monotonic();
+  if (ev->kind == NW_EVENT_EXEC_DONE && ev->stamp > 0) { /* a compute thread's, not a GPU's */
+    c->rt_dones++;
+    c->rt_done_s += start - ev->stamp;
+  }
+  uint64_t copied = nw_node_stats(rs->node)->bytes_view_copies;
+  double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
+                 : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
+                                               : 0.0;
+  nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
+  double s = real_monotonic() - start;
+  bytes += (double)(nw_node_stats(rs->node)->bytes_view_copies - copied);
+  c->rt_events[kind]++;
+  c->rt_event_s[kind] += s;
+  c->rt_event_bytes[kind] += bytes;
+  c->rt_event_bytes_sq[kind] += bytes * bytes;
+  c->rt_event_bytes_s[kind] += bytes * s;
+}
+
 static void event_loop(rank_state *rs) {
   while (!nw_node_finished(rs->node)) {
     nw_event *ev = real_queue_pop(&rs->q, rs->net ? real_net_poll : NULL, rs->net, POLL_S);
-    nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
+    handle_measured(rs, ev);
     free(ev);
   }
   if (rs->net)
@@ -383,8 +418,12 @@ static void measure_network(int rank, int size, double *bandwidth, double *laten
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
-  int provided = 0;
-  MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  int provided = 0, initialized = 0;
+  MPI_Initialized(&initialized); /* `narwhal calibrate` runs several times in one process */
+  if (initialized)
+    MPI_Query_thread(&provided);
+  else
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
   rank_state rs;
   memset(&rs, 0, sizeof rs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
@@ -411,7 +450,6 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     st = NW_ERR_ARG;
   }
   if (st != NW_OK) {
-    MPI_Finalize();
     return res->status = st;
   }
   /* Each device calls BLAS from its own thread: give each its share of the cores. A
@@ -471,7 +509,6 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     free(rs.dev);
     real_net_destroy(rs.net);
     real_queue_destroy(&rs.q);
-    MPI_Finalize();
     return res->status = st != NW_OK ? st : NW_ERR_ARG;
   }
   MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
@@ -516,7 +553,10 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_mutex_unlock(&rs.dev[d].mu);
     pthread_join(rs.dev[d].thread, NULL);
     real_team_destroy(rs.dev[d].team);
+    rs.costs.rt_launches += rs.dev[d].launches;
+    rs.costs.rt_launch_s += rs.dev[d].launch_s;
     free(rs.dev[d].pending);
+    free(rs.dev[d].pending_at);
     pthread_mutex_destroy(&rs.dev[d].mu);
     pthread_cond_destroy(&rs.dev[d].cv);
   }
@@ -524,6 +564,15 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
   nw_stats mine = *nw_node_stats(rs.node);
   mine.demand_overtakes = rs.net ? real_net_demand_overtakes(rs.net) : 0;
+  memcpy(mine.rt_events, rs.costs.rt_events, sizeof mine.rt_events);
+  memcpy(mine.rt_event_s, rs.costs.rt_event_s, sizeof mine.rt_event_s);
+  memcpy(mine.rt_event_bytes, rs.costs.rt_event_bytes, sizeof mine.rt_event_bytes);
+  memcpy(mine.rt_event_bytes_sq, rs.costs.rt_event_bytes_sq, sizeof mine.rt_event_bytes_sq);
+  memcpy(mine.rt_event_bytes_s, rs.costs.rt_event_bytes_s, sizeof mine.rt_event_bytes_s);
+  mine.rt_launches = rs.costs.rt_launches;
+  mine.rt_dones = rs.costs.rt_dones;
+  mine.rt_launch_s = rs.costs.rt_launch_s;
+  mine.rt_done_s = rs.costs.rt_done_s;
   MPI_Gather(&mine, (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats), MPI_BYTE, 0,
              MPI_COMM_WORLD);
   if (rs.rank == 0) {
@@ -544,6 +593,13 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   free(rs.dev);
   pthread_mutex_destroy(&rs.drv_mu);
   pthread_cond_destroy(&rs.drv_cv);
-  MPI_Finalize();
   return res->status = st;
+}
+
+void nw_real_finish(void) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized)
+    MPI_Finalize();
 }

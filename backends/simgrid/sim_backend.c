@@ -39,6 +39,7 @@
 #include "platform_check.h"
 #include "rng.h"
 #include "sendq.h"
+#include "sim_costs.h"
 
 typedef struct evq {
   nw_event *head, *tail;
@@ -105,6 +106,7 @@ typedef struct sim_node {
   int ngpu;
   uint64_t rng;
   double *route_latency, *route_bandwidth; /* to each node, filled as first needed */
+  sim_costs costs;                         /* the runtime's own, from the platform */
   char data_mbox[32];                      /* where data transfers to this node arrive */
 } sim_node;
 
@@ -295,6 +297,26 @@ static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, o
 
 /* ---- actors */
 
+/* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
+ * cost and the bytes the event brings before it takes effect, the bytes its commits copied
+ * after. */
+static void handle_charged(sim_node *sn, nw_event *ev) {
+  const sim_costs *c = &sn->costs;
+  int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
+  double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
+                 : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
+                                               : 0.0;
+  double before = c->event_s[k] + bytes * c->event_s_per_byte[k];
+  if (before > 0)
+    sg_actor_sleep_for(before);
+  uint64_t copied = nw_node_stats(sn->node)->bytes_view_copies;
+  nw_node_handle(sn->node, ev);
+  double after =
+      (double)(nw_node_stats(sn->node)->bytes_view_copies - copied) * c->event_s_per_byte[k];
+  if (after > 0)
+    sg_actor_sleep_for(after);
+}
+
 static void node_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
@@ -304,7 +326,10 @@ static void node_actor(int argc, char **argv) {
     sn->q.head = ev->next;
     if (!sn->q.head)
       sn->q.tail = NULL;
-    nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
+    if (sn->costs.any)
+      handle_charged(sn, ev);
+    else
+      nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
     free(ev);
   }
 }
@@ -360,8 +385,13 @@ static void device_actor(int argc, char **argv) {
         nw_exec_run_gpu_emulated(e, gpu_memory(g));
       if (!from_model)
         sg_actor_sleep_for(g->launch_s);
-    } else if (functional) {
-      nw_exec_run(e); /* real bytes, no simulated time */
+    } else {
+      /* The compute thread's hand-offs (sim_costs.h). A measured duration already holds them:
+       * the core times a subtask from its launch to its completion reaching the event loop. */
+      if (!from_model && d->node->costs.launch_s > 0)
+        sg_actor_sleep_for(d->node->costs.launch_s);
+      if (functional)
+        nw_exec_run(e); /* real bytes, no simulated time */
     }
     /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
      * else computes: k parallel executions of flops/k take as long as one of them. The model
@@ -370,6 +400,8 @@ static void device_actor(int argc, char **argv) {
       execute_slowed(d, modelled * sg_host_get_speed(d->host));
     else
       execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
+    if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
+      sg_actor_sleep_for(d->node->costs.done_s);
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);
@@ -667,6 +699,9 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     sg_host_t h = sg_host_by_name(name);
     int cores = sg_host_core_count(h);
     w->node[i].host = h;
+    st = sim_costs_read(h, cfg->platform, &w->node[i].costs, res->error, sizeof res->error);
+    if (st != NW_OK)
+      break;
     st = setup_gpus(w, i, res);
     if (st != NW_OK)
       break;

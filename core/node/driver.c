@@ -277,6 +277,10 @@ void nw_driver_task_complete(nw_node *n, nw_status st) {
     }
 }
 
+uint64_t nw_driver_call_bytes(const nw_driver_call *c) {
+  return c->kind == CALL_SPACE_WRITE || c->kind == CALL_SPACE_READ ? c->length : 0;
+}
+
 void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
   switch (c->kind) {
   case CALL_SPACE_CREATE:

@@ -106,6 +106,17 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
     t->events_handled += s->events_handled;
+    for (int e = 0; e < NW_STATS_EVENT_KINDS; e++) {
+      t->rt_events[e] += s->rt_events[e];
+      t->rt_event_s[e] += s->rt_event_s[e];
+      t->rt_event_bytes[e] += s->rt_event_bytes[e];
+      t->rt_event_bytes_sq[e] += s->rt_event_bytes_sq[e];
+      t->rt_event_bytes_s[e] += s->rt_event_bytes_s[e];
+    }
+    t->rt_launches += s->rt_launches;
+    t->rt_dones += s->rt_dones;
+    t->rt_launch_s += s->rt_launch_s;
+    t->rt_done_s += s->rt_done_s;
     t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;
     t->net_latency = s->net_latency > t->net_latency ? s->net_latency : t->net_latency;
     t->pcie_bandwidth =

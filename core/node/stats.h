@@ -5,6 +5,8 @@
 #include <stdint.h>
 
 #define NW_STATS_MAX_DEVICES 64
+/* Rows of the per-event-kind runtime costs (index: nw_event_kind, 1 to 5; row 0 unused). */
+#define NW_STATS_EVENT_KINDS 6
 
 typedef struct nw_device_stats {
   uint64_t subtasks;         /* subtasks executed and committed */
@@ -62,6 +64,21 @@ typedef struct nw_stats {
    * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
    * run grows with the cluster (tests/sim/events_per_subtask.sh). */
   uint64_t events_handled;
+  /* The runtime's own costs, measured by the real backend (0 in simulation) for `narwhal
+   * calibrate`, which fits each kind of event's handling time as a + b * bytes (README,
+   * "Calibration"). Per kind of event (index nw_event_kind): how many the loop handled, and
+   * the sums of the wall seconds each took (y), of the bytes it moved (x: a message's length,
+   * a driver call's nw_driver_call_bytes, the bytes its commits copied), of x * x and of
+   * x * y. Then the two hand-offs of a CPU subtask between the event loop and its compute
+   * thread: launch to the kernel's start, and the kernel's end to the start of handling its
+   * completion. */
+  uint64_t rt_events[NW_STATS_EVENT_KINDS];
+  double rt_event_s[NW_STATS_EVENT_KINDS];
+  double rt_event_bytes[NW_STATS_EVENT_KINDS];
+  double rt_event_bytes_sq[NW_STATS_EVENT_KINDS];
+  double rt_event_bytes_s[NW_STATS_EVENT_KINDS];
+  uint64_t rt_launches, rt_dones;
+  double rt_launch_s, rt_done_s;
   /* The transfer models the node was given (nw_node_config): bytes/s and s; node 0's are the
    * run's (the largest over nodes in a sum). */
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;

@@ -13,5 +13,10 @@
  * only returns on failure). argv is the process's own, for that hand-over. */
 nw_status tool_run_backend(const tool_options *o, const nw_app *app, char **argv,
                            nw_run_result *res);
+/* `narwhal calibrate` (argv: its options; all_argv: the process's own): narwhal-real runs it
+ * (calibrate_real.c), narwhal hands the process over to narwhal-real. Returns the exit code. */
+int tool_calibrate(int argc, char **argv, char **all_argv);
+/* Before the process exits: the real backend finalizes MPI; nothing for the simulator. */
+void tool_backend_finish(void);
 
 #endif

@@ -15,3 +15,7 @@ nw_status tool_run_backend(const tool_options *o, const nw_app *app, char **argv
            "narwhal-real runs --backend real only; use narwhal for the simulator");
   return res->status = NW_ERR_ARG;
 }
+
+void tool_backend_finish(void) {
+  nw_real_finish();
+}

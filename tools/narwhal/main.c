@@ -133,11 +133,15 @@ int main(int argc, char **argv) {
     tool_options_usage();
     return argc < 2 ? 2 : 0;
   }
-  if (!strcmp(argv[1], "run"))
-    return run(argc - 2, argv + 2, argv);
+  if (!strcmp(argv[1], "run") || !strcmp(argv[1], "calibrate")) {
+    int code = argv[1][0] == 'r' ? run(argc - 2, argv + 2, argv)
+                                 : tool_calibrate(argc - 2, argv + 2, argv);
+    tool_backend_finish();
+    return code;
+  }
   if (!strcmp(argv[1], "sweep"))
     return sweep_main(argc - 2, argv + 2);
   char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s' (run or sweep)", argv[1]);
+  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep or calibrate)", argv[1]);
   return fail(2, msg);
 }

@@ -497,7 +497,11 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
 
 void tool_options_usage(void) {
   printf("usage: narwhal run [--config FILE] [options]\n"
-         "       narwhal sweep FILE [--csv OUT]\n\n"
+         "       narwhal sweep FILE [--csv OUT]\n"
+         "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
+         "           --workload APP:N:BLOCK [--workload ...] [--runs K] [options of run]\n"
+         "           (real backend: measures this machine into a platform and a model; README,\n"
+         "           \"Calibration\")\n\n"
          "Options of run (each also a key of the JSON run file, without the dashes):\n");
   for (int i = 0; i < NDEFS; i++) {
     const opt_def *d = &defs[i];

@@ -1,0 +1,165 @@
+/* real_calibrate.c: see real_calibrate.h. */
+#define _GNU_SOURCE /* sched_getaffinity */
+#include "real_calibrate.h"
+
+#include <cblas.h>
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "real_gpu.h"
+#include "real_spin.h"
+
+static int affinity_cores(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+/* One core's SGEMM rate: 512^3 multiply-adds, best of 5, on one OpenBLAS thread (a CPU
+ * device's kernel runs on one core: real_backend.c sets OpenBLAS's threads per device). */
+static double core_flops(void) {
+  enum { N = 512, ROUNDS = 5 };
+  float *a = malloc(sizeof(float) * N * N), *b = malloc(sizeof(float) * N * N),
+        *c = malloc(sizeof(float) * N * N);
+  double best = 0;
+  if (a && b && c) {
+    for (int i = 0; i < N * N; i++)
+      a[i] = b[i] = (float)(i % 7) * 0.25f, c[i] = 0;
+    openblas_set_num_threads(1);
+    for (int r = 0; r < ROUNDS; r++) {
+      double t0 = real_monotonic();
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c, N);
+      double t = real_monotonic() - t0;
+      double rate = t > 0 ? 2.0 * N * N * N / t : 0;
+      best = rate > best ? rate : best;
+    }
+  }
+  free(a), free(b), free(c);
+  return best;
+}
+
+/* One thread's memcpy of 64 MiB, best of 5: the rate at which a commit copies a subtask's
+ * private result into the node's copy (core/device/pipeline.c). */
+static double memory_bandwidth(void) {
+  enum { BYTES = 64 << 20, ROUNDS = 5 };
+  char *src = malloc(BYTES), *dst = malloc(BYTES);
+  double best = 0;
+  if (src && dst) {
+    memset(src, 1, BYTES);
+    memset(dst, 2, BYTES); /* touched: no page faults inside the timing */
+    for (int r = 0; r < ROUNDS; r++) {
+      double t0 = real_monotonic();
+      memcpy(dst, src, BYTES);
+      double t = real_monotonic() - t0;
+      double rate = t > 0 ? BYTES / t : 0;
+      best = rate > best ? rate : best;
+    }
+  }
+  free(src), free(dst);
+  return best;
+}
+
+/* Ranks a and b ping-pong while the others wait: 1 byte for the latency (best of 20 round
+ * trips, halved), 4 MiB for the bandwidth (best of 3, one way, less the latency). The result
+ * is sent to rank 0. */
+static void ping_pong(int rank, int a, int b, char *buf, double *lat, double *bw) {
+  enum { ROUNDS = 20, BIG = 4 << 20, BIG_ROUNDS = 3, TAG = 32001 };
+  double v[2] = {0, 0};
+  if (rank == a || rank == b) {
+    int peer = rank == a ? b : a;
+    double best = 1e30, best_big = 1e30;
+    for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
+      int len = i < ROUNDS ? 1 : BIG;
+      double t0 = real_monotonic();
+      if (rank == a) {
+        MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+        MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+      }
+      double t = real_monotonic() - t0;
+      if (i < ROUNDS && t < best)
+        best = t;
+      else if (i >= ROUNDS && t < best_big)
+        best_big = t;
+    }
+    v[0] = best / 2;
+    double one_way = best_big - 2 * v[0];
+    v[1] = one_way > 0 ? (double)BIG / one_way : 0; /* 0: too fast to tell */
+  }
+  if (a != 0 && rank == a)
+    MPI_Send(v, 2, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+  if (a != 0 && rank == 0)
+    MPI_Recv(v, 2, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  *lat = v[0];
+  *bw = v[1];
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void nw_real_machine_free(nw_real_machine *m) {
+  free(m->latency);
+  free(m->bandwidth);
+  free(m->host);
+  memset(m, 0, sizeof *m);
+}
+
+nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, size_t why_len) {
+  memset(m, 0, sizeof *m);
+  int initialized = 0, provided = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &m->ranks);
+  size_t pairs = (size_t)m->ranks * (size_t)m->ranks;
+  m->latency = calloc(pairs, sizeof *m->latency);
+  m->bandwidth = calloc(pairs, sizeof *m->bandwidth);
+  m->host = calloc((size_t)m->ranks, sizeof *m->host);
+  char *buf = malloc(4 << 20);
+  int ok = m->latency && m->bandwidth && m->host && buf, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all_ok) {
+    free(buf);
+    nw_real_machine_free(m);
+    snprintf(why, why_len, "calibrate: out of memory for the machine's measurements");
+    return NW_ERR_NOMEM;
+  }
+  memset(buf, 0, 4 << 20);
+  int cores = affinity_cores();
+  MPI_Allreduce(&cores, &m->cores_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&cores, &m->cores_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  char me[NW_REAL_HOST_MAX] = "";
+  gethostname(me, sizeof me - 1);
+  MPI_Gather(me, NW_REAL_HOST_MAX, MPI_CHAR, m->host, NW_REAL_HOST_MAX, MPI_CHAR, 0,
+             MPI_COMM_WORLD);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    m->core_flops = core_flops();
+    m->memory_bandwidth = memory_bandwidth();
+    if (want_gpus) {
+      char reason[256];
+      m->gpus = real_gpu_count(reason, sizeof reason);
+      if (m->gpus > 0) {
+        m->gpu_memory = real_gpu_free_memory(0);
+        real_gpu_measure_link(0, &m->pcie_bandwidth, &m->pcie_latency);
+      }
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int a = 0; a < m->ranks; a++)
+    for (int b = a + 1; b < m->ranks; b++) {
+      double lat, bw;
+      ping_pong(rank, a, b, buf, &lat, &bw);
+      m->latency[a * m->ranks + b] = m->latency[b * m->ranks + a] = lat;
+      m->bandwidth[a * m->ranks + b] = m->bandwidth[b * m->ranks + a] = bw;
+    }
+  free(buf);
+  return NW_OK;
+}

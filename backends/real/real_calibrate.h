@@ -1,0 +1,36 @@
+/* real_calibrate.h: what `narwhal calibrate` measures of the machine itself, apart from the
+ * runs of applications (README, "Calibration").
+ *
+ * Collective over MPI_COMM_WORLD: every rank calls it, the measurements are valid on rank 0.
+ * Each measurement runs while every other rank waits in a barrier, so nothing competes with it,
+ * and keeps the best of a few repetitions (the machine's capability, not its noise). */
+#ifndef NW_REAL_CALIBRATE_H
+#define NW_REAL_CALIBRATE_H
+
+#include <stdint.h>
+
+#include "narwhal.h"
+
+#define NW_REAL_HOST_MAX 64
+
+typedef struct nw_real_machine {
+  int ranks;
+  int cores_min, cores_max; /* the cores each rank may run on (its affinity mask) */
+  double core_flops;        /* rank 0: one core's SGEMM rate (OpenBLAS, one thread), flop/s */
+  double memory_bandwidth;  /* rank 0: one thread's memcpy, bytes/s (copy rate, not traffic) */
+  /* Point to point, ranks x ranks, [i * ranks + j] for i != j (the diagonal is 0): one-way
+   * latency (half the best 1-byte round trip, s) and bandwidth (4 MiB one way less the
+   * latency, bytes/s). */
+  double *latency, *bandwidth;
+  char (*host)[NW_REAL_HOST_MAX];      /* each rank's host name */
+  int gpus;                            /* rank 0's GPUs (0 when not asked for) */
+  uint64_t gpu_memory;                 /* rank 0's GPU 0: free bytes */
+  double pcie_bandwidth, pcie_latency; /* rank 0's GPU 0, host to device */
+} nw_real_machine;
+
+/* Measures the machine (want_gpus: also rank 0's GPUs). NW_ERR_NOMEM with a reason in why.
+ * nw_real_machine_free releases what it allocated. */
+nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, size_t why_len);
+void nw_real_machine_free(nw_real_machine *m);
+
+#endif

@@ -1,0 +1,50 @@
+/* sim_costs.c: see sim_costs.h. */
+#include "sim_costs.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* By nw_event_kind; tools/narwhal/platform_writer.c writes the same names. */
+static const char *const event_property[NW_STATS_EVENT_KINDS] = {
+    NULL, "rt_message", "rt_exec_done", "rt_timer", "rt_driver", "rt_copy_done"};
+
+static nw_status read_one(sg_host_t h, const char *platform, const char *key, double *out,
+                          char *why, size_t why_len) {
+  const char *v = sg_host_get_property_value(h, key);
+  *out = 0;
+  if (!v)
+    return NW_OK;
+  char *end;
+  double x = strtod(v, &end);
+  if (end == v || *end || !isfinite(x) || x < 0) {
+    snprintf(why, why_len,
+             "platform %.300s: host %s: property %s='%.40s' is not a number of "
+             "seconds >= 0",
+             platform, sg_host_get_name(h), key, v);
+    return NW_ERR_ARG;
+  }
+  *out = x;
+  return NW_OK;
+}
+
+nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *why,
+                         size_t why_len) {
+  memset(c, 0, sizeof *c);
+  nw_status st = NW_OK;
+  for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
+    char per_byte[48];
+    snprintf(per_byte, sizeof per_byte, "%s_per_byte", event_property[k]);
+    st = read_one(h, platform, event_property[k], &c->event_s[k], why, why_len);
+    if (st == NW_OK)
+      st = read_one(h, platform, per_byte, &c->event_s_per_byte[k], why, why_len);
+    c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0;
+  }
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_launch", &c->launch_s, why, why_len);
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_done", &c->done_s, why, why_len);
+  c->any |= c->launch_s > 0 || c->done_s > 0;
+  return st;
+}

@@ -1,0 +1,33 @@
+/* sim_costs.h: the runtime's own costs on a calibrated platform (README, "Calibration").
+ *
+ * `narwhal calibrate` measures them on hardware and writes them as properties of each node's
+ * CPU host n<i>-cpu (all optional, 0 when absent, so an uncalibrated platform runs as before):
+ *   rt_message, rt_exec_done, rt_timer, rt_driver, rt_copy_done   seconds per event handled
+ *   rt_<kind>_per_byte                                          seconds per byte it moves
+ *   rt_launch, rt_done       a CPU subtask's hand-offs: launch to kernel start, kernel end to
+ *                            its completion reaching the event loop
+ * The node's event loop spends them on its own runtime core (a pause of the loop, not flops
+ * shared with the compute devices): an event's fixed and message/driver-call bytes cost before
+ * it takes effect, the bytes its commits copied after (they are known only then). */
+#ifndef NW_SIM_COSTS_H
+#define NW_SIM_COSTS_H
+
+#include <simgrid/host.h>
+#include <stddef.h>
+
+#include "narwhal.h"
+#include "stats.h"
+
+typedef struct sim_costs {
+  double event_s[NW_STATS_EVENT_KINDS];          /* by nw_event_kind */
+  double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
+  double launch_s, done_s;
+  int any; /* some cost is not 0 */
+} sim_costs;
+
+/* Reads host h's properties into c. NW_ERR_ARG with one line naming the platform, host and
+ * property when a value is not a finite number >= 0. */
+nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *why,
+                         size_t why_len);
+
+#endif

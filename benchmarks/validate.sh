@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# validate.sh [BUILD_DIR] [OUT_DIR]: how far the simulator is from this machine (issue 11).
+#
+# 1. Calibrates this machine twice with `narwhal calibrate` (README, "Calibration"): one rank
+#    with every core (--bind-to none), and two ranks of one core each (Open MPI binds a rank
+#    per core when it starts two). Each writes a platform and a performance model.
+# 2. Runs each configuration of the validation set on the real backend, three rounds over the
+#    whole set (A, B, C, ..., A, B, C, ...: the machine's noise spreads over every
+#    configuration), keeping each one's best; and once in simulation (functional data, the
+#    same options) on the platform and model of its layout. The validation runs use the
+#    default seed; calibration ran other seeds: no validation run is a calibration run.
+# 3. Prints config, real s, simulated s and relative error, then the median and the largest
+#    absolute error, and writes OUT_DIR/validation.csv and, with gnuplot, validation.png.
+#
+# Takes a few minutes on 2 cores. Needs nothing else running: real times are wall times.
+set -euo pipefail
+build=${1:-build}
+out=${2:-results}
+nw=$build/narwhal
+[ -x "$nw" ] || { echo "validate.sh: no $nw (build first)" >&2; exit 2; }
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+mpi1=(mpirun -np 1 --bind-to none)
+mpi2=(mpirun -np 2)
+rounds=${VALIDATE_ROUNDS:-3}
+
+# The kernels the set runs (every subtask shape), calibrated in runs of their own.
+workloads=(--workload matmul:2048:512 --workload matmul:2048:256 --workload conv2d:4096:512
+  --workload conv2d:4096:1024)
+echo "== calibrating: 1 rank x all cores, then 2 ranks x 1 core"
+"${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-1rank.xml" \
+  --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 3 >"$out/calibrate-1rank.log"
+"${mpi2[@]}" "$nw" calibrate --platform-out "$out/calibrated-2ranks.xml" \
+  --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 3 >"$out/calibrate-2ranks.log"
+
+# name | layout (1: one rank, 2: two ranks) | run options
+set_=(
+  "matmul 2048/512|1|--app matmul --n 2048 --block 512"
+  "matmul 2048/256|1|--app matmul --n 2048 --block 256"
+  "conv2d 4096/512|1|--app conv2d --n 4096 --block 512"
+  "conv2d 4096/1024|1|--app conv2d --n 4096 --block 1024"
+  "matmul 2048/256 pipeline off|1|--app matmul --n 2048 --block 256 --pipeline off"
+  "matmul 2048/512 multi-assign off|1|--app matmul --n 2048 --block 512 --multi-assign off"
+  "conv2d 4096/512 pipeline off|1|--app conv2d --n 4096 --block 512 --pipeline off"
+  "matmul 2048/512 np2|2|--app matmul --n 2048 --block 512"
+  "matmul 2048/256 np2|2|--app matmul --n 2048 --block 256"
+  "conv2d 4096/512 np2|2|--app conv2d --n 4096 --block 512"
+  "conv2d 4096/1024 np2|2|--app conv2d --n 4096 --block 1024"
+  "matmul 2048/256 np2 rank 1 slowed 2x|2|--app matmul --n 2048 --block 256 --slow 1:2"
+  "matmul 2048/256 np2 slowed, no multi-assign|2|--app matmul --n 2048 --block 256 --slow 1:2 --multi-assign off"
+  "matmul 2048/512 np2 inputs on node 0|2|--app matmul --n 2048 --block 512 --placement node0"
+  "conv2d 4096/512 np2 pipeline off|2|--app conv2d --n 4096 --block 512 --pipeline off"
+)
+makespan() { grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' | head -1 | grep -oE '[0-9.eE+-]+$'; }
+declare -a best
+for ((r = 1; r <= rounds; r++)); do
+  echo "== real runs, round $r of $rounds"
+  for i in "${!set_[@]}"; do
+    IFS='|' read -r name layout opts <<<"${set_[$i]}"
+    if [ "$layout" = 1 ]; then mpi=("${mpi1[@]}"); else mpi=("${mpi2[@]}"); fi
+    # shellcheck disable=SC2086
+    t=$("${mpi[@]}" "$nw" run --backend real $opts --json | makespan)
+    best[i]=$(awk -v a="${best[i]:-}" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+  done
+done
+
+csv=$out/validation.csv
+echo "config,ranks,real_s,simulated_s,error" >"$csv"
+printf '%-44s %5s %10s %10s %8s\n' config ranks "real s" "sim s" error
+for i in "${!set_[@]}"; do
+  IFS='|' read -r name layout opts <<<"${set_[$i]}"
+  cal=$out/calibrated-$([ "$layout" = 1 ] && echo 1rank || echo 2ranks)
+  # shellcheck disable=SC2086
+  s=$("$nw" run --backend sim --platform "$cal.xml" --perfmodel "$cal.json" $opts --json | makespan)
+  err=$(awk -v r="${best[i]}" -v s="$s" 'BEGIN { printf "%.4f", (s - r) / r }')
+  printf '%-44s %5s %10.4f %10.4f %7.1f%%\n' "$name" "$layout" "${best[i]}" "$s" \
+    "$(awk -v e="$err" 'BEGIN { print 100 * e }')"
+  echo "\"$name\",$layout,${best[i]},$s,$err" >>"$csv"
+done
+tail -n +2 "$csv" | awk -F, '{ e = $NF < 0 ? -$NF : $NF; print e }' | sort -g |
+  awk '{ v[NR] = $1 } END {
+    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+    printf "configurations: %d; median |error| %.1f%%; max |error| %.1f%%\n", NR, 100 * m, 100 * v[NR] }'
+echo "wrote $csv"
+if command -v gnuplot >/dev/null; then
+  gnuplot <<EOF
+set terminal pngcairo size 900,600
+set output "$out/validation.png"
+set datafile separator ","
+set title "Simulated vs real makespan on this machine (calibrated platform)"
+set xlabel "real makespan (s, best of $rounds)"
+set ylabel "simulated makespan (s)"
+set key top left
+f(x) = x
+plot "$csv" using 3:4 skip 1 with points pt 7 ps 1.5 title "configurations", \
+     f(x) with lines dt 2 title "exact", 1.05 * x with lines dt 3 title "+5%", 0.95 * x with lines dt 3 title "-5%"
+EOF
+  echo "wrote $out/validation.png"
+fi

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# calibrated_platform.sh NARWHAL SRC_DIR: the simulator charges a calibrated platform's costs
+# (README, "Calibration"; backends/simgrid/sim_costs.h).
+# 1. Runtime costs: a chain of 50 tiny tasks on one core, with every event costing c, then 2c.
+#    Going from c to 2c adds exactly c per event handled inside the makespan (an integer
+#    count k, every event of the run but the few before the first submission and after the
+#    last completion); cost 0 runs as an uncalibrated platform.
+# 2. Kernel durations: with a model saying a subtask takes T, the devices are busy exactly
+#    subtasks x T (within 0.1%) on a platform that also charges hand-offs and event costs:
+#    those come on top of the model's duration, never inside it.
+set -u
+nw=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "calibrated_platform: 0 passed, 1 failed: $*"; exit 1; }
+gen=$src/platforms/gen-platform.sh
+field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+costs() { for k in rt_message rt_exec_done rt_timer rt_driver rt_copy_done; do printf -- '--cpu-prop %s=%s ' "$k" "$1"; done; }
+"$gen" --nodes 1 --cores 1 >"$tmp/c0.xml"
+# shellcheck disable=SC2046
+"$gen" --nodes 1 --cores 1 $(costs 1e-3) >"$tmp/c1.xml"
+# shellcheck disable=SC2046
+"$gen" --nodes 1 --cores 1 $(costs 2e-3) >"$tmp/c2.xml"
+chain=(run --backend sim --app chain --n 50 --block 1 --json)
+o0=$("$nw" "${chain[@]}" --platform "$tmp/c0.xml") || fail "run on the cost-free platform"
+o1=$("$nw" "${chain[@]}" --platform "$tmp/c1.xml") || fail "run with 1 ms per event"
+o2=$("$nw" "${chain[@]}" --platform "$tmp/c2.xml") || fail "run with 2 ms per event"
+m0=$(field "$o0" makespan_s) m1=$(field "$o1" makespan_s) m2=$(field "$o2" makespan_s)
+events=$(field "$o2" events_handled)
+echo "makespans: $m0 s (no cost), $m1 s (1 ms/event), $m2 s (2 ms/event); $events events"
+awk -v a="$m1" -v b="$m2" -v e="$events" 'BEGIN {
+  k = (b - a) / 1e-3; r = int(k + 0.5)
+  printf "2 ms - 1 ms per event: %.9f events charged\n", k
+  exit !(k - r < 1e-6 && r - k < 1e-6 && r <= e && r >= 0.9 * e) }' ||
+  fail "the makespan did not grow by 1 ms per event handled"
+awk -v a="$m0" 'BEGIN { exit !(a < 0.01) }' || fail "the cost-free platform charged $m0 s"
+
+"$gen" --nodes 1 --cores 2 $(costs 1e-4) --cpu-prop rt_launch=3e-4 --cpu-prop rt_done=5e-4 \
+  >"$tmp/cal.xml"
+common=(run --backend sim --platform "$tmp/cal.xml" --n 512 --block 128 --json)
+out=$("$nw" "${common[@]}" --calibrate on --perfmodel "$tmp/model.json") || fail "calibration run"
+sed -E 's/("mean":[[:space:]]*)[0-9.eE+-]+/\10.25/; s/("stddev":[[:space:]]*)[0-9.eE+-]+/\10/' \
+  "$tmp/model.json" >"$tmp/t.json"
+out=$("$nw" "${common[@]}" --perfmodel "$tmp/t.json") || fail "run with the model"
+subtasks=$(field "$out" subtasks)
+busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
+  awk -F: '{ s += $2 } END { printf "%.9f", s }')
+echo "busy seconds of all devices: $busy (wanted $subtasks x 0.25)"
+awk -v b="$busy" -v n="$subtasks" 'BEGIN { w = n * 0.25; exit !(n == 16 && b > w * 0.999 && b < w * 1.001) }' ||
+  fail "busy $busy s for $subtasks subtasks of 0.25 s"
+echo "calibrated_platform: 2 passed, 0 failed"

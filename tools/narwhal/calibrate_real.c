@@ -1,0 +1,359 @@
+/* calibrate_real.c: `narwhal calibrate` (README, "Calibration"), in narwhal-real: measures the
+ * machine the ranks run on and writes a SimGrid platform of it plus a performance model, so
+ * that the simulator predicts this machine.
+ *
+ *   mpirun -np R narwhal calibrate --platform-out P.xml --perfmodel M.json
+ *       --workload APP:N:BLOCK [--workload ...] [--runs K] [run options: --devices, ...]
+ *
+ * 1. Kernels: for each workload, one warm-up run (page faults, library start-up; not
+ *    recorded), then K runs with --calibrate on: every subtask's duration goes into the model
+ *    by kind, device arch and footprint (core/sched/perfmodel.h), as StarPU calibrates. The
+ *    runs use other seeds than a default run, so a validation run is never one of them.
+ * 2. The runtime's own costs, from the same runs (nw_stats, rt_*): per kind of event, the mean
+ *    time handling one took, less what its commit copies and message bytes cost at memory
+ *    bandwidth (charged separately, by size); the two hand-offs of a CPU subtask.
+ * 3. The machine (backends/real/real_calibrate.h): cores, one core's SGEMM rate (the speed of
+ *    kernels the model does not know), memcpy bandwidth, every pair of ranks' latency and
+ *    bandwidth, the host<->GPU link.
+ * The platform gets one node per rank, nodes alike: the pairs' median latency and bandwidth
+ * (each pair is listed in the file's comment), the fewest cores any rank has. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend_choice.h"
+#include "perfmodel.h"
+#include "perfmodel_file.h"
+#include "platform_writer.h"
+#include "real_backend.h"
+#include "real_calibrate.h"
+
+#define MAX_WORKLOADS 16
+#define MAX_FORWARDED 128
+
+typedef struct workload {
+  char app[64];
+  uint64_t n, block;
+} workload;
+
+typedef struct calib_args {
+  char platform_out[1024];
+  int runs;
+  int nworkloads;
+  workload w[MAX_WORKLOADS];
+  int fargc; /* options for `run`, forwarded */
+  char *fargv[MAX_FORWARDED];
+} calib_args;
+
+static int parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  if (!s[0] || s[0] == '-')
+    return 1;
+  unsigned long long v = strtoull(s, &end, 10);
+  *out = v;
+  return *end != '\0' || v == 0;
+}
+
+static int parse_workload(const char *text, workload *w, char *why, size_t len) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", text);
+  char *a = strchr(buf, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+  if (!a || !b || strlen(text) >= sizeof buf || (size_t)(a - buf) >= sizeof w->app) {
+    snprintf(why, len, "--workload '%.200s': expected APP:N:BLOCK, e.g. matmul:2048:512", text);
+    return 1;
+  }
+  *a = *b = '\0';
+  memcpy(w->app, buf, (size_t)(a - buf) + 1); /* fits: checked above */
+  if (parse_u64(a + 1, &w->n) || parse_u64(b + 1, &w->block)) {
+    snprintf(why, len, "--workload '%.200s': N and BLOCK must be positive whole numbers", text);
+    return 1;
+  }
+  return 0;
+}
+
+static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t len) {
+  memset(c, 0, sizeof *c);
+  c->runs = 3;
+  static char backend[] = "--backend", real[] = "real";
+  c->fargv[c->fargc++] = backend;
+  c->fargv[c->fargc++] = real;
+  for (int i = 0; i < argc; i++) {
+    const char *o = argv[i];
+    int own = !strcmp(o, "--platform-out") || !strcmp(o, "--workload") || !strcmp(o, "--runs");
+    if (own && i + 1 >= argc) {
+      snprintf(why, len, "%s needs a value", o);
+      return 1;
+    }
+    if (!strcmp(o, "--platform-out")) {
+      if (strlen(argv[i + 1]) >= sizeof c->platform_out) {
+        snprintf(why, len, "--platform-out: path longer than %zu bytes",
+                 sizeof c->platform_out - 1);
+        return 1;
+      }
+      snprintf(c->platform_out, sizeof c->platform_out, "%s", argv[++i]);
+    } else if (!strcmp(o, "--workload")) {
+      if (c->nworkloads == MAX_WORKLOADS) {
+        snprintf(why, len, "--workload: at most %d", MAX_WORKLOADS);
+        return 1;
+      }
+      if (parse_workload(argv[++i], &c->w[c->nworkloads++], why, len))
+        return 1;
+    } else if (!strcmp(o, "--runs")) {
+      uint64_t r;
+      if (parse_u64(argv[++i], &r) || r > 100) {
+        snprintf(why, len, "--runs '%.100s': a whole number from 1 to 100", argv[i]);
+        return 1;
+      }
+      c->runs = (int)r;
+    } else if (!strcmp(o, "--app") || !strcmp(o, "--n") || !strcmp(o, "--block") ||
+               !strcmp(o, "--calibrate") || !strcmp(o, "--backend") || !strcmp(o, "--json") ||
+               !strcmp(o, "--dry-run") || !strcmp(o, "--config")) {
+      snprintf(why, len, "%s: not an option of calibrate (workloads are --workload APP:N:BLOCK)",
+               o);
+      return 1;
+    } else if (c->fargc == MAX_FORWARDED) {
+      snprintf(why, len, "too many options (at most %d)", MAX_FORWARDED - 2);
+      return 1;
+    } else {
+      c->fargv[c->fargc++] = argv[i];
+    }
+  }
+  if (!c->platform_out[0] || !c->nworkloads) {
+    snprintf(why, len,
+             "calibrate needs --platform-out FILE, --perfmodel FILE and at least one "
+             "--workload APP:N:BLOCK");
+    return 1;
+  }
+  return 0;
+}
+
+/* What the runs measured, summed (rank 0). */
+typedef struct measured {
+  nw_stats rt;                  /* rt_* fields only */
+  double gpu_busy_s, gpu_flops; /* GPU devices: their busy time and the flops they ran */
+} measured;
+
+static void add_result(measured *m, const nw_run_result *res) {
+  const nw_stats *t = &res->total;
+  for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
+    m->rt.rt_events[k] += t->rt_events[k];
+    m->rt.rt_event_s[k] += t->rt_event_s[k];
+    m->rt.rt_event_bytes[k] += t->rt_event_bytes[k];
+    m->rt.rt_event_bytes_sq[k] += t->rt_event_bytes_sq[k];
+    m->rt.rt_event_bytes_s[k] += t->rt_event_bytes_s[k];
+  }
+  m->rt.rt_launches += t->rt_launches;
+  m->rt.rt_launch_s += t->rt_launch_s;
+  m->rt.rt_dones += t->rt_dones;
+  m->rt.rt_done_s += t->rt_done_s;
+  /* Flops per subtask: a workload's subtasks are alike (one block size). */
+  double per = res->subtasks ? t->total_flops / (double)res->subtasks : 0;
+  for (int d = 0; d < res->ndevices; d++)
+    if (res->devices[d].kind == NW_DEVICE_GPU) {
+      m->gpu_busy_s += res->devices[d].s.busy_s;
+      m->gpu_flops += per * (double)res->devices[d].s.subtasks;
+    }
+}
+
+static int by_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The median over pairs of ranks of v (ranks x ranks); 0 with one rank. */
+static double pair_median(const nw_real_machine *mc, const double *v) {
+  int n = mc->ranks, k = 0;
+  double *all = malloc(sizeof *all * (size_t)(n * n + 1));
+  if (!all)
+    return 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      all[k++] = v[i * n + j];
+  double med = 0;
+  if (k) {
+    qsort(all, (size_t)k, sizeof *all, by_double);
+    med = k % 2 ? all[k / 2] : (all[k / 2 - 1] + all[k / 2]) / 2;
+  }
+  free(all);
+  return med;
+}
+
+static const char *const event_name[NW_STATS_EVENT_KINDS] = {"-",     "message", "exec_done",
+                                                             "timer", "driver",  "copy_done"};
+
+/* Kind k's handling time as a + b * bytes: least squares over every event handled, from the
+ * sums the real backend kept (nw_stats, rt_*). A slope needs events that move enough bytes
+ * (a mean of at least FIT_MIN_MEAN_BYTES) for the copying to show through the noise of the
+ * handlers' other work: tiny control messages alone give a steep slope of noise. Both stay
+ * >= 0: with a negative slope the cost is the mean; with a negative intercept, the line goes
+ * through the origin. */
+#define FIT_MIN_MEAN_BYTES 4096.0
+static void fit_event_cost(const nw_stats *r, int k, double *a, double *b) {
+  double n = (double)r->rt_events[k], sx = r->rt_event_bytes[k], sy = r->rt_event_s[k];
+  double sxx = r->rt_event_bytes_sq[k], sxy = r->rt_event_bytes_s[k];
+  *a = *b = 0;
+  if (n <= 0)
+    return;
+  double var = n * sxx - sx * sx;
+  if (sx / n >= FIT_MIN_MEAN_BYTES && var > 1e-9 * n * sxx) {
+    *b = (n * sxy - sx * sy) / var;
+    *a = (sy - *b * sx) / n;
+  }
+  if (*b <= 0) {
+    *b = 0;
+    *a = sy / n;
+  } else if (*a < 0) {
+    *a = 0;
+    *b = sxy / sxx;
+  }
+}
+
+/* The platform's numbers from the measurements; the comment lists them with the command. */
+static void fill_platform(tool_platform *p, const nw_real_machine *mc, const measured *m,
+                          const tool_options *o) {
+  memset(p, 0, sizeof *p);
+  p->nodes = mc->ranks;
+  p->cores = mc->cores_min;
+  p->core_speed = mc->core_flops > 0 ? mc->core_flops : 1e9;
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k]);
+  p->launch_s = m->rt.rt_launches ? m->rt.rt_launch_s / (double)m->rt.rt_launches : 0;
+  p->done_s = m->rt.rt_dones ? m->rt.rt_done_s / (double)m->rt.rt_dones : 0;
+  double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
+  p->nic_latency = lat / 2;
+  p->nic_bandwidth = bw > 0 ? bw : 1e9;
+  if (o->run.devices != NW_DEVICES_CPU && mc->gpus > 0 && m->gpu_busy_s > 0) {
+    p->gpus = mc->gpus;
+    p->gpu_speed = m->gpu_flops / m->gpu_busy_s;
+    p->gpu_memory = mc->gpu_memory;
+    p->pcie_bandwidth = mc->pcie_bandwidth > 0 ? mc->pcie_bandwidth : 1e9;
+    p->pcie_latency = mc->pcie_latency;
+  }
+}
+
+static char *describe(const tool_platform *p, const nw_real_machine *mc, const measured *m,
+                      const calib_args *c, char **all_argv) {
+  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160, len = 0;
+  char *s = malloc(cap);
+  if (!s)
+    return NULL;
+#define ADD(...) len += (size_t)snprintf(s + len, len < cap ? cap - len : 0, __VA_ARGS__)
+  ADD("Calibrated by narwhal calibrate (measured, not estimated). Command:\n ");
+  for (char **a = all_argv; *a; a++)
+    ADD(" %s", *a);
+  ADD("\nNodes: %d (one per rank); cores per rank %d to %d (the platform takes %d).\n", mc->ranks,
+      mc->cores_min, mc->cores_max, p->cores);
+  ADD("One core's SGEMM (OpenBLAS, 1 thread, n = 512, best of 5): %.4g Gflop/s.\n",
+      mc->core_flops / 1e9);
+  ADD("memcpy, one thread, 64 MiB, best of 5: %.4g GB/s (for comparison with the per-byte "
+      "costs).\n",
+      mc->memory_bandwidth / 1e9);
+  ADD("Runtime costs from %d run(s) of each workload: handling an event of a kind that moves x "
+      "bytes (a message's length, a driver call's copy, commit copies) takes rt_KIND + x * "
+      "rt_KIND_per_byte s, least squares:\n",
+      c->runs);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", event_name[k],
+        p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.rt_events[k],
+        m->rt.rt_events[k] ? m->rt.rt_event_s[k] / (double)m->rt.rt_events[k] : 0.0);
+  ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
+      "handling): %.4g s over %llu\n",
+      p->launch_s, (unsigned long long)m->rt.rt_launches, p->done_s,
+      (unsigned long long)m->rt.rt_dones);
+  for (int i = 0; i < mc->ranks; i++)
+    for (int j = i + 1; j < mc->ranks; j++)
+      ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s\n", i, mc->host[i], j,
+          mc->host[j], mc->latency[i * mc->ranks + j] * 1e6,
+          mc->bandwidth[i * mc->ranks + j] / 1e9);
+  if (p->gpus)
+    ADD("GPUs per node %d: %.4g Gflop/s (calibration runs' flops / busy time), %llu bytes free, "
+        "host->device %.4g GB/s, %.4g us\n",
+        p->gpus, p->gpu_speed / 1e9, (unsigned long long)p->gpu_memory, p->pcie_bandwidth / 1e9,
+        p->pcie_latency * 1e6);
+#undef ADD
+  return s;
+}
+
+static int only_rank0_fails(int code, const char *why, int rank) {
+  if (rank == 0)
+    fprintf(stderr, "narwhal: %s\n", why);
+  return rank == 0 ? code : 0;
+}
+
+int tool_calibrate(int argc, char **argv, char **all_argv) {
+  const char *r = getenv("OMPI_COMM_WORLD_RANK");
+  int rank = r ? atoi(r) : 0;
+  calib_args c;
+  char why[1024];
+  if (parse_args(argc, argv, &c, why, sizeof why))
+    return only_rank0_fails(2, why, rank);
+  tool_options o;
+  if (tool_options_parse(c.fargc, c.fargv, &o, why, sizeof why))
+    return only_rank0_fails(2, why, rank);
+  if (!o.perfmodel[0])
+    return only_rank0_fails(2, "calibrate needs --perfmodel FILE (the model it writes)", rank);
+  const nw_app *apps[MAX_WORKLOADS];
+  for (int i = 0; i < c.nworkloads; i++) {
+    apps[i] = nw_app_find(c.w[i].app);
+    nw_app_args a = o.run.args;
+    a.n = c.w[i].n, a.block = c.w[i].block;
+    if (!apps[i]) {
+      snprintf(why, sizeof why, "--workload: unknown application '%.60s'", c.w[i].app);
+      return only_rank0_fails(2, why, rank);
+    }
+    if (apps[i]->check_args(&a, why, sizeof why) != NW_OK)
+      return only_rank0_fails(2, why, rank);
+  }
+  nw_perfmodel *model;
+  if (nw_perfmodel_create(&model) != NW_OK)
+    return only_rank0_fails(1, "out of memory for the performance model", rank);
+  measured m;
+  memset(&m, 0, sizeof m);
+  int code = 0;
+  for (int i = 0; i < c.nworkloads && !code; i++)
+    for (int k = -1; k < c.runs && !code; k++) { /* k = -1: the warm-up, not recorded */
+      nw_run_config run = o.run;
+      snprintf(run.app, sizeof run.app, "%s", c.w[i].app);
+      run.args.n = c.w[i].n;
+      run.args.block = c.w[i].block;
+      run.seed = run.args.seed = o.run.seed + 1000003u * (uint64_t)(k + 2);
+      run.calibrate = k >= 0;
+      run.perfmodel = k >= 0 ? model : NULL;
+      nw_run_result res;
+      nw_status st = nw_real_run(&run, apps[i], &res);
+      if (st != NW_OK) {
+        snprintf(why, sizeof why, "calibrate: workload %s:%llu:%llu: %.400s", c.w[i].app,
+                 (unsigned long long)c.w[i].n, (unsigned long long)c.w[i].block,
+                 res.error[0] ? res.error : "the run failed");
+        code = only_rank0_fails(st == NW_ERR_ARG ? 2 : 1, why, rank);
+      } else if (res.reporter && res.verified == 0) {
+        code = only_rank0_fails(3, "calibrate: a run's result differs from the reference", rank);
+      } else if (k >= 0 && res.reporter) {
+        add_result(&m, &res);
+      }
+      nw_run_result_free(&res);
+    }
+  nw_real_machine mc;
+  if (!code && nw_real_measure_machine(o.run.devices != NW_DEVICES_CPU, &mc, why, sizeof why))
+    code = only_rank0_fails(1, why, rank);
+  if (!code && rank == 0) {
+    tool_platform p;
+    fill_platform(&p, &mc, &m, &o);
+    char *comment = describe(&p, &mc, &m, &c, all_argv);
+    p.comment = comment;
+    const char *slash = strrchr(c.platform_out, '/');
+    if (tool_platform_write(&p, c.platform_out, why, sizeof why) ||
+        nw_perfmodel_save(model, o.perfmodel, slash ? slash + 1 : c.platform_out, why,
+                          sizeof why) != NW_OK)
+      code = only_rank0_fails(1, why, rank);
+    else
+      printf("%s\nwrote %s and %s\n", comment ? comment : "", c.platform_out, o.perfmodel);
+    free(comment);
+  }
+  if (!code)
+    nw_real_machine_free(&mc);
+  nw_perfmodel_free(model);
+  return code;
+}

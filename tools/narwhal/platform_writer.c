@@ -1,0 +1,92 @@
+/* platform_writer.c: see platform_writer.h. */
+#include "platform_writer.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The property names of the runtime costs, by nw_event_kind (backends/simgrid/sim_costs.c
+ * reads the same names). */
+static const char *const event_property[NW_STATS_EVENT_KINDS] = {
+    NULL, "rt_message", "rt_exec_done", "rt_timer", "rt_driver", "rt_copy_done"};
+
+static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
+  fprintf(
+      f, "      <host id=\"n%d-cpu\" speed=\"%.9gf\" core=\"%d\"><prop id=\"kind\" value=\"cpu\"/>",
+      i, p->core_speed, p->cores);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    fprintf(f,
+            "\n        <prop id=\"%s\" value=\"%.6g\"/><prop id=\"%s_per_byte\" value=\"%.6g\"/>",
+            event_property[k], p->event_s[k], event_property[k], p->event_s_per_byte[k]);
+  fprintf(f,
+          "\n        <prop id=\"rt_launch\" value=\"%.6g\"/><prop id=\"rt_done\" value=\"%.6g\"/>",
+          p->launch_s, p->done_s);
+  fprintf(f, "</host>\n");
+}
+
+static void write_node(FILE *f, const tool_platform *p, int i) {
+  fprintf(f, "    <zone id=\"n%d\" routing=\"Full\">\n", i);
+  write_cpu_host(f, p, i);
+  for (int k = 0; k < p->gpus; k++)
+    fprintf(f,
+            "      <host id=\"n%d-gpu%d\" speed=\"%.9gf\"><prop id=\"kind\" value=\"gpu\"/><prop "
+            "id=\"memsize\" value=\"%llu\"/></host>\n",
+            i, k, p->gpu_speed, (unsigned long long)p->gpu_memory);
+  for (int k = 0; k < p->gpus; k++)
+    fprintf(f,
+            "      <link id=\"n%d-pcie%d\" bandwidth=\"%.9gBps\" latency=\"%.6gs\" "
+            "sharing_policy=\"SPLITDUPLEX\"/>\n",
+            i, k, p->pcie_bandwidth, p->pcie_latency);
+  for (int k = 0; k < p->gpus; k++) {
+    fprintf(f,
+            "      <route src=\"n%d-cpu\" dst=\"n%d-gpu%d\" symmetrical=\"NO\"><link_ctn "
+            "id=\"n%d-pcie%d\" direction=\"UP\"/></route>\n",
+            i, i, k, i, k);
+    fprintf(f,
+            "      <route src=\"n%d-gpu%d\" dst=\"n%d-cpu\" symmetrical=\"NO\"><link_ctn "
+            "id=\"n%d-pcie%d\" direction=\"DOWN\"/></route>\n",
+            i, k, i, i, k);
+  }
+  fprintf(f, "    </zone>\n");
+}
+
+int tool_platform_write(const tool_platform *p, const char *path, char *why, size_t why_len) {
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    snprintf(why, why_len, "%s: cannot write: %s", path, strerror(errno));
+    return 1;
+  }
+  fprintf(
+      f,
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
+  if (p->comment)
+    fprintf(f, "<!--\n%s\n-->\n", p->comment);
+  fprintf(f, "<platform version=\"4.1\">\n  <zone id=\"cluster\" routing=\"Full\">\n");
+  for (int i = 0; i < p->nodes; i++)
+    write_node(f, p, i);
+  for (int i = 0; i < p->nodes && p->nodes > 1; i++)
+    fprintf(f,
+            "    <link id=\"n%d-nic\" bandwidth=\"%.9gBps\" latency=\"%.6gs\" "
+            "sharing_policy=\"SPLITDUPLEX\"/>\n",
+            i, p->nic_bandwidth, p->nic_latency);
+  if (p->nodes > 1)
+    fprintf(f,
+            "    <link id=\"backbone\" bandwidth=\"%.9gBps\" latency=\"0s\" "
+            "sharing_policy=\"FATPIPE\"/>\n",
+            p->nic_bandwidth);
+  for (int i = 0; i < p->nodes; i++)
+    for (int j = 0; j < p->nodes; j++)
+      if (i != j)
+        fprintf(f,
+                "    <zoneRoute src=\"n%d\" dst=\"n%d\" gw_src=\"n%d-cpu\" gw_dst=\"n%d-cpu\" "
+                "symmetrical=\"NO\"><link_ctn id=\"n%d-nic\" direction=\"UP\"/><link_ctn "
+                "id=\"backbone\"/><link_ctn id=\"n%d-nic\" direction=\"DOWN\"/></zoneRoute>\n",
+                i, j, i, j, i, j);
+  fprintf(f, "  </zone>\n</platform>\n");
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    snprintf(why, why_len, "%s: cannot write: %s", path, strerror(errno));
+    return 1;
+  }
+  return 0;
+}

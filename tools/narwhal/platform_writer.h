@@ -1,0 +1,35 @@
+/* platform_writer.h: writes a SimGrid platform of identical nodes in the layout of
+ * platforms/gen-platform.sh (platforms/README.md: node i is zone n<i> with host n<i>-cpu and
+ * GPU hosts n<i>-gpu<k>, split-duplex NICs, one fat-pipe backbone), plus the runtime-cost
+ * properties the simulator charges (backends/simgrid/sim_costs.h). `narwhal calibrate` fills
+ * it with measured numbers. */
+#ifndef NW_TOOL_PLATFORM_WRITER_H
+#define NW_TOOL_PLATFORM_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+typedef struct tool_platform {
+  int nodes, cores;
+  double core_speed; /* flop/s of one core */
+  int gpus;          /* per node */
+  double gpu_speed;  /* flop/s */
+  uint64_t gpu_memory;
+  double pcie_bandwidth, pcie_latency; /* bytes/s, s */
+  /* Node to node: a route is the sender's NIC, the backbone (no latency, never the bottleneck)
+   * and the receiver's NIC, so a message takes 2 * nic_latency + size / nic_bandwidth. */
+  double nic_bandwidth, nic_latency;
+  /* The runtime's own costs, properties of every n<i>-cpu host (0: none): handling an event
+   * of kind k (nw_event_kind) that moves x bytes takes event_s[k] + x * event_s_per_byte[k]
+   * seconds; a CPU subtask's two hand-offs take launch_s and done_s. */
+  double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
+  double launch_s, done_s;
+  const char *comment; /* written at the top, in an XML comment; may be NULL */
+} tool_platform;
+
+/* Writes p to path; non-zero with a one-line reason in why when the file cannot be written. */
+int tool_platform_write(const tool_platform *p, const char *path, char *why, size_t why_len);
+
+#endif
