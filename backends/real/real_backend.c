@@ -169,6 +169,7 @@ static void spin_for_work(device *dv) {
 
 static void *compute_thread(void *arg) {
   device *dv = arg;
+  real_spin_lower_priority();
   for (;;) {
     spin_for_work(dv);
     pthread_mutex_lock(&dv->mu);

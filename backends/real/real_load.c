@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "real_load.h"
 
+#include "real_spin.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -28,6 +30,7 @@ static double now(void) {
 
 static void *spin(void *arg) {
   spinner *s = arg;
+  real_spin_lower_priority(); /* external load competes with the kernels, not the loop */
   while (!atomic_load(&s->l->stop) && now() < s->start) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);

@@ -142,10 +142,14 @@ nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double pol
         if (ev)
           return ev;
       }
-      if (active)
+      if (active) {
         until = now + real_spin_budget(REAL_WAIT_LOOP);
-      else if (now >= until)
+        /* A transfer is moving and moves only while we poll: keep the core (compute threads
+         * have the lower priority, real_spin.h) rather than yield it for a whole time slice. */
+        polls = 0;
+      } else if (now >= until) {
         break;
+      }
       real_spin_pause(&polls);
     }
     /* Sleep, waking for the first timer, for a push, and to poll: after poll_s, then twice as

@@ -36,4 +36,14 @@ void real_spin_pause(unsigned *polls);
 /* CLOCK_MONOTONIC in seconds. */
 double real_monotonic(void);
 
+/* Threads that compute (a CPU device's, a work-group member's, the --slow load's) run at a
+ * lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a rank has no core to
+ * spare, the loop then gets one as soon as it has work instead of after a kernel's time slice.
+ * It matters most for large messages: MPI moves one only while both sides' loops poll
+ * (real_queue_pop spins without yielding meanwhile); with the loop at equal priority a
+ * 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
+ * (EXPERIMENTS.md, section 11). */
+#define REAL_COMPUTE_NICE 10
+void real_spin_lower_priority(void);
+
 #endif

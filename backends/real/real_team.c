@@ -1,6 +1,8 @@
 /* real_team.c: see real_team.h. */
 #include "real_team.h"
 
+#include "real_spin.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@ struct real_team {
 };
 
 static void *member_main(void *arg) {
+  real_spin_lower_priority();
   member *m = arg;
   real_team *t = m->team;
   unsigned seen = 0;
