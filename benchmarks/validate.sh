@@ -4,15 +4,17 @@
 # 1. Calibrates this machine twice with `narwhal calibrate` (README, "Calibration"): one rank
 #    with every core (--bind-to none), and two ranks of one core each (Open MPI binds a rank
 #    per core when it starts two). Each writes a platform and a performance model.
-# 2. Runs each configuration of the validation set on the real backend, three rounds over the
+# 2. Runs each configuration of the validation set on the real backend, five rounds over the
 #    whole set (A, B, C, ..., A, B, C, ...: the machine's noise spreads over every
 #    configuration), keeping each one's best; and once in simulation (functional data, the
 #    same options) on the platform and model of its layout. The validation runs use the
 #    default seed; calibration ran other seeds: no validation run is a calibration run.
-# 3. Prints config, real s, simulated s and relative error, then the median and the largest
-#    absolute error, and writes OUT_DIR/validation.csv and, with gnuplot, validation.png.
+# 3. Prints config, real s (best), simulated s, relative error and the rounds' spread (this
+#    machine's noise on that configuration), then the median and the largest absolute error
+#    and the same of the spreads, and writes OUT_DIR/validation.csv and, with gnuplot,
+#    validation.png.
 #
-# Takes a few minutes on 2 cores. Needs nothing else running: real times are wall times.
+# Takes about ten minutes on 2 cores. Needs nothing else running: real times are wall times.
 set -euo pipefail
 build=${1:-build}
 out=${2:-results}
@@ -23,37 +25,37 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpi1=(mpirun -np 1 --bind-to none)
 mpi2=(mpirun -np 2)
-rounds=${VALIDATE_ROUNDS:-3}
+rounds=${VALIDATE_ROUNDS:-5}
 
 # The kernels the set runs (every subtask shape), calibrated in runs of their own.
-workloads=(--workload matmul:2048:512 --workload matmul:2048:256 --workload conv2d:4096:512
-  --workload conv2d:4096:1024)
+workloads=(--workload matmul:4096:1024 --workload matmul:4096:512 --workload conv2d:8192:1024
+  --workload conv2d:8192:2048)
 echo "== calibrating: 1 rank x all cores, then 2 ranks x 1 core"
 "${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-1rank.xml" \
-  --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 3 >"$out/calibrate-1rank.log"
+  --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 5 >"$out/calibrate-1rank.log"
 "${mpi2[@]}" "$nw" calibrate --platform-out "$out/calibrated-2ranks.xml" \
-  --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 3 >"$out/calibrate-2ranks.log"
+  --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 5 >"$out/calibrate-2ranks.log"
 
 # name | layout (1: one rank, 2: two ranks) | run options
 set_=(
-  "matmul 2048/512|1|--app matmul --n 2048 --block 512"
-  "matmul 2048/256|1|--app matmul --n 2048 --block 256"
-  "conv2d 4096/512|1|--app conv2d --n 4096 --block 512"
-  "conv2d 4096/1024|1|--app conv2d --n 4096 --block 1024"
-  "matmul 2048/256 pipeline off|1|--app matmul --n 2048 --block 256 --pipeline off"
-  "matmul 2048/512 multi-assign off|1|--app matmul --n 2048 --block 512 --multi-assign off"
-  "conv2d 4096/512 pipeline off|1|--app conv2d --n 4096 --block 512 --pipeline off"
-  "matmul 2048/512 np2|2|--app matmul --n 2048 --block 512"
-  "matmul 2048/256 np2|2|--app matmul --n 2048 --block 256"
-  "conv2d 4096/512 np2|2|--app conv2d --n 4096 --block 512"
-  "conv2d 4096/1024 np2|2|--app conv2d --n 4096 --block 1024"
-  "matmul 2048/256 np2 rank 1 slowed 2x|2|--app matmul --n 2048 --block 256 --slow 1:2"
-  "matmul 2048/256 np2 slowed, no multi-assign|2|--app matmul --n 2048 --block 256 --slow 1:2 --multi-assign off"
-  "matmul 2048/512 np2 inputs on node 0|2|--app matmul --n 2048 --block 512 --placement node0"
-  "conv2d 4096/512 np2 pipeline off|2|--app conv2d --n 4096 --block 512 --pipeline off"
+  "matmul 4096/1024|1|--app matmul --n 4096 --block 1024"
+  "matmul 4096/512|1|--app matmul --n 4096 --block 512"
+  "conv2d 8192/1024|1|--app conv2d --n 8192 --block 1024"
+  "conv2d 8192/2048|1|--app conv2d --n 8192 --block 2048"
+  "matmul 4096/512 inputs on node 0|1|--app matmul --n 4096 --block 512 --placement node0"
+  "matmul 4096/1024 multi-assign off|1|--app matmul --n 4096 --block 1024 --multi-assign off"
+  "conv2d 8192/1024 pipeline off|1|--app conv2d --n 8192 --block 1024 --pipeline off"
+  "matmul 4096/1024 np2|2|--app matmul --n 4096 --block 1024"
+  "matmul 4096/512 np2|2|--app matmul --n 4096 --block 512"
+  "conv2d 8192/1024 np2|2|--app conv2d --n 8192 --block 1024"
+  "conv2d 8192/2048 np2|2|--app conv2d --n 8192 --block 2048"
+  "matmul 4096/512 np2 rank 1 slowed 2x|2|--app matmul --n 4096 --block 512 --slow 1:2"
+  "matmul 4096/512 np2 slowed, no multi-assign|2|--app matmul --n 4096 --block 512 --slow 1:2 --multi-assign off"
+  "matmul 4096/1024 np2 inputs on node 0|2|--app matmul --n 4096 --block 1024 --placement node0"
+  "conv2d 8192/1024 np2 pipeline off|2|--app conv2d --n 8192 --block 1024 --pipeline off"
 )
 makespan() { grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' | head -1 | grep -oE '[0-9.eE+-]+$'; }
-declare -a best
+declare -a times
 for ((r = 1; r <= rounds; r++)); do
   echo "== real runs, round $r of $rounds"
   for i in "${!set_[@]}"; do
@@ -61,27 +63,38 @@ for ((r = 1; r <= rounds; r++)); do
     if [ "$layout" = 1 ]; then mpi=("${mpi1[@]}"); else mpi=("${mpi2[@]}"); fi
     # shellcheck disable=SC2086
     t=$("${mpi[@]}" "$nw" run --backend real $opts --json | makespan)
-    best[i]=$(awk -v a="${best[i]:-}" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+    times[i]="${times[i]:-} $t"
   done
 done
 
+# Per configuration: the best real time (what is compared), and the spread of the rounds,
+# (slowest - fastest) / fastest: this machine's noise on that configuration, the floor
+# below which an error says nothing.
 csv=$out/validation.csv
-echo "config,ranks,real_s,simulated_s,error" >"$csv"
-printf '%-44s %5s %10s %10s %8s\n' config ranks "real s" "sim s" error
+echo "config,ranks,real_s,simulated_s,error,real_spread" >"$csv"
+printf '%-44s %5s %10s %10s %8s %8s\n' config ranks "real s" "sim s" error spread
 for i in "${!set_[@]}"; do
   IFS='|' read -r name layout opts <<<"${set_[$i]}"
   cal=$out/calibrated-$([ "$layout" = 1 ] && echo 1rank || echo 2ranks)
   # shellcheck disable=SC2086
   s=$("$nw" run --backend sim --platform "$cal.xml" --perfmodel "$cal.json" $opts --json | makespan)
-  err=$(awk -v r="${best[i]}" -v s="$s" 'BEGIN { printf "%.4f", (s - r) / r }')
-  printf '%-44s %5s %10.4f %10.4f %7.1f%%\n' "$name" "$layout" "${best[i]}" "$s" \
-    "$(awk -v e="$err" 'BEGIN { print 100 * e }')"
-  echo "\"$name\",$layout,${best[i]},$s,$err" >>"$csv"
+  # shellcheck disable=SC2086 # the rounds times, one per word
+  read -r best spread < <(printf '%s\n' ${times[i]} | sort -g |
+    awk '{ v[NR] = $1 } END { printf "%s %.4f\n", v[1], (v[NR] - v[1]) / v[1] }')
+  err=$(awk -v r="$best" -v s="$s" 'BEGIN { printf "%.4f", (s - r) / r }')
+  printf '%-44s %5s %10.4f %10.4f %7.1f%% %7.1f%%\n' "$name" "$layout" "$best" "$s" \
+    "$(awk -v e="$err" 'BEGIN { print 100 * e }')" "$(awk -v e="$spread" 'BEGIN { print 100 * e }')"
+  echo "\"$name\",$layout,$best,$s,$err,$spread" >>"$csv"
 done
-tail -n +2 "$csv" | awk -F, '{ e = $NF < 0 ? -$NF : $NF; print e }' | sort -g |
-  awk '{ v[NR] = $1 } END {
-    m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-    printf "configurations: %d; median |error| %.1f%%; max |error| %.1f%%\n", NR, 100 * m, 100 * v[NR] }'
+summary() { # column of csv -> "median max" of its absolute values
+  tail -n +2 "$csv" | awk -F, -v c="$1" '{ e = $c < 0 ? -$c : $c; print e }' | sort -g |
+    awk '{ v[NR] = $1 } END {
+      m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      printf "median %.1f%%, max %.1f%%", 100 * m, 100 * v[NR] }'
+}
+n=$(($(wc -l <"$csv") - 1))
+echo "configurations: $n; |error| (simulated vs best real): $(summary 5)"
+echo "noise (spread of the $rounds real rounds): $(summary 6)"
 echo "wrote $csv"
 if command -v gnuplot >/dev/null; then
   gnuplot <<EOF

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # calibrate.sh MPIRUN_SH MPIEXEC NARWHAL: `narwhal calibrate` on a tiny configuration (two
-# ranks, two small workloads, two recorded runs each) writes a platform and a model file that
+# ranks, two small workloads, two recorded runs each, all kept) writes a platform and a model file that
 # the simulator loads and runs with: the platform has a node per rank with the runtime-cost
 # properties, the model every recorded subtask (2 runs x 16 per workload), and a functional
 # simulated run on them equals the reference. Bad workloads exit 2 with one line.
@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrate: 0 passed, 1 failed: $*"; exit 1; }
 "$mpirun_sh" "$mpiexec" 2 --bind-to none "$nw" calibrate --platform-out "$tmp/cal.xml" \
   --perfmodel "$tmp/cal.json" --workload matmul:256:64 --workload conv2d:256:64 --runs 2 \
-  --cpu-devices 1 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "calibrate exited non-zero"; }
+  --keep all --cpu-devices 1 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "calibrate exited non-zero"; }
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
 [ "$hosts" = 2 ] || fail "the platform has $hosts CPU hosts, wanted 2 (one per rank)"
 for p in rt_message rt_exec_done rt_driver rt_launch rt_done; do
@@ -28,6 +28,11 @@ for app in matmul conv2d; do
     --app $app --n 256 --block 64 --cpu-devices 1 --json) || fail "sim $app on the calibrated platform"
   printf '%s' "$out" | grep -q '"verified":[[:space:]]*true' || fail "sim $app not verified"
 done
+# --keep best (the default): only the fastest of the runs, 16 samples of matmul's one footprint.
+"$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" calibrate --platform-out "$tmp/best.xml" \
+  --perfmodel "$tmp/best.json" --workload matmul:256:64 --runs 3 >/dev/null 2>&1 ||
+  fail "calibrate --keep best exited non-zero"
+grep -qE '"count":[[:space:]]*16[,}[:space:]]' "$tmp/best.json" || fail "--keep best kept other than one run"
 err=$("$nw" calibrate --platform-out "$tmp/x.xml" --perfmodel "$tmp/x.json" \
   --workload matmul:abc:64 2>&1)
 code=$?

@@ -3,11 +3,14 @@
  * that the simulator predicts this machine.
  *
  *   mpirun -np R narwhal calibrate --platform-out P.xml --perfmodel M.json
- *       --workload APP:N:BLOCK [--workload ...] [--runs K] [run options: --devices, ...]
+ *       --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]
+ *       [run options: --devices, ...]
  *
  * 1. Kernels: for each workload, one warm-up run (page faults, library start-up; not
- *    recorded), then K runs with --calibrate on: every subtask's duration goes into the model
+ *    recorded), then K runs with --calibrate on: every subtask's duration goes into a model
  *    by kind, device arch and footprint (core/sched/perfmodel.h), as StarPU calibrates. The
+ *    model keeps the run with the smallest makespan (--keep best, the default: on a shared
+ *    machine the others were disturbed by what else ran) or all of them (--keep all). The
  *    runs use other seeds than a default run, so a validation run is never one of them.
  * 2. The runtime's own costs, from the same runs (nw_stats, rt_*): per kind of event, the mean
  *    time handling one took, less what its commit copies and message bytes cost at memory
@@ -41,6 +44,9 @@ typedef struct workload {
 typedef struct calib_args {
   char platform_out[1024];
   int runs;
+  int keep_all; /* --keep all: every recorded run's measurements; best (default): the run
+                 * with the smallest makespan, the least disturbed by the machine's noise, as
+                 * a best-of-N measurement of hardware is */
   int nworkloads;
   workload w[MAX_WORKLOADS];
   int fargc; /* options for `run`, forwarded */
@@ -81,7 +87,8 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
   c->fargv[c->fargc++] = real;
   for (int i = 0; i < argc; i++) {
     const char *o = argv[i];
-    int own = !strcmp(o, "--platform-out") || !strcmp(o, "--workload") || !strcmp(o, "--runs");
+    int own = !strcmp(o, "--platform-out") || !strcmp(o, "--workload") || !strcmp(o, "--runs") ||
+              !strcmp(o, "--keep");
     if (own && i + 1 >= argc) {
       snprintf(why, len, "%s needs a value", o);
       return 1;
@@ -100,6 +107,13 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
       }
       if (parse_workload(argv[++i], &c->w[c->nworkloads++], why, len))
         return 1;
+    } else if (!strcmp(o, "--keep")) {
+      i++;
+      if (strcmp(argv[i], "best") && strcmp(argv[i], "all")) {
+        snprintf(why, len, "--keep '%.100s': best or all", argv[i]);
+        return 1;
+      }
+      c->keep_all = !strcmp(argv[i], "all");
     } else if (!strcmp(o, "--runs")) {
       uint64_t r;
       if (parse_u64(argv[++i], &r) || r > 100) {
@@ -134,6 +148,22 @@ typedef struct measured {
   nw_stats rt;                  /* rt_* fields only */
   double gpu_busy_s, gpu_flops; /* GPU devices: their busy time and the flops they ran */
 } measured;
+
+static void add_measured(measured *m, const measured *x) {
+  for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
+    m->rt.rt_events[k] += x->rt.rt_events[k];
+    m->rt.rt_event_s[k] += x->rt.rt_event_s[k];
+    m->rt.rt_event_bytes[k] += x->rt.rt_event_bytes[k];
+    m->rt.rt_event_bytes_sq[k] += x->rt.rt_event_bytes_sq[k];
+    m->rt.rt_event_bytes_s[k] += x->rt.rt_event_bytes_s[k];
+  }
+  m->rt.rt_launches += x->rt.rt_launches;
+  m->rt.rt_launch_s += x->rt.rt_launch_s;
+  m->rt.rt_dones += x->rt.rt_dones;
+  m->rt.rt_done_s += x->rt.rt_done_s;
+  m->gpu_busy_s += x->gpu_busy_s;
+  m->gpu_flops += x->gpu_flops;
+}
 
 static void add_result(measured *m, const nw_run_result *res) {
   const nw_stats *t = &res->total;
@@ -250,10 +280,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
   ADD("memcpy, one thread, 64 MiB, best of 5: %.4g GB/s (for comparison with the per-byte "
       "costs).\n",
       mc->memory_bandwidth / 1e9);
-  ADD("Runtime costs from %d run(s) of each workload: handling an event of a kind that moves x "
+  ADD("Kernels and runtime costs from %s of %d run(s) of each workload. Handling an event of a "
+      "kind that moves x "
       "bytes (a message's length, a driver call's copy, commit copies) takes rt_KIND + x * "
       "rt_KIND_per_byte s, least squares:\n",
-      c->runs);
+      c->keep_all ? "all" : "the fastest", c->runs);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", event_name[k],
         p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.rt_events[k],
@@ -312,15 +343,25 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
   measured m;
   memset(&m, 0, sizeof m);
   int code = 0;
-  for (int i = 0; i < c.nworkloads && !code; i++)
+  for (int i = 0; i < c.nworkloads && !code; i++) {
+    /* Each run records into a model of its own; the workload keeps the best run's (or every
+     * run's, --keep all), measurements and runtime costs alike. */
+    nw_perfmodel *kept = NULL;
+    measured kept_m;
+    double kept_makespan = INFINITY;
     for (int k = -1; k < c.runs && !code; k++) { /* k = -1: the warm-up, not recorded */
+      nw_perfmodel *run_model = NULL;
+      if (k >= 0 && nw_perfmodel_create(&run_model) != NW_OK) {
+        code = only_rank0_fails(1, "out of memory for the performance model", rank);
+        break;
+      }
       nw_run_config run = o.run;
       snprintf(run.app, sizeof run.app, "%s", c.w[i].app);
       run.args.n = c.w[i].n;
       run.args.block = c.w[i].block;
       run.seed = run.args.seed = o.run.seed + 1000003u * (uint64_t)(k + 2);
       run.calibrate = k >= 0;
-      run.perfmodel = k >= 0 ? model : NULL;
+      run.perfmodel = run_model;
       nw_run_result res;
       nw_status st = nw_real_run(&run, apps[i], &res);
       if (st != NW_OK) {
@@ -331,10 +372,34 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       } else if (res.reporter && res.verified == 0) {
         code = only_rank0_fails(3, "calibrate: a run's result differs from the reference", rank);
       } else if (k >= 0 && res.reporter) {
-        add_result(&m, &res);
+        measured this_m;
+        memset(&this_m, 0, sizeof this_m);
+        add_result(&this_m, &res);
+        if (c.keep_all || !kept) { /* keep all: merge; best: the first run so far */
+          if (!kept) {
+            kept = run_model, run_model = NULL;
+            kept_m = this_m;
+          } else if (nw_perfmodel_merge(kept, run_model) == NW_OK) {
+            add_measured(&kept_m, &this_m);
+          }
+          kept_makespan = res.makespan_s;
+        } else if (res.makespan_s < kept_makespan) {
+          nw_perfmodel_free(kept);
+          kept = run_model, run_model = NULL;
+          kept_m = this_m;
+          kept_makespan = res.makespan_s;
+        }
       }
+      nw_perfmodel_free(run_model);
       nw_run_result_free(&res);
     }
+    if (kept && !code && nw_perfmodel_merge(model, kept) != NW_OK)
+      code =
+          only_rank0_fails(1, "calibrate: cannot merge a workload's model (size conflict)", rank);
+    if (kept && !code)
+      add_measured(&m, &kept_m);
+    nw_perfmodel_free(kept);
+  }
   nw_real_machine mc;
   if (!code && nw_real_measure_machine(o.run.devices != NW_DEVICES_CPU, &mc, why, sizeof why))
     code = only_rank0_fails(1, why, rank);

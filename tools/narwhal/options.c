@@ -499,7 +499,8 @@ void tool_options_usage(void) {
   printf("usage: narwhal run [--config FILE] [options]\n"
          "       narwhal sweep FILE [--csv OUT]\n"
          "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
-         "           --workload APP:N:BLOCK [--workload ...] [--runs K] [options of run]\n"
+         "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
+         "           [options of run]\n"
          "           (real backend: measures this machine into a platform and a model; README,\n"
          "           \"Calibration\")\n\n"
          "Options of run (each also a key of the JSON run file, without the dashes):\n");
