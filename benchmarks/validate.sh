@@ -86,15 +86,17 @@ for i in "${!set_[@]}"; do
     "$(awk -v e="$err" 'BEGIN { print 100 * e }')" "$(awk -v e="$spread" 'BEGIN { print 100 * e }')"
   echo "\"$name\",$layout,$best,$s,$err,$spread" >>"$csv"
 done
-summary() { # column of csv -> "median max" of its absolute values
-  tail -n +2 "$csv" | awk -F, -v c="$1" '{ e = $c < 0 ? -$c : $c; print e }' | sort -g |
+summary() { # column of csv counted from the end (names may hold commas) -> "median, max" of |v|
+  tail -n +2 "$csv" | awk -F, -v c="$1" '{ v = $(NF - c); e = v < 0 ? -v : v; print e }' | sort -g |
     awk '{ v[NR] = $1 } END {
       m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       printf "median %.1f%%, max %.1f%%", 100 * m, 100 * v[NR] }'
 }
 n=$(($(wc -l <"$csv") - 1))
-echo "configurations: $n; |error| (simulated vs best real): $(summary 5)"
-echo "noise (spread of the $rounds real rounds): $(summary 6)"
+echo "configurations: $n; |error| (simulated vs best real): $(summary 1)"
+echo "noise (spread of the $rounds real rounds): $(summary 0)"
+inside=$(tail -n +2 "$csv" | awk -F, '{ e = $(NF - 1); e = e < 0 ? -e : e; if (e < $NF) k++ } END { print k + 0 }')
+echo "configurations whose |error| is below their own rounds' spread: $inside of $n"
 echo "wrote $csv"
 if command -v gnuplot >/dev/null; then
   gnuplot <<EOF
