@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "real_calibrate.h"
 #include "real_gpu.h"
 #include "real_load.h"
 #include "real_net.h"
@@ -377,39 +378,15 @@ static nw_device_desc *gather_devices(const nw_node_config *nc) {
   return cluster;
 }
 /* The network's transfer model (nw_node_config.net_*), measured once at start-up before any
- * other traffic: ranks 0 and 1 ping-pong, 1 byte for the latency (best of 20 round trips,
- * halved) and 4 MiB for the bandwidth (best of 3, one way, less the two latencies); every
- * rank gets the result. One pair stands for every pair: the ranks of a run are alike. */
+ * other traffic: ranks 0 and 1 ping-pong (nw_real_ping_pong); every rank gets the result. One
+ * pair stands for every pair: the ranks of a run are alike. */
 static void measure_network(int rank, int size, double *bandwidth, double *latency) {
-  enum { ROUNDS = 20, BIG = 4 << 20, BIG_ROUNDS = 3, TAG = 32000 };
   double v[2] = {0, 0};
-  char *buf = rank < 2 ? malloc(BIG) : NULL;
+  char *buf = rank < 2 ? calloc(1, NW_REAL_PING_PONG_BYTES) : NULL;
   int ok = rank >= 2 || buf != NULL, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (size > 1 && all_ok && rank < 2) {
-    int peer = 1 - rank;
-    memset(buf, 0, BIG);
-    double best = 1e30, best_big = 1e30;
-    for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
-      int len = i < ROUNDS ? 1 : BIG;
-      double t0 = real_monotonic();
-      if (rank == 0) {
-        MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
-        MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
-      }
-      double t = real_monotonic() - t0;
-      if (i < ROUNDS && t < best)
-        best = t;
-      else if (i >= ROUNDS && t < best_big)
-        best_big = t;
-    }
-    v[1] = best / 2;
-    double one_way = best_big - 2 * v[1];
-    v[0] = one_way > 0 ? (double)BIG / one_way : 0; /* 0: too fast to tell, unknown */
-  }
+  if (size > 1 && all_ok)
+    nw_real_ping_pong(rank, 0, 1, buf, &v[1], &v[0]);
   free(buf);
   MPI_Bcast(v, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   *bandwidth = v[0];

@@ -65,35 +65,39 @@ static double memory_bandwidth(void) {
   return best;
 }
 
-/* Ranks a and b ping-pong while the others wait: 1 byte for the latency (best of 20 round
- * trips, halved), 4 MiB for the bandwidth (best of 3, one way, less the latency). The result
- * is sent to rank 0. */
-static void ping_pong(int rank, int a, int b, char *buf, double *lat, double *bw) {
-  enum { ROUNDS = 20, BIG = 4 << 20, BIG_ROUNDS = 3, TAG = 32001 };
-  double v[2] = {0, 0};
-  if (rank == a || rank == b) {
-    int peer = rank == a ? b : a;
-    double best = 1e30, best_big = 1e30;
-    for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
-      int len = i < ROUNDS ? 1 : BIG;
-      double t0 = real_monotonic();
-      if (rank == a) {
-        MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
-        MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else {
-        MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
-      }
-      double t = real_monotonic() - t0;
-      if (i < ROUNDS && t < best)
-        best = t;
-      else if (i >= ROUNDS && t < best_big)
-        best_big = t;
+void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, double *bandwidth) {
+  enum { ROUNDS = 20, BIG = NW_REAL_PING_PONG_BYTES, BIG_ROUNDS = 3, TAG = 32001 };
+  *latency = *bandwidth = 0;
+  if (rank != a && rank != b)
+    return;
+  int peer = rank == a ? b : a;
+  double best = 1e30, best_big = 1e30;
+  for (int i = 0; i < ROUNDS + BIG_ROUNDS; i++) {
+    int len = i < ROUNDS ? 1 : BIG;
+    double t0 = real_monotonic();
+    if (rank == a) {
+      MPI_Send(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
+      MPI_Recv(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
     }
-    v[0] = best / 2;
-    double one_way = best_big - 2 * v[0];
-    v[1] = one_way > 0 ? (double)BIG / one_way : 0; /* 0: too fast to tell */
+    double t = real_monotonic() - t0;
+    if (i < ROUNDS && t < best)
+      best = t;
+    else if (i >= ROUNDS && t < best_big)
+      best_big = t;
   }
+  *latency = best / 2;
+  double one_way = best_big - 2 * *latency;
+  *bandwidth = one_way > 0 ? (double)BIG / one_way : 0; /* 0: too fast to tell */
+}
+
+/* One pair's measurement, while the other ranks wait; the result goes to rank 0. */
+static void measure_pair(int rank, int a, int b, char *buf, double *lat, double *bw) {
+  enum { TAG = 32002 };
+  double v[2];
+  nw_real_ping_pong(rank, a, b, buf, &v[0], &v[1]);
   if (a != 0 && rank == a)
     MPI_Send(v, 2, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
   if (a != 0 && rank == 0)
@@ -122,7 +126,7 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   m->latency = calloc(pairs, sizeof *m->latency);
   m->bandwidth = calloc(pairs, sizeof *m->bandwidth);
   m->host = calloc((size_t)m->ranks, sizeof *m->host);
-  char *buf = malloc(4 << 20);
+  char *buf = malloc(NW_REAL_PING_PONG_BYTES);
   int ok = m->latency && m->bandwidth && m->host && buf, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all_ok) {
@@ -131,7 +135,7 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
     snprintf(why, why_len, "calibrate: out of memory for the machine's measurements");
     return NW_ERR_NOMEM;
   }
-  memset(buf, 0, 4 << 20);
+  memset(buf, 0, NW_REAL_PING_PONG_BYTES);
   int cores = affinity_cores();
   MPI_Allreduce(&cores, &m->cores_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(&cores, &m->cores_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -156,7 +160,7 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   for (int a = 0; a < m->ranks; a++)
     for (int b = a + 1; b < m->ranks; b++) {
       double lat, bw;
-      ping_pong(rank, a, b, buf, &lat, &bw);
+      measure_pair(rank, a, b, buf, &lat, &bw);
       m->latency[a * m->ranks + b] = m->latency[b * m->ranks + a] = lat;
       m->bandwidth[a * m->ranks + b] = m->bandwidth[b * m->ranks + a] = bw;
     }

@@ -28,6 +28,13 @@ typedef struct nw_real_machine {
   double pcie_bandwidth, pcie_latency; /* rank 0's GPU 0, host to device */
 } nw_real_machine;
 
+/* Ranks a and b of MPI_COMM_WORLD ping-pong (the others return at once): 1 byte for the
+ * latency (best of 20 round trips, halved), NW_REAL_PING_PONG_BYTES for the bandwidth (best of
+ * 3, one way, less the latency; 0: too fast to tell). buf holds NW_REAL_PING_PONG_BYTES. The
+ * two participants get the result, the others zeros. */
+#define NW_REAL_PING_PONG_BYTES (4 << 20)
+void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, double *bandwidth);
+
 /* Measures the machine (want_gpus: also rank 0's GPUs). NW_ERR_NOMEM with a reason in why.
  * nw_real_machine_free releases what it allocated. */
 nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, size_t why_len);
