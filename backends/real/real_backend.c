@@ -291,6 +291,8 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
              cfg->nodes, size);
     return NW_ERR_ARG;
   }
+  if (nw_slowdown_check_nodes(cfg, size, res->error, sizeof res->error) != NW_OK)
+    return NW_ERR_ARG;
   if (size > NW_MAX_NODES || devices > NW_MAX_DEVICES_PER_NODE) {
     snprintf(res->error, sizeof res->error, "at most %d ranks and %d devices per rank",
              NW_MAX_NODES, NW_MAX_DEVICES_PER_NODE);

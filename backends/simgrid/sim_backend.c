@@ -895,6 +895,8 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
              cfg->platform, available, w.nodes);
     return res->status = NW_ERR_ARG;
   }
+  if (nw_slowdown_check_nodes(cfg, w.nodes, res->error, sizeof res->error) != NW_OK)
+    return res->status = NW_ERR_ARG;
   st = build_nodes(&w, res);
   if (st != NW_OK) {
     if (!res->error[0])

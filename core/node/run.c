@@ -1,4 +1,5 @@
 /* run.c: a run's default configuration, and its result summed from every node's counters. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,7 @@ nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_
     char *end;
     long node = strtol(p, &end, 10);
     double factor = 0, from = 0;
-    int ok = end != p && *end == ':' && node >= 0;
+    int ok = end != p && *end == ':' && node >= 0 && node < NW_MAX_NODES;
     if (ok) {
       p = end + 1;
       factor = strtod(p, &end);
@@ -170,11 +171,14 @@ nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_
     if (ok && *end == '@') {
       p = end + 1;
       from = strtod(p, &end);
-      ok = end != p && from >= 0;
+      ok = end != p && from >= 0 && isfinite(from);
     }
     ok = ok && (*end == ',' || *end == '\0');
     if (!ok) {
-      snprintf(why, why_len, "'%s' is not NODE:FACTOR[@SECONDS][,...] with FACTOR >= 1", text);
+      snprintf(why, why_len,
+               "'%.200s' is not NODE:FACTOR[@SECONDS][,...] with NODE below %d, FACTOR from 1 "
+               "to 1e6 and SECONDS finite",
+               text, NW_MAX_NODES);
       return NW_ERR_ARG;
     }
     if (c->nslow == NW_MAX_SLOWDOWNS) {
@@ -184,6 +188,16 @@ nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_
     c->slow[c->nslow++] = (nw_slowdown){(int)node, factor, from};
     p = *end == ',' ? end + 1 : end;
   }
+  return NW_OK;
+}
+
+nw_status nw_slowdown_check_nodes(const nw_run_config *c, int nodes, char *why, size_t why_len) {
+  for (int i = 0; i < c->nslow; i++)
+    if (c->slow[i].node >= nodes) {
+      snprintf(why, why_len, "--slow: node %d does not exist (this run has %d nodes, 0 to %d)",
+               c->slow[i].node, nodes, nodes - 1);
+      return NW_ERR_ARG;
+    }
   return NW_OK;
 }
 

@@ -52,6 +52,8 @@ typedef struct nw_run_config {
 
 /* Parses "NODE:FACTOR[@SECONDS][,...]" into c->slow; writes a reason to why on error. */
 nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_t why_len);
+/* NW_ERR_ARG with a one-line reason when a slowdown names a node the run does not have. */
+nw_status nw_slowdown_check_nodes(const nw_run_config *c, int nodes, char *why, size_t why_len);
 /* The slowdown factor of node at time t (1 when none applies; the largest when several). */
 double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 /* The earliest time after t at which node's factor changes, or a negative value. */

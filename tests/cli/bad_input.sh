@@ -18,6 +18,7 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf" core="2"/>\n  </zone>\n</platform>\n' >"$tmp/no-gpu.xml"
 
 printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/corrupt-model.json"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop rt_exec_done=-1 >"$tmp/bad-cost.xml"
 printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
 
 want_status=2
@@ -60,6 +61,12 @@ perfmodel_missing) args=(run --platform "$small" --perfmodel "$tmp/none.json") w
 perfmodel_corrupt) args=(run --platform "$small" --perfmodel "$tmp/corrupt-model.json") want="$tmp/corrupt-model.json" ;;
 perfmodel_other_platform) args=(run --platform "$small" --perfmodel "$tmp/other-platform.json") want="$tmp/other-platform.json: measured on platform paper-cluster.xml, this run uses small.xml" ;;
 calibrate_without_perfmodel) args=(run --calibrate on) want="--calibrate on: needs --perfmodel FILE" ;;
+slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
+slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
+slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;
+runtime_cost_negative) args=(run --platform "$tmp/bad-cost.xml" --n 64 --block 16) want="host n0-cpu: property rt_exec_done='-1' is not a number of seconds >= 0" ;;
+calibrate_bad_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json" --workload matmul:12x:4) want="--workload 'matmul:12x:4': N and BLOCK must be positive whole numbers" ;;
+calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json") want="calibrate needs --platform-out FILE, --perfmodel FILE and at least one --workload" ;;
 app_param_malformed) args=(run --app taskbench --app-param iterations) want="--app-param: 'iterations' is not KEY=VALUE" ;;
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;

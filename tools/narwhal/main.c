@@ -76,7 +76,7 @@ static int run(int argc, char **argv, char **all_argv) {
   if (tool_options_parse(argc, argv, &o, why, sizeof why))
     return fail(2, why);
   if (o.help) {
-    tool_options_usage();
+    tool_options_usage(stdout);
     return 0;
   }
   const nw_app *app = nw_app_find(o.run.app);
@@ -130,7 +130,7 @@ static int run(int argc, char **argv, char **all_argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    tool_options_usage();
+    tool_options_usage(argc < 2 ? stderr : stdout); /* no command: a mistake */
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "run") || !strcmp(argv[1], "calibrate")) {

@@ -495,15 +495,16 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
   return 0;
 }
 
-void tool_options_usage(void) {
-  printf("usage: narwhal run [--config FILE] [options]\n"
-         "       narwhal sweep FILE [--csv OUT]\n"
-         "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
-         "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
-         "           [options of run]\n"
-         "           (real backend: measures this machine into a platform and a model; README,\n"
-         "           \"Calibration\")\n\n"
-         "Options of run (each also a key of the JSON run file, without the dashes):\n");
+void tool_options_usage(FILE *out) {
+  fprintf(out,
+          "usage: narwhal run [--config FILE] [options]\n"
+          "       narwhal sweep FILE [--csv OUT]\n"
+          "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
+          "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
+          "           [options of run]\n"
+          "           (real backend: measures this machine into a platform and a model; README,\n"
+          "           \"Calibration\")\n\n"
+          "Options of run (each also a key of the JSON run file, without the dashes):\n");
   for (int i = 0; i < NDEFS; i++) {
     const opt_def *d = &defs[i];
     char arg[64] = "";
@@ -517,11 +518,12 @@ void tool_options_usage(void) {
                d->type == T_STRING  ? "TEXT"
                : d->type == T_PARAM ? "KEY=VALUE"
                                     : "N");
-    printf("  --%s%s%s\n      %s\n", d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "",
-           d->name, arg, d->help);
+    fprintf(out, "  --%s%s%s\n      %s\n",
+            d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, d->help);
   }
-  printf("Exit status: 0 success, 1 the run failed, 2 bad input, 3 the result differs from the "
-         "reference.\n");
+  fprintf(out,
+          "Exit status: 0 success, 1 the run failed, 2 bad input, 3 the result differs from the "
+          "reference.\n");
 }
 
 void *tool_options_to_json(const tool_options *o) {

@@ -3,6 +3,7 @@
 #define NW_TOOL_OPTIONS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "run.h"
 
@@ -23,7 +24,8 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
  * the source in messages. */
 int tool_options_apply_json(const void *cjson_object, const char *where, tool_options *o, char *why,
                             size_t why_len);
-void tool_options_usage(void);
+/* The usage text: on stdout when asked for (--help), on stderr after a mistake. */
+void tool_options_usage(FILE *out);
 /* The resolved configuration as a JSON object (cJSON *), with the run file's keys. */
 void *tool_options_to_json(const tool_options *o);
 
