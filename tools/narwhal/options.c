@@ -363,6 +363,8 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
         return 1;
       }
       v = cJSON_IsTrue(item) ? "true" : "false";
+    } else if (d->type == T_U64 && cJSON_IsString(item)) {
+      v = item->valuestring; /* exact at any size (tool_json_add_u64) */
     } else if (d->type == T_INT || d->type == T_U64 || d->type == T_DOUBLE) {
       if (!cJSON_IsNumber(item)) {
         snprintf(why, len, "%s must be a number", who);
@@ -371,6 +373,13 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
       double x = item->valuedouble;
       if (d->type != T_DOUBLE && (x < 0 || x != (double)(unsigned long long)x)) {
         snprintf(why, len, "%s must be a whole number >= 0", who);
+        return 1;
+      }
+      if (d->type == T_U64 && x >= TOOL_JSON_EXACT_MAX) {
+        snprintf(why, len,
+                 "%s: %.17g is not below 2^53, where a JSON number loses digits; give it as a "
+                 "string of digits",
+                 who, x);
         return 1;
       }
       if (d->type == T_DOUBLE)
@@ -495,6 +504,16 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
   return 0;
 }
 
+void tool_json_add_u64(void *object, const char *key, unsigned long long v) {
+  if (v < TOOL_JSON_PRINT_MAX) {
+    cJSON_AddNumberToObject(object, key, (double)v);
+    return;
+  }
+  char digits[24];
+  snprintf(digits, sizeof digits, "%llu", v);
+  cJSON_AddStringToObject(object, key, digits);
+}
+
 void tool_options_usage(FILE *out) {
   fprintf(out,
           "usage: narwhal run [--config FILE] [options]\n"
@@ -534,10 +553,10 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "platform", c->platform);
   if (c->nodes > 0) /* 0: all nodes of the platform, which has no key value */
     cJSON_AddNumberToObject(j, "nodes", c->nodes);
-  cJSON_AddNumberToObject(j, "n", (double)c->args.n);
-  cJSON_AddNumberToObject(j, "block", (double)c->args.block);
+  tool_json_add_u64(j, "n", c->args.n);
+  tool_json_add_u64(j, "block", c->args.block);
   cJSON_AddStringToObject(j, "data", c->functional ? "functional" : "phantom");
-  cJSON_AddNumberToObject(j, "seed", (double)c->seed);
+  tool_json_add_u64(j, "seed", c->seed);
   cJSON_AddBoolToObject(j, "verify", c->args.verify);
   cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
@@ -562,7 +581,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddStringToObject(j, "devices", nw_devices_mode_name(c->devices));
   cJSON_AddStringToObject(j, "gpu-cache", nw_cache_policy_name(c->sched.gpu_cache));
-  cJSON_AddNumberToObject(j, "gpu-mem", (double)c->gpu_mem);
+  tool_json_add_u64(j, "gpu-mem", c->gpu_mem);
   cJSON_AddNumberToObject(j, "gpu-streams", c->gpu_streams);
   if (c->nslow) {
     char text[512] = "";

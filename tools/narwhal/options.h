@@ -26,6 +26,13 @@ int tool_options_apply_json(const void *cjson_object, const char *where, tool_op
                             size_t why_len);
 /* The usage text: on stdout when asked for (--help), on stderr after a mistake. */
 void tool_options_usage(FILE *out);
+/* JSON numbers are doubles: whole numbers from 2^53 on lose digits, and cJSON prints only 15
+ * significant digits where they read back within its tolerance. A 64-bit value (a seed) is
+ * written as a number below 10^15 and as a string of digits from there; a run file may give
+ * one either way, and a number from 2^53 on is refused as ambiguous. */
+#define TOOL_JSON_EXACT_MAX 9007199254740992.0 /* 2^53 */
+#define TOOL_JSON_PRINT_MAX 1000000000000000ull /* 10^15 */
+void tool_json_add_u64(void *cjson_object, const char *key, unsigned long long v);
 /* The resolved configuration as a JSON object (cJSON *), with the run file's keys. */
 void *tool_options_to_json(const tool_options *o);
 

@@ -92,9 +92,9 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_AddStringToObject(j, "backend", c->backend);
   cJSON_AddNumberToObject(j, "nodes", r->nodes);
   cJSON_AddStringToObject(j, "data", c->functional ? "functional" : "phantom");
-  cJSON_AddNumberToObject(j, "seed", (double)c->seed);
-  cJSON_AddNumberToObject(j, "n", (double)c->args.n);
-  cJSON_AddNumberToObject(j, "block", (double)c->args.block);
+  tool_json_add_u64(j, "seed", c->seed);
+  tool_json_add_u64(j, "n", c->args.n);
+  tool_json_add_u64(j, "block", c->args.block);
   cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
   cJSON_AddNumberToObject(j, "gflops", r->gflops);
   cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
