@@ -185,12 +185,23 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     break;
-  case T_STRING:
+  case T_STRING: {
     if (!*v) {
       snprintf(why, len, "%s: the value is empty", who);
       return 1;
     }
+    /* Where it is kept: longer text is refused, never cut short. */
+    size_t cap = !strcmp(d->name, "app")         ? sizeof c->app
+                 : !strcmp(d->name, "platform")  ? sizeof c->platform
+                 : !strcmp(d->name, "sched")     ? sizeof c->sched.policy
+                 : !strcmp(d->name, "perfmodel") ? sizeof o->perfmodel
+                                                 : 0;
+    if (cap && strlen(v) >= cap) {
+      snprintf(why, len, "%s: %zu characters, at most %zu", who, strlen(v), cap - 1);
+      return 1;
+    }
     break;
+  }
   case T_PARAM: {
     const char *eq = strchr(v, '=');
     char key[NW_APP_PARAM_KEY];
@@ -418,6 +429,11 @@ static int load_config(const char *path, tool_options *o, char *why, size_t len)
   char *text = read_file(path, why, len);
   if (!text)
     return 1;
+  if (tool_json_escapes_nul(text)) {
+    snprintf(why, len, "config %s: a string holds a NUL character (\\u0000)", path);
+    free(text);
+    return 1;
+  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
   if (!root) {

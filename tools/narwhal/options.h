@@ -30,7 +30,7 @@ void tool_options_usage(FILE *out);
  * significant digits where they read back within its tolerance. A 64-bit value (a seed) is
  * written as a number below 10^15 and as a string of digits from there; a run file may give
  * one either way, and a number from 2^53 on is refused as ambiguous. */
-#define TOOL_JSON_EXACT_MAX 9007199254740992.0 /* 2^53 */
+#define TOOL_JSON_EXACT_MAX 9007199254740992.0  /* 2^53 */
 #define TOOL_JSON_PRINT_MAX 1000000000000000ull /* 10^15 */
 void tool_json_add_u64(void *cjson_object, const char *key, unsigned long long v);
 /* The resolved configuration as a JSON object (cJSON *), with the run file's keys. */

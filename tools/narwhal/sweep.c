@@ -114,6 +114,10 @@ int sweep_main(int argc, char **argv) {
   }
   char *text = tool_read_stream(f);
   fclose(f);
+  if (text && tool_json_escapes_nul(text)) {
+    free(text);
+    return usage_error("a string holds a NUL character (\\u0000)", path);
+  }
   cJSON *root = text ? cJSON_Parse(text) : NULL;
   free(text);
   if (!root)

@@ -2,6 +2,7 @@
 #include "text_file.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 char *tool_read_stream(FILE *f) {
   size_t cap = 4096, n = 0, r;
@@ -22,4 +23,15 @@ char *tool_read_stream(FILE *f) {
   if (buf)
     buf[n] = '\0';
   return buf;
+}
+
+int tool_json_escapes_nul(const char *text) {
+  for (const char *p = strstr(text, "\\u"); p; p = strstr(p + 2, "\\u")) {
+    size_t back = 0; /* an escaped backslash before it makes it plain text */
+    while (p - back > text && p[-(long)back - 1] == '\\')
+      back++;
+    if (back % 2 == 0 && !strncmp(p + 2, "0000", 4))
+      return 1;
+  }
+  return 0;
 }

@@ -8,4 +8,8 @@
  * fails. Does not close f. */
 char *tool_read_stream(FILE *f);
 
+/* Whether JSON text escapes a NUL character (\u0000) in a string: cJSON would end the string
+ * there and the rest would be dropped without a word, so such files are refused. */
+int tool_json_escapes_nul(const char *text);
+
 #endif
