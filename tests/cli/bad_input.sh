@@ -13,6 +13,10 @@ printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
 printf '{"app-param": 3}\n' >"$tmp/app-param-number.json"
 printf '{"seed": 9007199254740993}\n' >"$tmp/seed-ambiguous.json"
 printf '{"platform": "x.xml\\u0000y"}\n' >"$tmp/nul-string.json"
+printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown-key.json"
+printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
+printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
+printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
@@ -66,6 +70,10 @@ calibrate_without_perfmodel) args=(run --calibrate on) want="--calibrate on: nee
 seed_json_ambiguous) args=(run --config "$tmp/seed-ambiguous.json") want="key 'seed': 9007199254740992 is not below 2^53" ;;
 json_nul_string) args=(run --config "$tmp/nul-string.json") want="a string holds a NUL character" ;;
 platform_path_too_long) args=(run --platform "$(printf 'p%.0s' $(seq 1100))") want="--platform: 1100 characters, at most 1023" ;;
+sweep_unknown_key) args=(sweep "$tmp/sweep-unknown-key.json") want="unknown key 'bogus'" ;;
+sweep_unknown_column) args=(sweep "$tmp/sweep-unknown-column.json") want="'nope' is not a key of \`narwhal run --json\`" ;;
+sweep_dry_run) args=(sweep "$tmp/sweep-dry-run.json") want="\"dry-run\" has no place in a sweep" ;;
+sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
 slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;

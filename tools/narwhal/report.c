@@ -86,6 +86,14 @@ static void add_runtime_costs(cJSON *j, const nw_stats *t) {
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {
+  cJSON *j = report_json_object(o, r);
+  char *text = cJSON_Print(j);
+  printf("%s\n", text);
+  free(text);
+  cJSON_Delete(j);
+}
+
+void *report_json_object(const tool_options *o, const nw_run_result *r) {
   const nw_run_config *c = &o->run;
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "app", c->app);
@@ -167,8 +175,5 @@ void report_json(const tool_options *o, const nw_run_result *r) {
     }
     cJSON_AddItemToArray(devs, d);
   }
-  char *text = cJSON_Print(j);
-  printf("%s\n", text);
-  free(text);
-  cJSON_Delete(j);
+  return j;
 }

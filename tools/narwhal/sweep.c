@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "report.h"
 #include "text_file.h"
 
 /* Runs this executable as `run --config path --json`; returns its stdout, or NULL. */
@@ -88,6 +89,71 @@ static int usage_error(const char *msg, const char *path) {
   return 2;
 }
 
+/* Whether `key` is a top-level key of `narwhal run --json`: the keys of an empty result's
+ * report (runtime_costs, which only the real backend prints, too). */
+static int run_json_has(const char *key) {
+  tool_options o;
+  memset(&o, 0, sizeof o);
+  nw_run_config_defaults(&o.run);
+  nw_run_result r;
+  memset(&r, 0, sizeof r);
+  cJSON *j = report_json_object(&o, &r);
+  int has = cJSON_GetObjectItemCaseSensitive(j, key) != NULL || !strcmp(key, "runtime_costs");
+  cJSON_Delete(j);
+  return has;
+}
+
+/* The sweep file's own keys and their types; the run keys are checked per point. Writes a
+ * reason and returns 1 when something is wrong. */
+static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
+  static const char *const known[] = {"title", "base", "vary", "csv", "columns", NULL};
+  if (!cJSON_IsObject(root)) {
+    snprintf(why, len, "must be a JSON object");
+    return 1;
+  }
+  for (const cJSON *k = root->child; k; k = k->next) {
+    int ok = 0;
+    for (int i = 0; known[i]; i++)
+      ok |= !strcmp(k->string, known[i]);
+    if (!ok) {
+      snprintf(why, len, "unknown key '%.100s' (title, base, vary, csv, columns)", k->string);
+      return 1;
+    }
+  }
+  const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
+  const cJSON *csv = cJSON_GetObjectItemCaseSensitive(root, "csv");
+  if ((title && !cJSON_IsString(title)) ||
+      (csv && (!cJSON_IsString(csv) || !csv->valuestring[0]))) {
+    snprintf(why, len, "\"%s\" must be a string",
+             title && !cJSON_IsString(title) ? "title" : "csv");
+    return 1;
+  }
+  const cJSON *columns = cJSON_GetObjectItemCaseSensitive(root, "columns");
+  if (columns && !cJSON_IsArray(columns)) {
+    snprintf(why, len, "\"columns\" must be a list of key names of `narwhal run --json`");
+    return 1;
+  }
+  for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
+    if (!cJSON_IsString(c) || !c->valuestring[0] || !run_json_has(c->valuestring)) {
+      snprintf(why, len, "\"columns\": %s%.100s%s is not a key of `narwhal run --json`",
+               cJSON_IsString(c) ? "'" : "", cJSON_IsString(c) ? c->valuestring : "an entry",
+               cJSON_IsString(c) ? "'" : "");
+      return 1;
+    }
+  /* A point's run is `run --config POINT --json`: keys that change what it prints have no place. */
+  const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+  const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
+  static const char *const not_in_sweep[] = {"dry-run", "json", "config", "help", NULL};
+  for (int i = 0; not_in_sweep[i]; i++)
+    if ((cJSON_IsObject(base) && cJSON_GetObjectItemCaseSensitive(base, not_in_sweep[i])) ||
+        (cJSON_IsObject(vary) && cJSON_GetObjectItemCaseSensitive(vary, not_in_sweep[i]))) {
+      snprintf(why, len, "\"%s\" has no place in a sweep (each point runs with --json)",
+               not_in_sweep[i]);
+      return 1;
+    }
+  return 0;
+}
+
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
   for (int i = 0; i < argc; i++) {
@@ -128,12 +194,10 @@ int sweep_main(int argc, char **argv) {
   const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
   const cJSON *columns = cJSON_GetObjectItemCaseSensitive(root, "columns");
   int code = 0;
-  int columns_ok = !columns || cJSON_IsArray(columns);
-  for (const cJSON *c = columns ? columns->child : NULL; c && columns_ok; c = c->next)
-    columns_ok = cJSON_IsString(c) && c->valuestring[0];
-  if (!columns_ok) {
+  char bad[400];
+  if (sweep_shape_error(root, bad, sizeof bad)) {
     cJSON_Delete(root);
-    return usage_error("\"columns\" must be a list of key names of `narwhal run --json`", path);
+    return usage_error(bad, path);
   }
   if (!cJSON_IsObject(base) || !cJSON_IsObject(vary) || !vary->child || vary->child->next ||
       !cJSON_IsArray(vary->child) || cJSON_GetArraySize(vary->child) == 0) {
