@@ -74,6 +74,8 @@ sweep_unknown_key) args=(sweep "$tmp/sweep-unknown-key.json") want="unknown key 
 sweep_unknown_column) args=(sweep "$tmp/sweep-unknown-column.json") want="'nope' is not a key of \`narwhal run --json\`" ;;
 sweep_dry_run) args=(sweep "$tmp/sweep-dry-run.json") want="\"dry-run\" has no place in a sweep" ;;
 sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
+newline_in_path) args=(run --platform "$tmp/a
+b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
 slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;

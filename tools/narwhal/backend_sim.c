@@ -8,6 +8,7 @@
 
 #include "backend_choice.h"
 #include "sim_backend.h"
+#include "text_file.h"
 
 /* Replaces this process with narwhal-real (same directory), same arguments; returns only on
  * failure, with the reason in why. */
@@ -40,7 +41,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
   (void)argc, (void)argv;
   char why[400];
   exec_real(all_argv, why, sizeof why);
-  fprintf(stderr, "narwhal: calibrate runs on the real backend: %s\n", why);
+  tool_say("calibrate runs on the real backend: %s", why);
   return 2;
 }
 

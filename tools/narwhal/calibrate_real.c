@@ -32,6 +32,7 @@
 #include "platform_writer.h"
 #include "real_backend.h"
 #include "real_calibrate.h"
+#include "text_file.h"
 
 #define MAX_WORKLOADS 16
 #define MAX_FORWARDED 128
@@ -309,7 +310,7 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
 
 static int only_rank0_fails(int code, const char *why, int rank) {
   if (rank == 0)
-    fprintf(stderr, "narwhal: %s\n", why);
+    tool_say("%s", why);
   return rank == 0 ? code : 0;
 }
 

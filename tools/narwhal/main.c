@@ -12,6 +12,7 @@
 #include "perfmodel_file.h"
 #include "report.h"
 #include "sweep.h"
+#include "text_file.h"
 
 #include <cjson/cJSON.h>
 
@@ -27,7 +28,7 @@ static int quiet_rank(void) {
 static int fail(int code, const char *msg) {
   if (quiet_rank())
     return 0;
-  fprintf(stderr, "narwhal: %s\n", msg);
+  tool_say("%s", msg);
   return code;
 }
 
@@ -108,7 +109,7 @@ static int run(int argc, char **argv, char **all_argv) {
   /* Written even when the result is wrong: the durations were measured all the same. */
   if (model && o.run.calibrate && st == NW_OK && res.reporter &&
       nw_perfmodel_save(model, o.perfmodel, platform, why, sizeof why) != NW_OK) {
-    fprintf(stderr, "narwhal: %s\n", why);
+    tool_say("%s", why);
     code = 1;
   }
   nw_perfmodel_free(model);
@@ -120,7 +121,7 @@ static int run(int argc, char **argv, char **all_argv) {
     else
       report_text(&o, &res);
     if (res.verified == 0) {
-      fprintf(stderr, "narwhal: the result differs from the single-process reference\n");
+      tool_say("the result differs from the single-process reference");
       code = 3;
     }
   }

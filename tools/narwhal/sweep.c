@@ -36,7 +36,7 @@ static char *run_child(const char *path, int *status) {
     close(fds[0]);
     close(fds[1]);
     execl("/proc/self/exe", "narwhal", "run", "--config", path, "--json", (char *)NULL);
-    fprintf(stderr, "narwhal: sweep: cannot run myself: %s\n", strerror(errno));
+    tool_say("sweep: cannot run myself: %s", strerror(errno));
     _exit(127);
   }
   close(fds[1]);
@@ -85,7 +85,7 @@ static void value_text(const cJSON *v, char *out, size_t len) {
 }
 
 static int usage_error(const char *msg, const char *path) {
-  fprintf(stderr, "narwhal: sweep %s: %s\n", path, msg);
+  tool_say("sweep %s: %s", path, msg);
   return 2;
 }
 
@@ -170,12 +170,12 @@ int sweep_main(int argc, char **argv) {
     }
   }
   if (!path) {
-    fprintf(stderr, "narwhal: sweep: missing FILE (usage: narwhal sweep FILE [--csv OUT])\n");
+    tool_say("sweep: missing FILE (usage: narwhal sweep FILE [--csv OUT])");
     return 2;
   }
   FILE *f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "narwhal: sweep %s: %s\n", path, strerror(errno));
+    tool_say("sweep %s: %s", path, strerror(errno));
     return 2;
   }
   char *text = tool_read_stream(f);
@@ -220,7 +220,7 @@ int sweep_main(int argc, char **argv) {
     int bad = tool_options_apply_json(point, where, &o, why, sizeof why);
     cJSON_Delete(point);
     if (bad) {
-      fprintf(stderr, "narwhal: %s\n", why);
+      tool_say("%s", why);
       cJSON_Delete(root);
       return 2;
     }
@@ -228,7 +228,7 @@ int sweep_main(int argc, char **argv) {
   const char *csv = csv_opt ? csv_opt : cJSON_IsString(csv_item) ? csv_item->valuestring : NULL;
   FILE *out = NULL;
   if (csv && (ensure_parent_dir(csv) != 0 || !(out = fopen(csv, "w")))) {
-    fprintf(stderr, "narwhal: sweep: cannot write %s: %s\n", csv, strerror(errno));
+    tool_say("sweep: cannot write %s: %s", csv, strerror(errno));
     cJSON_Delete(root);
     return 1;
   }
@@ -270,8 +270,8 @@ int sweep_main(int argc, char **argv) {
     char label[64];
     value_text(v, label, sizeof label);
     if (!r || !WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)) {
-      fprintf(stderr, "narwhal: sweep: the run with %s = %s failed%s\n", key, label,
-              WIFEXITED(status) ? "" : " (killed)");
+      tool_say("sweep: the run with %s = %s failed%s", key, label,
+               WIFEXITED(status) ? "" : " (killed)");
       cJSON_Delete(r);
       code = 1;
       break;

@@ -1,6 +1,7 @@
 /* text_file.c: see text_file.h. */
 #include "text_file.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,4 +35,26 @@ int tool_json_escapes_nul(const char *text) {
       return 1;
   }
   return 0;
+}
+
+void tool_say(const char *fmt, ...) {
+  char msg[2048];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  fputs("narwhal: ", stderr);
+  for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+    if (*p == '\n')
+      fputs("\\n", stderr);
+    else if (*p == '\r')
+      fputs("\\r", stderr);
+    else if (*p == '\t')
+      fputs("\\t", stderr);
+    else if (*p < 0x20 || *p == 0x7f)
+      fprintf(stderr, "\\x%02x", *p);
+    else
+      fputc(*p, stderr);
+  }
+  fputc('\n', stderr);
 }

@@ -12,4 +12,8 @@ char *tool_read_stream(FILE *f);
  * there and the rest would be dropped without a word, so such files are refused. */
 int tool_json_escapes_nul(const char *text);
 
+/* Prints "narwhal: " and the formatted message on stderr as one line: newlines and other
+ * control characters of echoed input (a path, a value) are written as escapes (\n, \x01). */
+void tool_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 #endif
