@@ -429,7 +429,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
              "this MPI gives thread level %d; Narwhal needs MPI_THREAD_SERIALIZED", provided);
     st = NW_ERR_ARG;
   }
-  if (st != NW_OK) {
+  if (st != NW_OK || cfg->check_only) {
+    res->reporter = rs.rank == 0;
     return res->status = st;
   }
   /* Each device calls BLAS from its own thread: give each its share of the cores. A

@@ -905,6 +905,11 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     free_world(&w);
     return res->status = st;
   }
+  if (cfg->check_only) {
+    free_world(&w);
+    res->reporter = 1;
+    return res->status = NW_OK;
+  }
   w.driver_sem = sg_sem_init(0);
   w.postman_sem = sg_sem_init(0);
   w.rt =

@@ -48,6 +48,9 @@ typedef struct nw_run_config {
   uint64_t seed; /* scheduler randomness (victim choice) */
   int nslow;
   nw_slowdown slow[NW_MAX_SLOWDOWNS];
+  /* --check: the backend sets everything up (platform, nodes, devices, GPU budgets), checks it
+   * as for a run, and returns NW_OK without running anything. */
+  int check_only;
 } nw_run_config;
 
 /* Parses "NODE:FACTOR[@SECONDS][,...]" into c->slow; writes a reason to why on error. */

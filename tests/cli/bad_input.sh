@@ -17,6 +17,8 @@ printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
 printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
+printf '{"base": {"platform": "%s", "n": 256, "block": 32, "data": "phantom"}, "vary": {"nodes": [1, 2, 9]}, "csv": "%s"}\n' \
+  "$small" "$tmp/later.csv" >"$tmp/sweep-bad-later-point.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="n0-cpu" speed="1Gf"\n  </zone>\n</platform>\n' >"$tmp/malformed.xml"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n  <zone id="z" routing="Full">\n    <host id="x" speed="1Gf"/>\n  </zone>\n</platform>\n' >"$tmp/no-nodes.xml"
@@ -76,6 +78,8 @@ sweep_dry_run) args=(sweep "$tmp/sweep-dry-run.json") want="\"dry-run\" has no p
 sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
 newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
+sweep_bad_later_point) args=(sweep "$tmp/sweep-bad-later-point.json") want="the point nodes = 9: platform $small has 4 nodes, 9 requested" ;;
+check_too_many_nodes) args=(run --check --platform "$small" --nodes 9 --n 64 --block 16) want="has 4 nodes, 9 requested" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
 slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;
@@ -99,4 +103,5 @@ fail() { echo "bad_input $case: 0 passed, 1 failed: $*"; exit 1; }
 grep -q '^narwhal: ' "$tmp/err" || fail "stderr does not start with 'narwhal: '"
 grep -qF -- "$want" "$tmp/err" || fail "stderr does not contain '$want'"
 [ ! -s "$tmp/out" ] || fail "stdout is not empty"
+[ ! -e "$tmp/later.csv" ] || fail "the sweep ran a point before refusing a later one"
 echo "bad_input $case: 1 passed, 0 failed"

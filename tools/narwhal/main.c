@@ -107,7 +107,7 @@ static int run(int argc, char **argv, char **all_argv) {
   char platform[1100];
   model_platform(&o, platform, sizeof platform);
   /* Written even when the result is wrong: the durations were measured all the same. */
-  if (model && o.run.calibrate && st == NW_OK && res.reporter &&
+  if (model && o.run.calibrate && !o.run.check_only && st == NW_OK && res.reporter &&
       nw_perfmodel_save(model, o.perfmodel, platform, why, sizeof why) != NW_OK) {
     tool_say("%s", why);
     code = 1;
@@ -115,7 +115,7 @@ static int run(int argc, char **argv, char **all_argv) {
   nw_perfmodel_free(model);
   if (st != NW_OK) {
     code = fail(st == NW_ERR_ARG ? 2 : 1, res.error[0] ? res.error : "the run failed");
-  } else if (res.reporter) {
+  } else if (res.reporter && !o.run.check_only) {
     if (o.json)
       report_json(&o, &res);
     else

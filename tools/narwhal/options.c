@@ -121,6 +121,11 @@ static const opt_def defs[] = {
      "file an object {\"KEY\": VALUE}"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
+    {"check",
+     T_BOOL,
+     {0},
+     "set the run up on its backend (platform, nodes, devices, GPU memory) and stop: exit 0, or "
+     "2 and why"},
 };
 enum { NDEFS = sizeof defs / sizeof defs[0] };
 
@@ -317,6 +322,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     o->json = on;
   else if (!strcmp(n, "dry-run"))
     o->dry_run = on;
+  else if (!strcmp(n, "check"))
+    c->check_only = on;
   return 0;
 }
 

@@ -22,8 +22,9 @@
 #include "report.h"
 #include "text_file.h"
 
-/* Runs this executable as `run --config path --json`; returns its stdout, or NULL. */
-static char *run_child(const char *path, int *status) {
+/* Runs this executable as `run --config path FLAG`: with --json returns its stdout, with
+ * --check its stderr (the one line saying what is wrong); NULL on failure. */
+static char *run_child(const char *path, const char *flag, int *status) {
   int fds[2];
   if (pipe(fds) != 0)
     return NULL;
@@ -32,10 +33,10 @@ static char *run_child(const char *path, int *status) {
   if (pid < 0)
     return NULL;
   if (pid == 0) {
-    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], strcmp(flag, "--check") ? STDOUT_FILENO : STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
-    execl("/proc/self/exe", "narwhal", "run", "--config", path, "--json", (char *)NULL);
+    execl("/proc/self/exe", "narwhal", "run", "--config", path, flag, (char *)NULL);
     tool_say("sweep: cannot run myself: %s", strerror(errno));
     _exit(127);
   }
@@ -47,6 +48,26 @@ static char *run_child(const char *path, int *status) {
   while (waitpid(pid, status, 0) < 0 && errno == EINTR)
     ;
   return out;
+}
+
+/* The run file of one point: base with `key` set to v, in a new temporary file whose name goes
+ * to tmp; 0 on success. */
+static int write_point(const cJSON *base, const char *key, const cJSON *v, char tmp[32]) {
+  cJSON *point = cJSON_Duplicate(base, 1);
+  cJSON_DeleteItemFromObjectCaseSensitive(point, key);
+  cJSON_DeleteItemFromObjectCaseSensitive(point, "json");
+  cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
+  snprintf(tmp, 32, "/tmp/narwhal-sweep-XXXXXX");
+  int fd = mkstemp(tmp);
+  char *body = cJSON_Print(point);
+  cJSON_Delete(point);
+  int ok = fd >= 0 && body && write(fd, body, strlen(body)) == (ssize_t)strlen(body);
+  free(body);
+  if (fd >= 0)
+    close(fd);
+  if (!ok && fd >= 0)
+    unlink(tmp);
+  return ok ? 0 : 1;
 }
 
 static int ensure_parent_dir(const char *path) {
@@ -143,7 +164,7 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
   /* A point's run is `run --config POINT --json`: keys that change what it prints have no place. */
   const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
   const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
-  static const char *const not_in_sweep[] = {"dry-run", "json", "config", "help", NULL};
+  static const char *const not_in_sweep[] = {"dry-run", "json", "check", "config", "help", NULL};
   for (int i = 0; not_in_sweep[i]; i++)
     if ((cJSON_IsObject(base) && cJSON_GetObjectItemCaseSensitive(base, not_in_sweep[i])) ||
         (cJSON_IsObject(vary) && cJSON_GetObjectItemCaseSensitive(vary, not_in_sweep[i]))) {
@@ -225,6 +246,29 @@ int sweep_main(int argc, char **argv) {
       return 2;
     }
   }
+  /* Then as its backend would set it up (`run --check`: platform, nodes, devices, GPU memory),
+   * so that a bad later point stops the sweep before the first one runs. */
+  for (const cJSON *v = vary->child->child; v; v = v->next) {
+    char tmp[32], label[64];
+    int status = 0;
+    char *msg = write_point(base, key, v, tmp) ? NULL : run_child(tmp, "--check", &status);
+    if (msg)
+      unlink(tmp);
+    value_text(v, label, sizeof label);
+    if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      char *nl = msg ? strchr(msg, '\n') : NULL;
+      if (nl)
+        *nl = '\0';
+      const char *reason = msg && !strncmp(msg, "narwhal: ", 9) ? msg + 9 : msg;
+      tool_say("sweep %s: the point %s = %s: %s", path, key, label,
+               reason && *reason ? reason : "cannot be checked");
+      int code = msg && WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
+      free(msg);
+      cJSON_Delete(root);
+      return code;
+    }
+    free(msg);
+  }
   const char *csv = csv_opt ? csv_opt : cJSON_IsString(csv_item) ? csv_item->valuestring : NULL;
   FILE *out = NULL;
   if (csv && (ensure_parent_dir(csv) != 0 || !(out = fopen(csv, "w")))) {
@@ -250,21 +294,12 @@ int sweep_main(int argc, char **argv) {
   }
   double first = 0;
   for (const cJSON *v = vary->child->child; v; v = v->next) {
-    cJSON *point = cJSON_Duplicate(base, 1);
-    cJSON_DeleteItemFromObjectCaseSensitive(point, key);
-    cJSON_DeleteItemFromObjectCaseSensitive(point, "json");
-    cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
-    char tmp[] = "/tmp/narwhal-sweep-XXXXXX";
-    int fd = mkstemp(tmp);
-    char *body = cJSON_Print(point);
-    cJSON_Delete(point);
-    int ok = fd >= 0 && body && write(fd, body, strlen(body)) == (ssize_t)strlen(body);
-    free(body);
-    if (fd >= 0)
-      close(fd);
+    char tmp[32];
+    int ok = write_point(base, key, v, tmp) == 0;
     int status = 0;
-    char *result = ok ? run_child(tmp, &status) : NULL;
-    unlink(tmp);
+    char *result = ok ? run_child(tmp, "--json", &status) : NULL;
+    if (ok)
+      unlink(tmp);
     cJSON *r = result ? cJSON_Parse(result) : NULL;
     free(result);
     char label[64];
