@@ -166,26 +166,19 @@ static void add_measured(measured *m, const measured *x) {
   m->gpu_flops += x->gpu_flops;
 }
 
-static void add_result(measured *m, const nw_run_result *res) {
-  const nw_stats *t = &res->total;
-  for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
-    m->rt.rt_events[k] += t->rt_events[k];
-    m->rt.rt_event_s[k] += t->rt_event_s[k];
-    m->rt.rt_event_bytes[k] += t->rt_event_bytes[k];
-    m->rt.rt_event_bytes_sq[k] += t->rt_event_bytes_sq[k];
-    m->rt.rt_event_bytes_s[k] += t->rt_event_bytes_s[k];
-  }
-  m->rt.rt_launches += t->rt_launches;
-  m->rt.rt_launch_s += t->rt_launch_s;
-  m->rt.rt_dones += t->rt_dones;
-  m->rt.rt_done_s += t->rt_done_s;
+/* What one run measured: its runtime costs, and its GPUs' busy time and flops. */
+static measured run_measured(const nw_run_result *res) {
+  measured x;
+  memset(&x, 0, sizeof x);
+  x.rt = res->total; /* only the rt_* fields are read */
   /* Flops per subtask: a workload's subtasks are alike (one block size). */
-  double per = res->subtasks ? t->total_flops / (double)res->subtasks : 0;
+  double per = res->subtasks ? res->total.total_flops / (double)res->subtasks : 0;
   for (int d = 0; d < res->ndevices; d++)
     if (res->devices[d].kind == NW_DEVICE_GPU) {
-      m->gpu_busy_s += res->devices[d].s.busy_s;
-      m->gpu_flops += per * (double)res->devices[d].s.subtasks;
+      x.gpu_busy_s += res->devices[d].s.busy_s;
+      x.gpu_flops += per * (double)res->devices[d].s.subtasks;
     }
+  return x;
 }
 
 static int by_double(const void *a, const void *b) {
@@ -373,9 +366,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       } else if (res.reporter && res.verified == 0) {
         code = only_rank0_fails(3, "calibrate: a run's result differs from the reference", rank);
       } else if (k >= 0 && res.reporter) {
-        measured this_m;
-        memset(&this_m, 0, sizeof this_m);
-        add_result(&this_m, &res);
+        measured this_m = run_measured(&res);
         if (c.keep_all || !kept) { /* keep all: merge; best: the first run so far */
           if (!kept) {
             kept = run_model, run_model = NULL;
