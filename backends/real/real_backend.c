@@ -9,13 +9,11 @@
  * before it sleeps (real_spin.h), so a hand-off between threads costs no context switch when both
  * run.
  */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include "real_backend.h"
 
 #include <cblas.h>
 #include <mpi.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,17 +267,6 @@ static void driver_post(void *be, nw_driver_call *call) {
 
 /* ---- set-up and tear-down */
 
-/* The cores this rank may run on: its affinity mask, not every core of the machine, since
- * mpirun binds each rank (Open MPI binds to one core when it starts 2 or fewer ranks;
- * `--bind-to none` gives a rank the whole node). */
-static int usable_cores(void) {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-    return CPU_COUNT(&set);
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
-}
-
 /* Every rank checks the same configuration, so all fail alike and none waits for another. */
 static nw_status check_config(const nw_run_config *cfg, int size, int devices, nw_run_result *res) {
   if (!cfg->functional) {
@@ -409,7 +396,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
   res->reporter = rs.rank == 0;
-  int cores = usable_cores();
+  int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
   nw_status st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
   int cpus = 0, group = 1;

@@ -13,7 +13,7 @@
 #include "real_gpu.h"
 #include "real_spin.h"
 
-static int affinity_cores(void) {
+int nw_real_usable_cores(void) {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
     return CPU_COUNT(&set);
@@ -136,7 +136,7 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
     return NW_ERR_NOMEM;
   }
   memset(buf, 0, NW_REAL_PING_PONG_BYTES);
-  int cores = affinity_cores();
+  int cores = nw_real_usable_cores();
   MPI_Allreduce(&cores, &m->cores_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(&cores, &m->cores_max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   char me[NW_REAL_HOST_MAX] = "";

@@ -28,6 +28,11 @@ typedef struct nw_real_machine {
   double pcie_bandwidth, pcie_latency; /* rank 0's GPU 0, host to device */
 } nw_real_machine;
 
+/* The cores this rank may run on: its affinity mask, not every core of the machine, since
+ * mpirun binds each rank (Open MPI binds to one core when it starts 2 or fewer ranks;
+ * `--bind-to none` gives a rank the whole node). */
+int nw_real_usable_cores(void);
+
 /* Ranks a and b of MPI_COMM_WORLD ping-pong (the others return at once): 1 byte for the
  * latency (best of 20 round trips, halved), NW_REAL_PING_PONG_BYTES for the bandwidth (best of
  * 3, one way, less the latency; 0: too fast to tell). buf holds NW_REAL_PING_PONG_BYTES. The
