@@ -1,13 +1,17 @@
-/* platform_check.c: loads a platform in a child process first.
+/* platform_check.c: checks a platform's values, then loads it in a child process.
  *
  * SimGrid reports a malformed or inconsistent platform by throwing or dying, which ends a C
  * program with a core dump and pages of text. Loading it once in a forked child turns that
- * into a one-line error naming the file, while the parent has not touched SimGrid yet.
+ * into a one-line error naming the file, while the parent has not touched SimGrid yet. Some
+ * values load and abort only once the simulation runs (a bandwidth or speed of 0, a negative
+ * or infinite latency: "The Impossible Did Happen"), so every speed, bandwidth and latency is
+ * checked first, with SimGrid 3.32's units.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "platform_check.h"
 
 #include <errno.h>
+#include <math.h>
 #include <simgrid/engine.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +48,129 @@ static void reason(char *out, char *line, size_t len) {
   snprintf(line, len, "%s", best);
 }
 
+/* SimGrid 3.32's unit suffixes (a plain number is flop/s, bytes/s or seconds). */
+static const char *const speed_units[] = {"", "f", "kf", "Mf", "Gf", "Tf", "Pf", "Ef", "Zf", NULL};
+static const char *const bandwidth_units[] = {
+    "",      "Bps",   "kBps",  "KBps",  "MBps",  "GBps",  "TBps",  "PBps",  "EBps",  "KiBps",
+    "MiBps", "GiBps", "TiBps", "PiBps", "EiBps", "bps",   "kbps",  "Kbps",  "Mbps",  "Gbps",
+    "Tbps",  "Pbps",  "Ebps",  "Kibps", "Mibps", "Gibps", "Tibps", "Pibps", "Eibps", NULL};
+static const char *const latency_units[] = {"",  "s", "ms", "us", "ns", "ps",
+                                            "m", "h", "d",  "w",  NULL};
+
+/* Whether v (up to `end`) is a finite number followed by one of `units`, and its number. */
+static int parse_value(const char *v, const char *end, const char *const *units, double *x) {
+  char buf[64];
+  size_t n = (size_t)(end - v);
+  if (n == 0 || n >= sizeof buf)
+    return 0;
+  memcpy(buf, v, n);
+  buf[n] = '\0';
+  char *rest;
+  *x = strtod(buf, &rest);
+  if (rest == buf || !isfinite(*x))
+    return 0;
+  for (int i = 0; units[i]; i++)
+    if (!strcmp(rest, units[i]))
+      return 1;
+  return 0;
+}
+
+/* The value of attribute `name` inside the tag [tag, tag_end), or NULL; *len its length. */
+static const char *attribute(const char *tag, const char *tag_end, const char *name, size_t *len) {
+  size_t k = strlen(name);
+  for (const char *p = tag; p && p < tag_end; p++) {
+    p = strstr(p, name);
+    if (!p || p >= tag_end)
+      return NULL;
+    if ((p == tag || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p + k, "=\"", 2)) {
+      const char *v = p + k + 2, *q = memchr(v, '"', (size_t)(tag_end - v));
+      if (!q)
+        return NULL;
+      *len = (size_t)(q - v);
+      return v;
+    }
+  }
+  return NULL;
+}
+
+/* Every speed (> 0, a comma-separated list of power states allowed), bandwidth (> 0) and
+ * latency (>= 0) in the file, finite and with a unit SimGrid knows; one line naming the
+ * element and the value otherwise. */
+static nw_status check_values(const char *text, const char *path, char *why, size_t why_len) {
+  static const struct {
+    const char *attr, *what, *example;
+    const char *const *units;
+    int zero_ok;
+  } rules[] = {{"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0},
+               {"bandwidth", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
+               {"latency", "a number >= 0 of seconds", "2us", latency_units, 1},
+               /* <cluster>'s own names for the same */
+               {"bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
+               {"bb_bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
+               {"loopback_bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
+               {"lat", "a number >= 0 of seconds", "2us", latency_units, 1},
+               {"bb_lat", "a number >= 0 of seconds", "2us", latency_units, 1},
+               {"loopback_lat", "a number >= 0 of seconds", "2us", latency_units, 1}};
+  for (const char *tag = strchr(text, '<'); tag; tag = strchr(tag + 1, '<')) {
+    if (tag[1] == '!' || tag[1] == '?' || tag[1] == '/')
+      continue;
+    const char *tag_end = strchr(tag, '>');
+    if (!tag_end)
+      break;
+    for (size_t r = 0; r < sizeof rules / sizeof rules[0]; r++) {
+      size_t len;
+      const char *v = attribute(tag, tag_end, rules[r].attr, &len);
+      if (!v)
+        continue;
+      int ok = 1;
+      for (const char *item = v, *stop; ok && item <= v + len; item = stop + 1) {
+        stop = memchr(item, ',', (size_t)(v + len - item));
+        if (!stop || strcmp(rules[r].attr, "speed") != 0)
+          stop = v + len;
+        double x;
+        ok = parse_value(item, stop, rules[r].units, &x) && (x > 0 || (rules[r].zero_ok && x == 0));
+      }
+      if (!ok) {
+        size_t id_len = 0, name_len = strcspn(tag + 1, " \t\n/>");
+        const char *id = attribute(tag, tag_end, "id", &id_len);
+        snprintf(why, why_len, "platform %.300s: %.*s %.*s: %s '%.*s' must be %s (e.g. %s)", path,
+                 (int)(name_len < 20 ? name_len : 20), tag + 1,
+                 (int)(id ? (id_len < 80 ? id_len : 80) : 1), id ? id : "?", rules[r].attr,
+                 (int)(len < 60 ? len : 60), v, rules[r].what, rules[r].example);
+        return NW_ERR_ARG;
+      }
+    }
+  }
+  return NW_OK;
+}
+
 nw_status nw_platform_check(const char *path, char *why, size_t why_len) {
   FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(why, why_len, "platform %.300s: %s", path, strerror(errno));
     return NW_ERR_ARG;
   }
+  size_t cap = 1 << 16, n = 0, chunk;
+  char *text = malloc(cap);
+  while (text && (chunk = fread(text + n, 1, cap - n - 1, f)) > 0) {
+    n += chunk;
+    if (n + 1 == cap) {
+      char *bigger = realloc(text, cap *= 2);
+      if (!bigger)
+        free(text);
+      text = bigger;
+    }
+  }
   fclose(f);
+  if (!text) {
+    snprintf(why, why_len, "platform %.300s: out of memory reading it", path);
+    return NW_ERR_ARG;
+  }
+  text[n] = '\0';
+  nw_status st = check_values(text, path, why, why_len);
+  free(text);
+  if (st != NW_OK)
+    return st;
   int fds[2];
   if (pipe(fds) != 0) {
     snprintf(why, why_len, "platform %.300s: cannot check it: %s", path, strerror(errno));

@@ -17,6 +17,11 @@ printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
 printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
+# SimGrid loads these and aborts once the simulation runs ("The Impossible Did Happen").
+sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml"
+sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
+sed 's/latency="50us"/latency="-1ms"/' "$small" >"$tmp/latency-negative.xml"
+sed 's/speed="1Gf"/speed="0Gf"/' "$small" >"$tmp/speed-zero.xml"
 printf '{"base": {"platform": "%s", "n": 256, "block": 32, "data": "phantom"}, "vary": {"nodes": [1, 2, 9]}, "csv": "%s"}\n' \
   "$small" "$tmp/later.csv" >"$tmp/sweep-bad-later-point.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
@@ -80,6 +85,10 @@ newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
 sweep_bad_later_point) args=(sweep "$tmp/sweep-bad-later-point.json") want="the point nodes = 9: platform $small has 4 nodes, 9 requested" ;;
 check_too_many_nodes) args=(run --check --platform "$small" --nodes 9 --n 64 --block 16) want="has 4 nodes, 9 requested" ;;
+platform_bandwidth_zero) args=(run --platform "$tmp/bandwidth-zero.xml" --n 64 --block 16) want="link n0-nic: bandwidth '0Bps' must be a number > 0" ;;
+platform_latency_infinite) args=(run --platform "$tmp/latency-inf.xml" --n 64 --block 16) want="link n0-nic: latency 'infus' must be a number >= 0" ;;
+platform_latency_negative) args=(run --platform "$tmp/latency-negative.xml" --n 64 --block 16) want="link n0-nic: latency '-1ms' must be a number >= 0" ;;
+platform_speed_zero) args=(run --platform "$tmp/speed-zero.xml" --n 64 --block 16) want="host n0-cpu: speed '0Gf' must be a number > 0" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
 slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;
