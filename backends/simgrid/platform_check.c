@@ -7,7 +7,7 @@
  * or infinite latency: "The Impossible Did Happen"), so every speed, bandwidth and latency is
  * checked first, with SimGrid 3.32's units.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memmem */
 #include "platform_check.h"
 
 #include <errno.h>
@@ -79,8 +79,8 @@ static int parse_value(const char *v, const char *end, const char *const *units,
 static const char *attribute(const char *tag, const char *tag_end, const char *name, size_t *len) {
   size_t k = strlen(name);
   for (const char *p = tag; p && p < tag_end; p++) {
-    p = strstr(p, name);
-    if (!p || p >= tag_end)
+    p = memmem(p, (size_t)(tag_end - p), name, k); /* within the tag: the file may be MBs */
+    if (!p)
       return NULL;
     if ((p == tag || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p + k, "=\"", 2)) {
       const char *v = p + k + 2, *q = memchr(v, '"', (size_t)(tag_end - v));
