@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xbt/log.h>
+#include <xbt/sysdep.h>
 
 #include "due_heap.h"
 #include "perfdata.h"
@@ -584,6 +585,21 @@ static int count_nodes(void) {
   }
 }
 
+/* A node host n<i>-cpu beyond the first gap in the numbering (`count` nodes from n0), or -1:
+ * such a node would be left out without a word. */
+static int node_after_gap(int count) {
+  sg_host_t *hosts = sg_host_list();
+  int found = -1;
+  for (size_t h = 0; hosts && h < sg_host_count() && found < 0; h++) {
+    int i, end = 0;
+    if (sscanf(sg_host_get_name(hosts[h]), "n%d-cpu%n", &i, &end) == 1 &&
+        sg_host_get_name(hosts[h])[end] == '\0' && end > 0 && i > count)
+      found = i;
+  }
+  xbt_free(hosts);
+  return found;
+}
+
 static int count_gpus(int node) {
   int k = 0;
   char name[48];
@@ -888,6 +904,14 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     snprintf(res->error, sizeof res->error,
              "platform %.300s has no nodes (a node is a host named n<i>-cpu, i from 0)",
              cfg->platform);
+    return res->status = NW_ERR_ARG;
+  }
+  int stray = node_after_gap(available);
+  if (stray >= 0) {
+    snprintf(res->error, sizeof res->error,
+             "platform %.300s: host n%d-cpu but no n%d-cpu: nodes are numbered from n0 without "
+             "gaps",
+             cfg->platform, stray, available);
     return res->status = NW_ERR_ARG;
   }
   if (w.nodes > available || w.nodes > NW_MAX_NODES) {

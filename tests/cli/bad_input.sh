@@ -22,6 +22,7 @@ sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml
 sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
 sed 's/latency="50us"/latency="-1ms"/' "$small" >"$tmp/latency-negative.xml"
 sed 's/speed="1Gf"/speed="0Gf"/' "$small" >"$tmp/speed-zero.xml"
+sed 's/"n2-cpu"/"n5-cpu"/' "$small" >"$tmp/node-gap.xml"
 printf '{"base": {"platform": "%s", "n": 256, "block": 32, "data": "phantom"}, "vary": {"nodes": [1, 2, 9]}, "csv": "%s"}\n' \
   "$small" "$tmp/later.csv" >"$tmp/sweep-bad-later-point.json"
 printf '{\n  "nodes": 2,\n  "n": 256\n  "block": 32\n}\n' >"$tmp/malformed.json"
@@ -89,6 +90,7 @@ platform_bandwidth_zero) args=(run --platform "$tmp/bandwidth-zero.xml" --n 64 -
 platform_latency_infinite) args=(run --platform "$tmp/latency-inf.xml" --n 64 --block 16) want="link n0-nic: latency 'infus' must be a number >= 0" ;;
 platform_latency_negative) args=(run --platform "$tmp/latency-negative.xml" --n 64 --block 16) want="link n0-nic: latency '-1ms' must be a number >= 0" ;;
 platform_speed_zero) args=(run --platform "$tmp/speed-zero.xml" --n 64 --block 16) want="host n0-cpu: speed '0Gf' must be a number > 0" ;;
+platform_node_gap) args=(run --platform "$tmp/node-gap.xml" --n 64 --block 16) want="but no n2-cpu: nodes are numbered from n0 without gaps" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
 slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2' is not NODE:FACTOR" ;;
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;
