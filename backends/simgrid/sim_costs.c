@@ -6,10 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* By nw_event_kind; tools/narwhal/platform_writer.c writes the same names. */
-static const char *const event_property[NW_STATS_EVENT_KINDS] = {
-    NULL, "rt_message", "rt_exec_done", "rt_timer", "rt_driver", "rt_copy_done"};
-
 static nw_status read_one(sg_host_t h, const char *platform, const char *key, double *out,
                           char *why, size_t why_len) {
   const char *v = sg_host_get_property_value(h, key);
@@ -34,9 +30,10 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
   memset(c, 0, sizeof *c);
   nw_status st = NW_OK;
   for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
-    char per_byte[48];
-    snprintf(per_byte, sizeof per_byte, "%s_per_byte", event_property[k]);
-    st = read_one(h, platform, event_property[k], &c->event_s[k], why, why_len);
+    char key[24], per_byte[40];
+    snprintf(key, sizeof key, "rt_%s", nw_stats_event_name(k));
+    snprintf(per_byte, sizeof per_byte, "%s_per_byte", key);
+    st = read_one(h, platform, key, &c->event_s[k], why, why_len);
     if (st == NW_OK)
       st = read_one(h, platform, per_byte, &c->event_s_per_byte[k], why, why_len);
     c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0;

@@ -68,6 +68,12 @@ const char *nw_devices_mode_name(nw_devices_mode m) {
   return m == NW_DEVICES_GPU ? "gpu" : m == NW_DEVICES_CPU_GPU ? "cpu+gpu" : "cpu";
 }
 
+const char *nw_stats_event_name(int kind) {
+  static const char *const name[NW_STATS_EVENT_KINDS] = {"",      "message", "exec_done",
+                                                         "timer", "driver",  "copy_done"};
+  return kind > 0 && kind < NW_STATS_EVENT_KINDS ? name[kind] : "";
+}
+
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
                              const nw_app_outcome *outcome) {
   res->nodes = nodes;

@@ -7,6 +7,10 @@
 #define NW_STATS_MAX_DEVICES 64
 /* Rows of the per-event-kind runtime costs (index: nw_event_kind, 1 to 5; row 0 unused). */
 #define NW_STATS_EVENT_KINDS 6
+/* A row's name: "message", "exec_done", "timer", "driver", "copy_done" ("" for row 0 and out
+ * of range). The --json key of `runtime_costs` and, prefixed "rt_", the platform property
+ * of its cost (run.c). */
+const char *nw_stats_event_name(int kind);
 
 typedef struct nw_device_stats {
   uint64_t subtasks;         /* subtasks executed and committed */

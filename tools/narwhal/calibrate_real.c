@@ -204,9 +204,6 @@ static double pair_median(const nw_real_machine *mc, const double *v) {
   return med;
 }
 
-static const char *const event_name[NW_STATS_EVENT_KINDS] = {"-",     "message", "exec_done",
-                                                             "timer", "driver",  "copy_done"};
-
 /* Kind k's handling time as a + b * bytes: least squares over every event handled, from the
  * sums the real backend kept (nw_stats, rt_*). A slope needs events that move enough bytes
  * (a mean of at least FIT_MIN_MEAN_BYTES) for the copying to show through the noise of the
@@ -280,7 +277,7 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
       "rt_KIND_per_byte s, least squares:\n",
       c->keep_all ? "all" : "the fastest", c->runs);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", event_name[k],
+    ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", nw_stats_event_name(k),
         p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.rt_events[k],
         m->rt.rt_events[k] ? m->rt.rt_event_s[k] / (double)m->rt.rt_events[k] : 0.0);
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "

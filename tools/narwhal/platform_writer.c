@@ -5,19 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The property names of the runtime costs, by nw_event_kind (backends/simgrid/sim_costs.c
- * reads the same names). */
-static const char *const event_property[NW_STATS_EVENT_KINDS] = {
-    NULL, "rt_message", "rt_exec_done", "rt_timer", "rt_driver", "rt_copy_done"};
-
 static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
   fprintf(
       f, "      <host id=\"n%d-cpu\" speed=\"%.9gf\" core=\"%d\"><prop id=\"kind\" value=\"cpu\"/>",
       i, p->core_speed, p->cores);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    fprintf(f,
-            "\n        <prop id=\"%s\" value=\"%.6g\"/><prop id=\"%s_per_byte\" value=\"%.6g\"/>",
-            event_property[k], p->event_s[k], event_property[k], p->event_s_per_byte[k]);
+    fprintf(
+        f,
+        "\n        <prop id=\"rt_%s\" value=\"%.6g\"/><prop id=\"rt_%s_per_byte\" value=\"%.6g\"/>",
+        nw_stats_event_name(k), p->event_s[k], nw_stats_event_name(k), p->event_s_per_byte[k]);
   fprintf(f,
           "\n        <prop id=\"rt_launch\" value=\"%.6g\"/><prop id=\"rt_done\" value=\"%.6g\"/>",
           p->launch_s, p->done_s);

@@ -63,8 +63,6 @@ void report_text(const tool_options *o, const nw_run_result *r) {
  * count, wall seconds handling them, bytes moved; and the CPU subtasks' two hand-offs. Absent
  * when nothing was measured (the simulator). */
 static void add_runtime_costs(cJSON *j, const nw_stats *t) {
-  static const char *const name[NW_STATS_EVENT_KINDS] = {NULL,    "message", "exec_done",
-                                                         "timer", "driver",  "copy_done"};
   uint64_t any = t->rt_launches + t->rt_dones;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     any += t->rt_events[k];
@@ -72,7 +70,7 @@ static void add_runtime_costs(cJSON *j, const nw_stats *t) {
     return;
   cJSON *rc = cJSON_AddObjectToObject(j, "runtime_costs");
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
-    cJSON *e = cJSON_AddObjectToObject(rc, name[k]);
+    cJSON *e = cJSON_AddObjectToObject(rc, nw_stats_event_name(k));
     cJSON_AddNumberToObject(e, "events", (double)t->rt_events[k]);
     cJSON_AddNumberToObject(e, "seconds", t->rt_event_s[k]);
     cJSON_AddNumberToObject(e, "bytes", t->rt_event_bytes[k]);
