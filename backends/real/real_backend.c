@@ -67,7 +67,7 @@ typedef struct rank_state {
   pthread_cond_t drv_cv;
   _Atomic(nw_driver_call *) drv_returned; /* read without the lock while the driver spins */
   int drv_sleeping;                       /* under drv_mu */
-  nw_stats costs; /* the event loop's: only its rt_* fields (the runtime's own costs) */
+  nw_rt_costs costs; /* the runtime's own costs: the event loop's, then the devices' */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -204,15 +204,15 @@ static void *compute_thread(void *arg) {
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_pop). */
 #define POLL_S 20e-6
 
-/* Handles one event, measuring the runtime's own cost (nw_stats, rt_*): two clock reads
+/* Handles one event, measuring the runtime's own cost (nw_rt_costs): two clock reads
  * (tens of nanoseconds) against handlers of microseconds. */
 static void handle_measured(rank_state *rs, nw_event *ev) {
-  nw_stats *c = &rs->costs;
+  nw_rt_costs *c = &rs->costs;
   int kind = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
   double start = real_monotonic();
   if (ev->kind == NW_EVENT_EXEC_DONE && ev->stamp > 0) { /* a compute thread's, not a GPU's */
-    c->rt_dones++;
-    c->rt_done_s += start - ev->stamp;
+    c->dones++;
+    c->done_s += start - ev->stamp;
   }
   uint64_t copied = nw_node_stats(rs->node)->bytes_view_copies;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
@@ -221,11 +221,11 @@ static void handle_measured(rank_state *rs, nw_event *ev) {
   nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
   double s = real_monotonic() - start;
   bytes += (double)(nw_node_stats(rs->node)->bytes_view_copies - copied);
-  c->rt_events[kind]++;
-  c->rt_event_s[kind] += s;
-  c->rt_event_bytes[kind] += bytes;
-  c->rt_event_bytes_sq[kind] += bytes * bytes;
-  c->rt_event_bytes_s[kind] += bytes * s;
+  c->events[kind]++;
+  c->s[kind] += s;
+  c->bytes[kind] += bytes;
+  c->bytes_sq[kind] += bytes * bytes;
+  c->bytes_s[kind] += bytes * s;
 }
 
 static void event_loop(rank_state *rs) {
@@ -521,8 +521,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_mutex_unlock(&rs.dev[d].mu);
     pthread_join(rs.dev[d].thread, NULL);
     real_team_destroy(rs.dev[d].team);
-    rs.costs.rt_launches += rs.dev[d].launches;
-    rs.costs.rt_launch_s += rs.dev[d].launch_s;
+    rs.costs.launches += rs.dev[d].launches;
+    rs.costs.launch_s += rs.dev[d].launch_s;
     free(rs.dev[d].pending);
     free(rs.dev[d].pending_at);
     pthread_mutex_destroy(&rs.dev[d].mu);
@@ -532,15 +532,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
   nw_stats mine = *nw_node_stats(rs.node);
   mine.demand_overtakes = rs.net ? real_net_demand_overtakes(rs.net) : 0;
-  memcpy(mine.rt_events, rs.costs.rt_events, sizeof mine.rt_events);
-  memcpy(mine.rt_event_s, rs.costs.rt_event_s, sizeof mine.rt_event_s);
-  memcpy(mine.rt_event_bytes, rs.costs.rt_event_bytes, sizeof mine.rt_event_bytes);
-  memcpy(mine.rt_event_bytes_sq, rs.costs.rt_event_bytes_sq, sizeof mine.rt_event_bytes_sq);
-  memcpy(mine.rt_event_bytes_s, rs.costs.rt_event_bytes_s, sizeof mine.rt_event_bytes_s);
-  mine.rt_launches = rs.costs.rt_launches;
-  mine.rt_dones = rs.costs.rt_dones;
-  mine.rt_launch_s = rs.costs.rt_launch_s;
-  mine.rt_done_s = rs.costs.rt_done_s;
+  mine.rt = rs.costs;
   MPI_Gather(&mine, (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats), MPI_BYTE, 0,
              MPI_COMM_WORLD);
   if (rs.rank == 0) {

@@ -74,6 +74,20 @@ const char *nw_stats_event_name(int kind) {
   return kind > 0 && kind < NW_STATS_EVENT_KINDS ? name[kind] : "";
 }
 
+void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
+  for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
+    sum->events[k] += x->events[k];
+    sum->s[k] += x->s[k];
+    sum->bytes[k] += x->bytes[k];
+    sum->bytes_sq[k] += x->bytes_sq[k];
+    sum->bytes_s[k] += x->bytes_s[k];
+  }
+  sum->launches += x->launches;
+  sum->dones += x->dones;
+  sum->launch_s += x->launch_s;
+  sum->done_s += x->done_s;
+}
+
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
                              const nw_app_outcome *outcome) {
   res->nodes = nodes;
@@ -113,17 +127,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
     t->events_handled += s->events_handled;
-    for (int e = 0; e < NW_STATS_EVENT_KINDS; e++) {
-      t->rt_events[e] += s->rt_events[e];
-      t->rt_event_s[e] += s->rt_event_s[e];
-      t->rt_event_bytes[e] += s->rt_event_bytes[e];
-      t->rt_event_bytes_sq[e] += s->rt_event_bytes_sq[e];
-      t->rt_event_bytes_s[e] += s->rt_event_bytes_s[e];
-    }
-    t->rt_launches += s->rt_launches;
-    t->rt_dones += s->rt_dones;
-    t->rt_launch_s += s->rt_launch_s;
-    t->rt_done_s += s->rt_done_s;
+    nw_rt_costs_add(&t->rt, &s->rt);
     t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;
     t->net_latency = s->net_latency > t->net_latency ? s->net_latency : t->net_latency;
     t->pcie_bandwidth =

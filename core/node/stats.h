@@ -12,6 +12,26 @@
  * of its cost (run.c). */
 const char *nw_stats_event_name(int kind);
 
+/* What the real backend measures of the runtime's own costs, for `narwhal calibrate`, which
+ * fits each kind of event's handling time as a + b * bytes (README, "Calibration"). Per kind
+ * of event (index nw_event_kind): how many the loop handled, and the sums of the wall seconds
+ * each took (y), of the bytes it moved (x: a message's length, a driver call's
+ * nw_driver_call_bytes, the bytes its commits copied), of x * x and of x * y. Then the two
+ * hand-offs of a CPU subtask between the event loop and its compute thread: launch to the
+ * kernel's start, and the kernel's end to the start of handling its completion. */
+typedef struct nw_rt_costs {
+  uint64_t events[NW_STATS_EVENT_KINDS];
+  double s[NW_STATS_EVENT_KINDS];
+  double bytes[NW_STATS_EVENT_KINDS];
+  double bytes_sq[NW_STATS_EVENT_KINDS];
+  double bytes_s[NW_STATS_EVENT_KINDS];
+  uint64_t launches, dones;
+  double launch_s, done_s;
+} nw_rt_costs;
+
+/* Adds x into sum, field by field (run.c). */
+void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x);
+
 typedef struct nw_device_stats {
   uint64_t subtasks;         /* subtasks executed and committed */
   double busy_s;             /* time spent executing */
@@ -68,21 +88,8 @@ typedef struct nw_stats {
    * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
    * run grows with the cluster (tests/sim/events_per_subtask.sh). */
   uint64_t events_handled;
-  /* The runtime's own costs, measured by the real backend (0 in simulation) for `narwhal
-   * calibrate`, which fits each kind of event's handling time as a + b * bytes (README,
-   * "Calibration"). Per kind of event (index nw_event_kind): how many the loop handled, and
-   * the sums of the wall seconds each took (y), of the bytes it moved (x: a message's length,
-   * a driver call's nw_driver_call_bytes, the bytes its commits copied), of x * x and of
-   * x * y. Then the two hand-offs of a CPU subtask between the event loop and its compute
-   * thread: launch to the kernel's start, and the kernel's end to the start of handling its
-   * completion. */
-  uint64_t rt_events[NW_STATS_EVENT_KINDS];
-  double rt_event_s[NW_STATS_EVENT_KINDS];
-  double rt_event_bytes[NW_STATS_EVENT_KINDS];
-  double rt_event_bytes_sq[NW_STATS_EVENT_KINDS];
-  double rt_event_bytes_s[NW_STATS_EVENT_KINDS];
-  uint64_t rt_launches, rt_dones;
-  double rt_launch_s, rt_done_s;
+  /* The runtime's own costs, measured by the real backend (0 in simulation). */
+  nw_rt_costs rt;
   /* The transfer models the node was given (nw_node_config): bytes/s and s; node 0's are the
    * run's (the largest over nodes in a sum). */
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;

@@ -12,7 +12,7 @@
  *    model keeps the run with the smallest makespan (--keep best, the default: on a shared
  *    machine the others were disturbed by what else ran) or all of them (--keep all). The
  *    runs use other seeds than a default run, so a validation run is never one of them.
- * 2. The runtime's own costs, from the same runs (nw_stats, rt_*): per kind of event, the mean
+ * 2. The runtime's own costs, from the same runs (nw_rt_costs): per kind of event, the mean
  *    time handling one took, less what its commit copies and message bytes cost at memory
  *    bandwidth (charged separately, by size); the two hand-offs of a CPU subtask.
  * 3. The machine (backends/real/real_calibrate.h): cores, one core's SGEMM rate (the speed of
@@ -146,22 +146,12 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
 
 /* What the runs measured, summed (rank 0). */
 typedef struct measured {
-  nw_stats rt;                  /* rt_* fields only */
+  nw_rt_costs rt;
   double gpu_busy_s, gpu_flops; /* GPU devices: their busy time and the flops they ran */
 } measured;
 
 static void add_measured(measured *m, const measured *x) {
-  for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
-    m->rt.rt_events[k] += x->rt.rt_events[k];
-    m->rt.rt_event_s[k] += x->rt.rt_event_s[k];
-    m->rt.rt_event_bytes[k] += x->rt.rt_event_bytes[k];
-    m->rt.rt_event_bytes_sq[k] += x->rt.rt_event_bytes_sq[k];
-    m->rt.rt_event_bytes_s[k] += x->rt.rt_event_bytes_s[k];
-  }
-  m->rt.rt_launches += x->rt.rt_launches;
-  m->rt.rt_launch_s += x->rt.rt_launch_s;
-  m->rt.rt_dones += x->rt.rt_dones;
-  m->rt.rt_done_s += x->rt.rt_done_s;
+  nw_rt_costs_add(&m->rt, &x->rt);
   m->gpu_busy_s += x->gpu_busy_s;
   m->gpu_flops += x->gpu_flops;
 }
@@ -170,7 +160,7 @@ static void add_measured(measured *m, const measured *x) {
 static measured run_measured(const nw_run_result *res) {
   measured x;
   memset(&x, 0, sizeof x);
-  x.rt = res->total; /* only the rt_* fields are read */
+  x.rt = res->total.rt;
   /* Flops per subtask: a workload's subtasks are alike (one block size). */
   double per = res->subtasks ? res->total.total_flops / (double)res->subtasks : 0;
   for (int d = 0; d < res->ndevices; d++)
@@ -205,15 +195,15 @@ static double pair_median(const nw_real_machine *mc, const double *v) {
 }
 
 /* Kind k's handling time as a + b * bytes: least squares over every event handled, from the
- * sums the real backend kept (nw_stats, rt_*). A slope needs events that move enough bytes
+ * sums the real backend kept (nw_rt_costs). A slope needs events that move enough bytes
  * (a mean of at least FIT_MIN_MEAN_BYTES) for the copying to show through the noise of the
  * handlers' other work: tiny control messages alone give a steep slope of noise. Both stay
  * >= 0: with a negative slope the cost is the mean; with a negative intercept, the line goes
  * through the origin. */
 #define FIT_MIN_MEAN_BYTES 4096.0
-static void fit_event_cost(const nw_stats *r, int k, double *a, double *b) {
-  double n = (double)r->rt_events[k], sx = r->rt_event_bytes[k], sy = r->rt_event_s[k];
-  double sxx = r->rt_event_bytes_sq[k], sxy = r->rt_event_bytes_s[k];
+static void fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b) {
+  double n = (double)r->events[k], sx = r->bytes[k], sy = r->s[k];
+  double sxx = r->bytes_sq[k], sxy = r->bytes_s[k];
   *a = *b = 0;
   if (n <= 0)
     return;
@@ -240,8 +230,8 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
   p->core_speed = mc->core_flops > 0 ? mc->core_flops : 1e9;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k]);
-  p->launch_s = m->rt.rt_launches ? m->rt.rt_launch_s / (double)m->rt.rt_launches : 0;
-  p->done_s = m->rt.rt_dones ? m->rt.rt_done_s / (double)m->rt.rt_dones : 0;
+  p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
+  p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
@@ -278,12 +268,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
       c->keep_all ? "all" : "the fastest", c->runs);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", nw_stats_event_name(k),
-        p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.rt_events[k],
-        m->rt.rt_events[k] ? m->rt.rt_event_s[k] / (double)m->rt.rt_events[k] : 0.0);
+        p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.events[k],
+        m->rt.events[k] ? m->rt.s[k] / (double)m->rt.events[k] : 0.0);
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
-      p->launch_s, (unsigned long long)m->rt.rt_launches, p->done_s,
-      (unsigned long long)m->rt.rt_dones);
+      p->launch_s, (unsigned long long)m->rt.launches, p->done_s, (unsigned long long)m->rt.dones);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
       ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s\n", i, mc->host[i], j,

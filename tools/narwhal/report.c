@@ -59,28 +59,28 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   }
 }
 
-/* The runtime's own costs the real backend measured (nw_stats, rt_*), by kind of event:
+/* The runtime's own costs the real backend measured (nw_rt_costs), by kind of event:
  * count, wall seconds handling them, bytes moved; and the CPU subtasks' two hand-offs. Absent
  * when nothing was measured (the simulator). */
-static void add_runtime_costs(cJSON *j, const nw_stats *t) {
-  uint64_t any = t->rt_launches + t->rt_dones;
+static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
+  uint64_t any = t->launches + t->dones;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    any += t->rt_events[k];
+    any += t->events[k];
   if (!any)
     return;
   cJSON *rc = cJSON_AddObjectToObject(j, "runtime_costs");
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
     cJSON *e = cJSON_AddObjectToObject(rc, nw_stats_event_name(k));
-    cJSON_AddNumberToObject(e, "events", (double)t->rt_events[k]);
-    cJSON_AddNumberToObject(e, "seconds", t->rt_event_s[k]);
-    cJSON_AddNumberToObject(e, "bytes", t->rt_event_bytes[k]);
+    cJSON_AddNumberToObject(e, "events", (double)t->events[k]);
+    cJSON_AddNumberToObject(e, "seconds", t->s[k]);
+    cJSON_AddNumberToObject(e, "bytes", t->bytes[k]);
   }
   cJSON *l = cJSON_AddObjectToObject(rc, "launch");
-  cJSON_AddNumberToObject(l, "count", (double)t->rt_launches);
-  cJSON_AddNumberToObject(l, "seconds", t->rt_launch_s);
+  cJSON_AddNumberToObject(l, "count", (double)t->launches);
+  cJSON_AddNumberToObject(l, "seconds", t->launch_s);
   cJSON *d = cJSON_AddObjectToObject(rc, "done");
-  cJSON_AddNumberToObject(d, "count", (double)t->rt_dones);
-  cJSON_AddNumberToObject(d, "seconds", t->rt_done_s);
+  cJSON_AddNumberToObject(d, "count", (double)t->dones);
+  cJSON_AddNumberToObject(d, "seconds", t->done_s);
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {
@@ -144,7 +144,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   else
     cJSON_AddBoolToObject(j, "verified", r->verified);
   cJSON_AddNumberToObject(j, "stale_reads", (double)r->stale_reads);
-  add_runtime_costs(j, &r->total);
+  add_runtime_costs(j, &r->total.rt);
   cJSON *devs = cJSON_AddArrayToObject(j, "devices");
   for (int i = 0; i < r->ndevices; i++) {
     cJSON *d = cJSON_CreateObject();
