@@ -118,7 +118,48 @@ typedef struct nw_task_kind {
   /* The subtask's priority for the policies that order by it (prio, dmdas; StarPU's task
    * priority): larger runs first, equal priorities in id order. May be NULL: all equal. */
   int (*priority)(const nw_task_info *t, uint64_t subtask);
+  /* Combines `length` bytes of bound space `space` that two subtasks (or two nodes' partial
+   * results) both wrote: `into` holds one result, `from` the other, both starting at space
+   * offset `offset`; the combination goes into `into`. Used by tasks that asked for
+   * NW_REDUCE_CUSTOM on the space (nw_task_reduce). It must be associative and commutative:
+   * the runtime combines results as they become ready, in an order that can differ between
+   * runs on the real backend. May be NULL. */
+  void (*reduce)(const nw_task_info *t, int space, void *into, const void *from, uint64_t offset,
+                 uint64_t length);
 } nw_task_kind;
+
+/* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a
+ * write-only space when the task says how to combine them. Each byte written by one subtask
+ * takes its value; a byte written by several takes their combination, formed first on each
+ * node as its subtasks commit, then across nodes along a binomial tree rooted at the space's
+ * master, which owns the combined bytes after the task. Built-in operations work element by
+ * element on arrays of the given type (bitwise ones on the elements' bit patterns; logical
+ * ones give 1 or 0); the subtasks' write subscriptions to the space must then start and end
+ * on element boundaries. Integer operations give the same bytes on every run; floating-point
+ * ADD and PRODUCT round differently as the order of combination changes (README,
+ * "Reductions"). */
+typedef enum {
+  NW_REDUCE_ADD = 1,
+  NW_REDUCE_MIN,
+  NW_REDUCE_MAX,
+  NW_REDUCE_PRODUCT,
+  NW_REDUCE_LOGICAL_AND,
+  NW_REDUCE_LOGICAL_OR,
+  NW_REDUCE_LOGICAL_XOR,
+  NW_REDUCE_BIT_AND,
+  NW_REDUCE_BIT_OR,
+  NW_REDUCE_BIT_XOR,
+  NW_REDUCE_CUSTOM /* the task kind's reduce callback; the type gives the element alignment */
+} nw_reduce_op;
+
+typedef enum {
+  NW_TYPE_INT32 = 1,
+  NW_TYPE_UINT32,
+  NW_TYPE_INT64,
+  NW_TYPE_UINT64,
+  NW_TYPE_FLOAT,
+  NW_TYPE_DOUBLE
+} nw_elem_type;
 
 /* Subscription quad (paper section 3): count segments of length bytes, the first at offset,
  * each next one step bytes further. count == 1 is a contiguous range. */
@@ -146,6 +187,11 @@ void nw_space_destroy(nw_space *s);
 nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
                          const void *conf, size_t conf_size, nw_task **out);
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access);
+/* Lets the task's subtasks write the same bytes of space s, which the task binds write-only,
+ * combining them with `op` over elements of `type` (see nw_reduce_op). Call after
+ * nw_task_bind and before nw_task_submit. A space bound read-only or read-write is refused
+ * (a read-write view starts from the space's bytes, so every subtask would fold them in). */
+nw_status nw_task_reduce(nw_task *t, nw_space *s, nw_reduce_op op, nw_elem_type type);
 /* Submits asynchronously. Checks every subtask's subscriptions first, so a bad subscription
  * fails here with a message naming the subtask, space and quad. */
 nw_status nw_task_submit(nw_task *t);

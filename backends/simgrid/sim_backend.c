@@ -705,6 +705,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->functional = cfg->functional;
   nc->sched = cfg->sched;
   nc->check_views = cfg->check_views;
+  nc->compress_network = cfg->compress_network;
   nc->kinds = w->app->kinds;
   nc->calibrate = cfg->calibrate;
   nc->measure = cfg->perfmodel != NULL;

@@ -738,11 +738,16 @@ void nw_region_gather(const nw_region *s, const unsigned char *space, unsigned c
   nw_region_gather_from(s, space, 0, packed);
 }
 
-void nw_region_scatter(const nw_region *s, const unsigned char *packed, unsigned char *space) {
+void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
+                          unsigned char *space) {
   for (size_t i = 0; i < s->n; i++) {
     const nw_rect *r = &s->r[i];
     uint64_t w = r->col1 - r->col0;
     for (uint64_t row = r->row0; row < r->row1; row++, packed += w)
-      memcpy(space + row * s->pitch + r->col0, packed, w);
+      memcpy(space + (row * s->pitch + r->col0 - lo), packed, w);
   }
+}
+
+void nw_region_scatter(const nw_region *s, const unsigned char *packed, unsigned char *space) {
+  nw_region_scatter_to(s, packed, 0, space);
 }

@@ -67,6 +67,9 @@ void nw_region_bounds(const nw_region *s, uint64_t *lo, uint64_t *hi);
  * space at space[b]); the packed order is rectangle by rectangle, row by row. */
 void nw_region_gather(const nw_region *s, const unsigned char *space, unsigned char *packed);
 void nw_region_scatter(const nw_region *s, const unsigned char *packed, unsigned char *space);
+/* Scatters into a buffer that holds only [lo, ...) of the space: byte b at space[b - lo]. */
+void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
+                          unsigned char *space);
 /* Same, where the space side holds only [lo, ...): byte b at space[b - lo]. */
 void nw_region_gather_from(const nw_region *s, const unsigned char *space, uint64_t lo,
                            unsigned char *packed);

@@ -35,7 +35,8 @@ typedef enum {
   MSG_LOC_ASSIGN,     /* node 0 -> node: each subtask's node, and every node's local bytes */
   MSG_CLAIM,          /* node 0 -> all: the driver wrote these regions; node 0 owns them now */
   MSG_POLICY,         /* a scheduling policy's own message: task id, then the policy's payload */
-  MSG_PERF_SAMPLES    /* node -> node 0: subtask durations it measured (sched/perfdata.h) */
+  MSG_PERF_SAMPLES,   /* node -> node 0: subtask durations it measured (sched/perfdata.h) */
+  MSG_REDUCE          /* node -> its parent in a reduced space's tree: a partial result */
 } nw_msg_type;
 
 typedef struct nw_writer {

@@ -254,8 +254,8 @@ void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int pub
       continue;
     /* Only the bytes the kernel wrote are the space's: the rest of a strided write's
      * rectangle is garbage, so the entry is found only for reads inside the writes. */
-    if (publish && t->bound[i].access == NW_WRITE_ONLY && x->dead && x->valid &&
-        nw_region_copy(&x->held, &p->write[i]) == NW_OK)
+    if (publish && t->bound[i].access == NW_WRITE_ONLY && !t->bound[i].reduce.op && x->dead &&
+        x->valid && nw_region_copy(&x->held, &p->write[i]) == NW_OK)
       nw_cache_publish(c, x);
     nw_cache_release(c, x);
     p->entry[i] = NULL;

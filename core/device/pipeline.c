@@ -176,9 +176,9 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
  * them, minus the private buffer, its zeroing and the copy (EXPERIMENTS.md, section 8). */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
-  return t->bound[i].access == NW_WRITE_ONLY && n->cfg.device_kind[d] == NW_DEVICE_CPU &&
-         n->cfg.functional && !checked && p->origin_node < 0 &&
-         !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
+  return t->bound[i].access == NW_WRITE_ONLY && !t->bound[i].reduce.op &&
+         n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.functional && !checked &&
+         p->origin_node < 0 && !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
 }
 
 /* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
@@ -366,24 +366,43 @@ static void copy_view(const nw_region *what, const unsigned char *view, uint64_t
   }
 }
 
-void nw_exec_commit(nw_node *n, nw_exec *e) {
+/* Copies an exec's private write views into the node's copy; a reduced space's bytes that
+ * earlier subtasks of the task wrote here (t->written, which does not hold this exec's writes
+ * yet) are combined instead (paper 4.5: reductions as soon as results are ready). */
+static void commit_views(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   for (int i = 0; i < t->info.nspaces; i++) {
-    if (e->write_buf[i] && n->cfg.functional) {
-      copy_view(&e->prep->write[i], e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
-      n->stats.bytes_view_copies += nw_region_bytes(&e->prep->write[i]);
+    if (!e->write_buf[i] || !n->cfg.functional)
+      continue;
+    const nw_region *w = &e->prep->write[i];
+    if (t->bound[i].reduce.op) {
+      uint64_t combined = nw_reduce_merge(&t->bound[i].reduce, w, e->write_buf[i], e->views[i].lo,
+                                          t->bound[i].space->data, &t->written[i]);
+      if (combined == (uint64_t)-1)
+        nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      else
+        n->stats.bytes_reduced += combined;
+    } else {
+      copy_view(w, e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
     }
-    nw_bufpool_put(&n->views, e->write_buf[i], e->write_cap[i]);
+    n->stats.bytes_view_copies += nw_region_bytes(w);
   }
-  nw_prepared_free(e->prep, t->info.nspaces);
-  free(e);
 }
 
-void nw_exec_discard(nw_node *n, nw_exec *e) {
+static void free_exec(nw_node *n, nw_exec *e) {
   for (int i = 0; i < e->task->info.nspaces; i++)
     nw_bufpool_put(&n->views, e->write_buf[i], e->write_cap[i]);
   nw_prepared_free(e->prep, e->task->info.nspaces);
   free(e);
+}
+
+void nw_exec_commit(nw_node *n, nw_exec *e) {
+  commit_views(n, e);
+  free_exec(n, e);
+}
+
+void nw_exec_discard(nw_node *n, nw_exec *e) {
+  free_exec(n, e);
 }
 
 uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read) {
@@ -401,14 +420,14 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     n->stats.locality_read_bytes += nw_region_bytes(&e->prep->read[i]);
   n->stats.locality_local_bytes += nw_locality_local_bytes(t, e->prep->read);
   int deferred = 0;
-  for (int i = 0; i < t->info.nspaces; i++) {
-    if (nw_region_empty(&e->prep->write[i]))
-      continue;
-    if (nw_region_add(&t->written[i], &e->prep->write[i]) != NW_OK)
+  for (int i = 0; i < t->info.nspaces; i++)
+    deferred |= t->bound[i].access == NW_READ_WRITE && !nw_region_empty(&e->prep->write[i]);
+  if (!deferred) /* before the set S grows: reductions combine with what it held */
+    commit_views(n, e);
+  for (int i = 0; i < t->info.nspaces; i++)
+    if (!nw_region_empty(&e->prep->write[i]) &&
+        nw_region_add(&t->written[i], &e->prep->write[i]) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-    if (t->bound[i].access == NW_READ_WRITE)
-      deferred = 1;
-  }
   if (deferred) {
     if (t->ndeferred == t->capdeferred) {
       size_t cap = t->capdeferred ? 2 * t->capdeferred : 8;
@@ -422,7 +441,7 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     }
     t->deferred[t->ndeferred++] = e;
   } else {
-    nw_exec_commit(n, e);
+    free_exec(n, e);
   }
   /* Last: on node 0 this may complete the task and free t. */
   nw_task_subtask_committed(n, t, 1);

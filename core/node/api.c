@@ -163,6 +163,34 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   return NW_OK;
 }
 
+nw_status nw_task_reduce(nw_task *t, nw_space *s, nw_reduce_op op, nw_elem_type type) {
+  if (t->submitted)
+    return fail(t->rt, NW_ERR_STATE, "nw_task_reduce: the task is already submitted");
+  int i = 0;
+  while (i < t->nbound && t->space[i] != s)
+    i++;
+  if (i == t->nbound)
+    return fail(t->rt, NW_ERR_STATE,
+                "nw_task_reduce: the space is not bound to task '%s' (bind it first)",
+                t->kind->name);
+  if (!nw_reduce_op_name(op))
+    return fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown reduction %d", (int)op);
+  if (!nw_reduce_type_name(type))
+    return fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown element type %d", (int)type);
+  if (op == NW_REDUCE_CUSTOM && !t->kind->reduce)
+    return fail(t->rt, NW_ERR_ARG,
+                "nw_task_reduce: NW_REDUCE_CUSTOM needs a reduce callback in task kind '%s'",
+                t->kind->name);
+  if (t->access[i] != NW_WRITE_ONLY)
+    return fail(t->rt, NW_ERR_ARG,
+                "nw_task_reduce: task '%s' binds space index %d %s; only a write-only space "
+                "can be reduced",
+                t->kind->name, i, t->access[i] == NW_READ_ONLY ? "read-only" : "read-write");
+  t->reduce_op[i] = op;
+  t->reduce_type[i] = type;
+  return NW_OK;
+}
+
 static nw_task_info info_of(const nw_task *t) {
   nw_task_info info = {
       .subtasks = t->subtasks, .conf = t->conf, .conf_size = t->conf_size, .nspaces = t->nbound};
@@ -229,6 +257,17 @@ static nw_status check_subscriptions(nw_task *t, double *flops) {
   for (uint64_t k = 0; k < t->subtasks && st == NW_OK; k++) {
     st = nw_subscriptions(t->kind, &info, t->access, k, read, write, why, sizeof why);
     for (int i = 0; i < t->nbound && st == NW_OK; i++) {
+      if (t->reduce_op[i]) { /* overlaps are combined, but only whole elements */
+        size_t es = nw_reduce_elem_size(t->reduce_type[i]);
+        if (!nw_reduce_aligned(&write[i], es)) {
+          snprintf(why, sizeof why,
+                   "subtask %llu writes space index %d, which is reduced over %s elements, "
+                   "in runs that do not start and end on %zu-byte boundaries",
+                   (unsigned long long)k, i, nw_reduce_type_name(t->reduce_type[i]), es);
+          st = NW_ERR_ARG;
+        }
+        continue;
+      }
       sum[i] += nw_region_bytes(&write[i]);
       st = nw_region_add(&all[i], &write[i]);
     }

@@ -177,7 +177,7 @@ static void replay_stash(nw_node *n) {
 static int task_scoped(nw_msg_type t) {
   return t == MSG_SUBTASK_DONE || t == MSG_TASK_FINISH || t == MSG_OWN_UPDATE ||
          t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE ||
-         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY;
+         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY || t == MSG_REDUCE;
 }
 
 static void handle_message(nw_node *n, int src, void *buf, size_t len) {
@@ -258,6 +258,9 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
     break;
   case MSG_PERF_SAMPLES:
     nw_perf_on_samples(n, src, &r);
+    break;
+  case MSG_REDUCE:
+    nw_task_on_reduce(n, src, &r);
     break;
   default:
     if (nw_msg_is_policy(type) && n->policy->on_message)

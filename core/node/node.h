@@ -103,6 +103,9 @@ typedef struct nw_node_config {
   struct nw_perfmodel *perfmodel;
   int calibrate;
   int measure; /* every node: node 0 has a model, so send it the measured durations */
+  /* Reduction data between nodes goes run-length encoded (paper 4.6; data/rle.h); functional
+   * mode only, since phantom data has no bytes to encode. */
+  int compress_network;
 } nw_node_config;
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out);

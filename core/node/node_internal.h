@@ -12,12 +12,17 @@
 #include "bufpool.h"
 #include "directory.h"
 #include "node.h"
+#include "reduce.h"
 #include "region.h"
 #include "wire.h"
 #include "workgroup.h"
 
 typedef struct nw_task_state nw_task_state;
 typedef struct nw_held_fetch nw_held_fetch;
+typedef struct nw_partial nw_partial;
+
+/* Rounds of a reduction tree: enough for NW_MAX_NODES (node.h) nodes. */
+#define NW_REDUCE_ROUNDS 16
 
 /* One address space as this node knows it (paper section 3). */
 typedef struct nw_space_state {
@@ -169,6 +174,7 @@ typedef struct nw_device_slot {
 typedef struct nw_bound {
   nw_space_state *space;
   nw_access access;
+  nw_reducer reduce; /* op 0: not reduced */
 } nw_bound;
 
 /* A task as one node runs it. */
@@ -190,9 +196,15 @@ struct nw_task_state {
   void (*policy_state_free)(void *state);
   nw_exec **deferred; /* read-write views, applied at task end (transactional semantics) */
   size_t ndeferred, capdeferred;
-  int finishing;    /* TASK_FINISH seen */
-  int running;      /* execs launched and not yet returned */
-  int zombie;       /* forgotten, kept only until its running execs return */
+  int finishing; /* TASK_FINISH seen */
+  int running;   /* execs launched and not yet returned */
+  int zombie;    /* forgotten, kept only until its running execs return */
+  /* Reduced spaces across nodes at the task's end (reduce_tree.c): the tree runs between
+   * TASK_FINISH and step 2 below. Per bound space, the next round (-1: this node's part is
+   * done), and the partial results children sent, per round, kept until their turn. */
+  int reducing;
+  int red_round[NW_MAX_BOUND_SPACES];
+  nw_partial *red_in[NW_MAX_BOUND_SPACES][NW_REDUCE_ROUNDS];
   nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */
   size_t nparked, capparked;
   /* node 0 only */
@@ -253,6 +265,8 @@ struct nw_task {
   int nbound;
   nw_space *space[NW_MAX_BOUND_SPACES];
   nw_access access[NW_MAX_BOUND_SPACES];
+  nw_reduce_op reduce_op[NW_MAX_BOUND_SPACES]; /* 0: the space's writes may not overlap */
+  nw_elem_type reduce_type[NW_MAX_BOUND_SPACES];
   int submitted; /* the driver's: nw_task_submit was called (only the driver thread reads it) */
   int started, complete; /* node 0's: TASK_START went out; every subtask done */
   nw_status result;
@@ -356,6 +370,7 @@ void nw_task_on_update(nw_node *n, int src, nw_reader *r);
 void nw_task_on_prev(nw_node *n, int src, nw_reader *r);
 void nw_task_on_prev_ack(nw_node *n, nw_reader *r);
 void nw_task_on_master_done(nw_node *n, nw_reader *r);
+void nw_task_on_reduce(nw_node *n, int src, nw_reader *r);
 void nw_task_start_next(nw_node *n);
 void nw_task_free(nw_task_state *t);
 /* Forgets a task: frees it, or keeps it as a zombie while execs still run. */
@@ -464,6 +479,17 @@ void nw_driver_on_call(nw_node *n, nw_driver_call *c);
 void nw_driver_read_progress(nw_node *n);
 void nw_driver_task_complete(nw_node *n, nw_status st);
 void nw_driver_on_place_ack(nw_node *n);
+
+/* reduce_tree.c: combining reduced spaces across nodes (paper 4.5, Fig. 8) */
+/* Whether any bound space of t is reduced. */
+int nw_reduce_tree_needed(const nw_task_state *t);
+/* Begins (first call) or continues this node's part of every reduced space's tree: merges the
+ * children's partial results in round order and sends its own to its parent. Returns 1 once
+ * its part is done (t->written then holds what it owns of the results), 0 while it waits. */
+int nw_reduce_tree_step(nw_node *n, nw_task_state *t);
+/* A child's partial result (MSG_REDUCE): kept for its round. */
+void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader *r);
+void nw_reduce_tree_free(nw_task_state *t);
 
 /* subscribe.c */
 nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,

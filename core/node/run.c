@@ -113,6 +113,9 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->bytes_network += s->bytes_network;
     t->bytes_prefetched += s->bytes_prefetched;
     t->bytes_view_copies += s->bytes_view_copies;
+    t->bytes_reduced += s->bytes_reduced;
+    t->bytes_reduction_raw += s->bytes_reduction_raw;
+    t->bytes_reduction_sent += s->bytes_reduction_sent;
     t->demand_overtakes += s->demand_overtakes;
     t->demand_wait_s += s->demand_wait_s;
     t->messages_control += s->messages_control;

@@ -30,7 +30,9 @@ typedef struct nw_run_config {
   int nodes;           /* nodes to use: the first `nodes` of the platform, or the MPI ranks */
   int functional;      /* data mode: 1 functional (real bytes), 0 phantom (sizes only) */
   int check_views;     /* viewcheck.h; default NW_CHECK_VIEWS_DEFAULT (1 in sanitizer builds) */
-  int cpu_devices;     /* CPU devices per node; 0: one per core not reserved */
+  /* Reduction data between nodes run-length encoded (paper 4.6; node.h, compress_network). */
+  int compress_network;
+  int cpu_devices; /* CPU devices per node; 0: one per core not reserved */
   /* Cores per node kept for the runtime's own threads (paper 5.7: two of twelve with GPUs);
    * -1: 2 when the node uses GPUs (at most all but one core), else 0. */
   int reserved_cores;

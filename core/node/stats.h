@@ -84,6 +84,12 @@ typedef struct nw_stats {
   /* Bytes commits copied from subtasks' private write views into the node's copy; none where
    * kernels write in place (device/pipeline.c, writes_in_place). */
   uint64_t bytes_view_copies;
+  /* Reductions (paper 4.5): bytes this node combined (a commit with earlier subtasks'
+   * results, or a child's partial result in the tree), and the partial results it sent its
+   * parent in the tree (raw size, and what went on the wire after compression). */
+  uint64_t bytes_reduced;
+  uint64_t bytes_reduction_raw;
+  uint64_t bytes_reduction_sent;
   /* Events the node's loop handled (messages, kernel and copy completions, timers, driver
    * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
    * run grows with the cluster (tests/sim/events_per_subtask.sh). */

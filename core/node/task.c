@@ -21,6 +21,8 @@
 #include "perfdata.h"
 #include "policy.h"
 
+static void publish_writes(nw_node *n, nw_task_state *t);
+
 static int writes(nw_access a) {
   return (a & NW_WRITE_ONLY) != 0;
 }
@@ -50,6 +52,7 @@ void nw_task_free(nw_task_state *t) {
     nw_region_free(&t->start_resident[i]);
   }
   nw_locality_free(t->loc);
+  nw_reduce_tree_free(t);
   if (t->policy_state && t->policy_state_free)
     t->policy_state_free(t->policy_state);
   if (t->lost) {
@@ -97,7 +100,7 @@ static int is_master_here(const nw_node *n, const nw_task_state *t) {
 
 /* A node forgets a task once it has nothing more to do for it. */
 static void maybe_forget(nw_node *n, nw_task_state *t) {
-  if (!t->finishing || n->cfg.id == 0)
+  if (!t->finishing || t->reducing || n->cfg.id == 0)
     return; /* node 0 forgets at completion */
   if (is_master_here(n, t) && (!t->master_started || t->updates_pending || t->acks_pending))
     return;
@@ -128,7 +131,10 @@ void nw_task_start_next(nw_node *n) {
     nw_w_u64(&w, s->pitch);
     nw_w_u32(&w, (uint32_t)s->master);
     nw_w_u32(&w, (uint32_t)s->creator);
-    nw_w_u32(&w, (uint32_t)task->access[i]);
+    /* The reduction rides in the access word's upper bytes: a task without one sends the
+     * same bytes as before reductions existed, so simulated timings did not move. */
+    nw_w_u32(&w, (uint32_t)task->access[i] | (uint32_t)task->reduce_op[i] << 8 |
+                     (uint32_t)task->reduce_type[i] << 16);
   }
   for (int k = 0; k < n->cfg.nodes; k++) {
     nw_writer copy = w;
@@ -190,13 +196,17 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   for (uint32_t i = 0; i < nspaces; i++) {
     uint64_t id = nw_r_u64(r), size = nw_r_u64(r), pitch = nw_r_u64(r);
     int master = (int)nw_r_u32(r), creator = (int)nw_r_u32(r);
-    nw_access a = (nw_access)nw_r_u32(r);
+    uint32_t word = nw_r_u32(r);
+    nw_access a = (nw_access)(word & 0xff);
+    nw_reduce_op op = (nw_reduce_op)(word >> 8 & 0xff);
+    nw_elem_type type = (nw_elem_type)(word >> 16 & 0xff);
     nw_space_state *s = r->bad ? NULL : nw_space_get(n, id, size, pitch, master, creator);
-    if (!s) {
+    if (!s || (op && (!nw_reduce_op_name(op) || !nw_reduce_type_name(type)))) {
       r->bad = 1;
       break;
     }
-    t->bound[i] = (nw_bound){s, a};
+    t->bound[i] = (nw_bound){
+        s, a, {.op = op, .type = type, .kind = t->kind, .info = &t->info, .space = (int)i}};
     if (writes(a)) /* before any of its subtasks asks for data (issue 17) */
       nw_space_new_version(n, s);
     t->info.space_size[i] = size;
@@ -384,6 +394,32 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   for (size_t i = 0; i < t->ndeferred; i++)
     nw_exec_commit(n, t->deferred[i]);
   t->ndeferred = 0;
+  if (nw_reduce_tree_needed(t)) { /* reduced spaces combine across nodes first */
+    t->reducing = 1;
+    if (!nw_reduce_tree_step(n, t))
+      return; /* nw_task_on_reduce goes on as the children's results come */
+    t->reducing = 0;
+  }
+  publish_writes(n, t);
+}
+
+/* A child's partial result of a reduced space (reduce_tree.c). */
+void nw_task_on_reduce(nw_node *n, int src, nw_reader *r) {
+  uint64_t id = nw_r_u64(r);
+  nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
+  if (!t) {
+    r->bad = 1;
+    return;
+  }
+  nw_reduce_tree_on_partial(n, t, src, r);
+  if (!r->bad && t->reducing && nw_reduce_tree_step(n, t)) {
+    t->reducing = 0;
+    publish_writes(n, t);
+  }
+}
+
+/* Steps 2 on, once the node's results are final: commit S here, tell the masters. */
+static void publish_writes(nw_node *n, nw_task_state *t) {
   /* Step 2: commit S here; written spaces drop their fetched (now stale) data. */
   int masters[NW_MAX_BOUND_SPACES], nm = 0;
   for (int i = 0; i < t->info.nspaces; i++) {

@@ -24,6 +24,7 @@ typedef struct loop_config {
   double slow_node_factor;            /* node 1 computes this many times slower (1 = none) */
   int serial_data;                    /* a node sends its data one transfer at a time */
   int check_views;                    /* node config's check_views (viewcheck.h) */
+  int compress_network;               /* node config's compress_network */
   uint64_t seed;
   nw_sched_config sched;
   /* Run each kernel when its exec completes instead of at launch. A real device runs a kernel

@@ -114,6 +114,10 @@ static const opt_def defs[] = {
      {"on", "off"},
      "CPU views hold only subscribed bytes; a kernel writing others fails the run (functional; "
      "default on in sanitizer builds)"},
+    {"compression",
+     T_CHOICE,
+     {"off", "network"},
+     "reduction data between nodes run-length encoded (paper 4.6; functional only)"},
     {"app-param",
      T_PARAM,
      {0},
@@ -292,6 +296,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.prosteal = strcmp(v, "on") == 0;
   else if (!strcmp(n, "check-views"))
     c->check_views = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "compression"))
+    c->compress_network = strcmp(v, "network") == 0;
   else if (!strcmp(n, "multi-assign"))
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
@@ -513,6 +519,12 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     snprintf(why, len, "--verify needs --data functional (phantom mode moves no bytes)");
     return 1;
   }
+  if (o->run.compress_network && !o->run.functional) {
+    snprintf(why, len,
+             "--compression network needs --data functional (phantom data has no bytes to "
+             "encode)");
+    return 1;
+  }
   if (o->run.work_groups && o->run.cpu_devices > 0) {
     snprintf(why, len,
              "--cpu-devices %d: with --work-groups on a node's CPU is one work-group "
@@ -597,6 +609,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddStringToObject(j, "check-views", c->check_views ? "on" : "off");
+  cJSON_AddStringToObject(j, "compression", c->compress_network ? "network" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddNumberToObject(j, "steal-probes", c->sched.steal_probes);
   cJSON_AddStringToObject(j, "steal-policy",
