@@ -299,8 +299,8 @@ static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, o
 /* ---- actors */
 
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
- * cost and the bytes the event brings before it takes effect, the bytes its commits copied
- * after. */
+ * cost and the bytes the event brings before it takes effect, the bytes its commits copied,
+ * its reductions combined and its compression coded after. */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
@@ -310,10 +310,12 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   double before = c->event_s[k] + bytes * c->event_s_per_byte[k];
   if (before > 0)
     sg_actor_sleep_for(before);
-  uint64_t copied = nw_node_stats(sn->node)->bytes_view_copies;
+  const nw_stats *st = nw_node_stats(sn->node);
+  uint64_t copied = st->bytes_view_copies, reduced = st->bytes_reduced, coded = st->bytes_rle;
   nw_node_handle(sn->node, ev);
-  double after =
-      (double)(nw_node_stats(sn->node)->bytes_view_copies - copied) * c->event_s_per_byte[k];
+  double after = (double)(st->bytes_view_copies - copied) * c->event_s_per_byte[k] +
+                 (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
+                 (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)
     sg_actor_sleep_for(after);
 }

@@ -42,6 +42,10 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
     st = read_one(h, platform, "rt_launch", &c->launch_s, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_done", &c->done_s, why, why_len);
-  c->any |= c->launch_s > 0 || c->done_s > 0;
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_reduce_per_byte", &c->reduce_s_per_byte, why, why_len);
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_rle_per_byte", &c->rle_s_per_byte, why, why_len);
+  c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0;
   return st;
 }

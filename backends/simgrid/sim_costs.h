@@ -6,6 +6,8 @@
  *   rt_<kind>_per_byte                                          seconds per byte it moves
  *   rt_launch, rt_done       a CPU subtask's hand-offs: launch to kernel start, kernel end to
  *                            its completion reaching the event loop
+ *   rt_reduce_per_byte       seconds per byte a reduction combines (paper 4.5: on the CPU)
+ *   rt_rle_per_byte          seconds per raw byte run-length encoded or decoded (4.6)
  * The node's event loop spends them on its own runtime core (a pause of the loop, not flops
  * shared with the compute devices): an event's fixed and message/driver-call bytes cost before
  * it takes effect, the bytes its commits copied after (they are known only then). */
@@ -22,6 +24,7 @@ typedef struct sim_costs {
   double event_s[NW_STATS_EVENT_KINDS];          /* by nw_event_kind */
   double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
   double launch_s, done_s;
+  double reduce_s_per_byte, rle_s_per_byte;
   int any; /* some cost is not 0 */
 } sim_costs;
 

@@ -372,9 +372,11 @@ static void copy_view(const nw_region *what, const unsigned char *view, uint64_t
 static void commit_views(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   for (int i = 0; i < t->info.nspaces; i++) {
+    const nw_region *w = &e->prep->write[i];
+    if (!n->cfg.functional && t->bound[i].reduce.op) /* phantom: for the simulator's costs */
+      n->stats.bytes_reduced += nw_region_overlap_bytes(w, &t->written[i]);
     if (!e->write_buf[i] || !n->cfg.functional)
       continue;
-    const nw_region *w = &e->prep->write[i];
     if (t->bound[i].reduce.op) {
       uint64_t combined = nw_reduce_merge(&t->bound[i].reduce, w, e->write_buf[i], e->views[i].lo,
                                           t->bound[i].space->data, &t->written[i]);

@@ -203,6 +203,8 @@ struct nw_task_state {
    * TASK_FINISH and step 2 below. Per bound space, the next round (-1: this node's part is
    * done), and the partial results children sent, per round, kept until their turn. */
   int reducing;
+  int red_started;
+  double red_start_s; /* when this node's part began (TASK_FINISH) */
   int red_round[NW_MAX_BOUND_SPACES];
   nw_partial *red_in[NW_MAX_BOUND_SPACES][NW_REDUCE_ROUNDS];
   nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */

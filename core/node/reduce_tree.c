@@ -78,8 +78,10 @@ static void send_partial(nw_node *n, nw_task_state *t, int i, int parent, int ro
       return;
     }
     nw_region_gather(w, t->bound[i].space->data, packed);
-    if (enc)
+    if (enc) {
       payload = nw_rle_encode(packed, raw, enc);
+      n->stats.bytes_rle += raw;
+    }
     nw_w_u8(&m, enc != NULL);
     nw_w_u64(&m, payload);
     nw_w_bytes(&m, enc ? enc : packed, payload);
@@ -94,7 +96,9 @@ static void send_partial(nw_node *n, nw_task_state *t, int i, int parent, int ro
 
 /* Combines a child's partial result into this node's copy and its set S. */
 static void merge_partial(nw_node *n, nw_task_state *t, int i, nw_partial *p) {
-  if (n->cfg.functional && !nw_region_empty(&p->what)) {
+  if (!n->cfg.functional) /* phantom: what would be combined, for the simulator's costs */
+    n->stats.bytes_reduced += nw_region_overlap_bytes(&p->what, &t->written[i]);
+  else if (!nw_region_empty(&p->what)) {
     uint64_t lo, hi;
     nw_region_bounds(&p->what, &lo, &hi);
     unsigned char *view = malloc(hi - lo);
@@ -117,6 +121,10 @@ static void merge_partial(nw_node *n, nw_task_state *t, int i, nw_partial *p) {
 
 int nw_reduce_tree_step(nw_node *n, nw_task_state *t) {
   int done = 1, nodes = n->cfg.nodes;
+  if (!t->red_started) {
+    t->red_started = 1;
+    t->red_start_s = n->be.ops->now(n->be.be);
+  }
   for (int i = 0; i < t->info.nspaces; i++) {
     if (!t->bound[i].reduce.op)
       continue;
@@ -126,6 +134,7 @@ int nw_reduce_tree_step(nw_node *n, nw_task_state *t) {
       int mask = 1 << r;
       if (mask >= nodes) { /* the root: every child's result is in */
         t->red_round[i] = -1;
+        n->stats.reduction_tree_s += n->be.ops->now(n->be.be) - t->red_start_s;
         break;
       }
       if (rel & mask) {
@@ -179,9 +188,10 @@ void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader 
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
-    if (compressed)
+    if (compressed) {
       r->bad = nw_rle_decode(bytes, len, p->bytes, raw) != 0;
-    else if (len != raw)
+      n->stats.bytes_rle += raw;
+    } else if (len != raw)
       r->bad = 1;
     else
       memcpy(p->bytes, bytes, raw);

@@ -90,6 +90,10 @@ typedef struct nw_stats {
   uint64_t bytes_reduced;
   uint64_t bytes_reduction_raw;
   uint64_t bytes_reduction_sent;
+  uint64_t bytes_rle; /* raw bytes it run-length encoded or decoded */
+  /* As the root of reduced spaces' trees: seconds from its TASK_FINISH to its last merge,
+   * summed over tasks and spaces (the paper's inter-node reduction stage, Fig. 8). */
+  double reduction_tree_s;
   /* Events the node's loop handled (messages, kernel and copy completions, timers, driver
    * calls): the simulator's unit of work, so its count per subtask shows how the cost of a
    * run grows with the cluster (tests/sim/events_per_subtask.sh). */
