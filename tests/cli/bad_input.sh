@@ -101,6 +101,9 @@ app_param_malformed) args=(run --app taskbench --app-param iterations) want="--a
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
 taskbench_unknown_param) args=(run --app taskbench --app-param radix=3) want="taskbench: --app-param radix: unknown key" ;;
+pagerank_block_not_dividing) args=(run --app pagerank --n 1000 --block 512) want="pagerank: --block 512 does not divide --n 1000" ;;
+pagerank_iterations_zero) args=(run --app pagerank --app-param iterations=0) want="pagerank: --app-param iterations=0: not a whole number from 1 to 1000" ;;
+pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
