@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# pagerank-figs.sh [BUILD_DIR]: the Unicorn paper's PageRank results in simulation (Beri et
+# al., TPDS, Fig. 8 and Fig. 18; EXPERIMENTS.md, section 13), on platforms/paper-cluster.xml.
+#
+# Fig. 8, phantom data at the paper's scale: 500 million pages, 250 subtasks of 2 million, on
+# 1-14 nodes with CPUs, GPUs or both. Per iteration: simulated seconds, and the inter-node
+# reduction stage (reduction_tree_s). Twice: as the platform is (combining results costs
+# nothing, only its transfers), and with combining charged at an assumed 10 GB/s on each node
+# (rt_reduce_per_byte = 1e-10 s; the paper gives no rate). 5 iterations: every iteration is the
+# same work, so the per-iteration figures are those of the paper's 25.
+#
+# Fig. 18, functional data (the compression ratio depends on the bytes): the paper's 250
+# subtasks, each of 4096 pages instead of a million (1,024,000 pages, 1/244 of its 250
+# million), 3 iterations, on 8-14 nodes, compression off and on. Raw bytes of partial results
+# sent per iteration (x 244 / 2 gives the paper's scale: its ranks are 4-byte floats, ours
+# 8-byte fixed point), the compression ratio, and the gain in simulated time.
+set -eu
+build=${1:-build}
+nw=$build/narwhal
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+"$src/platforms/gen-platform.sh" --nodes 14 --cores 12 --core-speed 19.2Gf --gpus 2 \
+  --gpu-speed 650Gf --gpu-mem 6442450944 --pcie-bw 6GBps --pcie-lat 10us --nic-bw 4GBps \
+  --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us \
+  --cpu-prop rt_reduce_per_byte=1e-10 >"$tmp/charged.xml"
+
+echo "Fig. 8: PageRank per iteration, 500M pages, 250 subtasks (phantom; s)"
+printf '%-6s %-8s %12s %12s %14s %14s\n' nodes devices iteration tree_stage "iteration(10GB/s)" "tree(10GB/s)"
+its=5
+for nodes in 1 2 4 8 14; do
+  for dev in cpu gpu cpu+gpu; do
+    row=()
+    for plat in "$src/platforms/paper-cluster.xml" "$tmp/charged.xml"; do
+      o=$("$nw" run --app pagerank --backend sim --platform "$plat" --nodes "$nodes" \
+        --n 500000000 --block 2000000 --data phantom --devices "$dev" \
+        --app-param iterations=$its --json)
+      row+=("$(awk -v m="$(field "$o" makespan_s)" -v k=$its 'BEGIN{printf "%.3f", m/k}')")
+      row+=("$(awk -v m="$(field "$o" reduction_tree_s)" -v k=$its 'BEGIN{printf "%.3f", m/k}')")
+    done
+    printf '%-6s %-8s %12s %12s %14s %14s\n' "$nodes" "$dev" "${row[@]}"
+  done
+done
+
+echo
+echo "Fig. 18: network compression, 1,024,000 pages, 250 subtasks, 3 iterations (functional)"
+printf '%-6s %16s %10s %12s %12s %8s\n' nodes raw_MB/iter ratio off_s on_s gain_%
+for nodes in 8 10 12 14; do
+  args=(run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml"
+    --nodes "$nodes" --n 1024000 --block 4096 --app-param iterations=3 --json)
+  off=$("$nw" "${args[@]}" --compression off)
+  on=$("$nw" "${args[@]}" --compression network)
+  for o in "$off" "$on"; do # the same ranks as the serial reference, bit for bit
+    printf '%s' "$o" | grep -qE '"verified":[[:space:]]*true' || { echo "not verified" >&2; exit 1; }
+  done
+  raw=$(field "$on" bytes_reduction_raw) sent=$(field "$on" bytes_reduction_sent)
+  m0=$(field "$off" makespan_s) m1=$(field "$on" makespan_s)
+  awk -v n="$nodes" -v r="$raw" -v s="$sent" -v a="$m0" -v b="$m1" 'BEGIN {
+    printf "%-6s %16.1f %10.2f %12.5f %12.5f %8.2f\n", n, r / 3 / 1e6, r / s, a, b, 100 * (a - b) / a }'
+done
