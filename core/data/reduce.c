@@ -139,21 +139,10 @@ static void combine(const nw_reducer *red, const nw_region *what, const unsigned
   }
 }
 
-static void copy_in(const nw_region *what, const unsigned char *view, uint64_t lo,
-                    unsigned char *space) {
-  for (size_t i = 0; i < what->n; i++) {
-    const nw_rect *r = &what->r[i];
-    for (uint64_t row = r->row0; row < r->row1; row++) {
-      uint64_t at = row * what->pitch + r->col0;
-      memcpy(space + at, view + (at - lo), r->col1 - r->col0);
-    }
-  }
-}
-
 uint64_t nw_reduce_merge(const nw_reducer *red, const nw_region *what, const unsigned char *view,
                          uint64_t lo, unsigned char *space, const nw_region *done) {
   if (nw_region_overlap_bytes(what, done) == 0) {
-    copy_in(what, view, lo, space);
+    nw_region_copy_from(what, view, lo, space);
     return 0;
   }
   nw_region both, fresh;
@@ -165,7 +154,7 @@ uint64_t nw_reduce_merge(const nw_reducer *red, const nw_region *what, const uns
     nw_region_free(&fresh);
     return (uint64_t)-1;
   }
-  copy_in(&fresh, view, lo, space);
+  nw_region_copy_from(&fresh, view, lo, space);
   combine(red, &both, view, lo, space);
   uint64_t combined = nw_region_bytes(&both);
   nw_region_free(&both);

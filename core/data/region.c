@@ -738,6 +738,17 @@ void nw_region_gather(const nw_region *s, const unsigned char *space, unsigned c
   nw_region_gather_from(s, space, 0, packed);
 }
 
+void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t lo,
+                         unsigned char *space) {
+  for (size_t i = 0; i < s->n; i++) {
+    const nw_rect *r = &s->r[i];
+    for (uint64_t row = r->row0; row < r->row1; row++) {
+      uint64_t at = row * s->pitch + r->col0;
+      memcpy(space + at, view + (at - lo), r->col1 - r->col0);
+    }
+  }
+}
+
 void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
                           unsigned char *space) {
   for (size_t i = 0; i < s->n; i++) {

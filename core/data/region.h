@@ -67,6 +67,10 @@ void nw_region_bounds(const nw_region *s, uint64_t *lo, uint64_t *hi);
  * space at space[b]); the packed order is rectangle by rectangle, row by row. */
 void nw_region_gather(const nw_region *s, const unsigned char *space, unsigned char *packed);
 void nw_region_scatter(const nw_region *s, const unsigned char *packed, unsigned char *space);
+/* Copies the bytes of the set from a buffer holding [lo, ...) of the space (byte b at
+ * view[b - lo]: a subtask's private view) into one laid out as the whole space. */
+void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t lo,
+                         unsigned char *space);
 /* Scatters into a buffer that holds only [lo, ...) of the space: byte b at space[b - lo]. */
 void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
                           unsigned char *space);

@@ -354,18 +354,6 @@ void nw_pipeline_data_arrived(nw_node *n) {
   }
 }
 
-/* Copies the bytes of `what` from a private view (holding [lo, ...)) into the space. */
-static void copy_view(const nw_region *what, const unsigned char *view, uint64_t lo,
-                      unsigned char *space) {
-  for (size_t i = 0; i < what->n; i++) {
-    const nw_rect *r = &what->r[i];
-    for (uint64_t row = r->row0; row < r->row1; row++) {
-      uint64_t at = row * what->pitch + r->col0;
-      memcpy(space + at, view + (at - lo), r->col1 - r->col0);
-    }
-  }
-}
-
 /* Copies an exec's private write views into the node's copy; a reduced space's bytes that
  * earlier subtasks of the task wrote here (t->written, which does not hold this exec's writes
  * yet) are combined instead (paper 4.5: reductions as soon as results are ready). */
@@ -385,7 +373,7 @@ static void commit_views(nw_node *n, nw_exec *e) {
       else
         n->stats.bytes_reduced += combined;
     } else {
-      copy_view(w, e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
+      nw_region_copy_from(w, e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
     }
     n->stats.bytes_view_copies += nw_region_bytes(w);
   }
