@@ -1,0 +1,62 @@
+/* lu_ref.c: see lu_ref.h. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "lu.h"
+#include "lu_ref.h"
+
+static uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+void lu_fill_input(float *a, uint64_t n, uint64_t seed) {
+  uint64_t s = splitmix64(seed);
+  for (uint64_t i = 0; i < n; i++)
+    for (uint64_t j = 0; j < n; j++) {
+      /* 24 random bits: u is exact in float, and so is 2u - 1. */
+      float u = (float)(splitmix64(s + i * n + j) >> 40) * 0x1p-24f;
+      a[i * n + j] = i == j ? (float)(n + 1) + u : 2.0f * u - 1.0f;
+    }
+}
+
+int lu_reference(float *a, uint64_t n, uint64_t b) {
+  uint64_t nb = n / b, bb = b * b;
+  float *d = malloc(bb * sizeof *d), *scratch = malloc(bb * sizeof *scratch);
+  float *r = malloc(n * b * sizeof *r), *c = malloc(n * b * sizeof *c);
+  int ok = d && scratch && r && c;
+  int ib = (int)b, in = (int)n;
+  for (uint64_t k = 0; ok && k < nb; k++) {
+    float *akk = a + k * b * n + k * b;
+    lu_diag_op(ib, akk, in, d);
+    for (uint64_t j = k + 1; j < nb; j++)
+      lu_row_op(ib, akk + (j - k) * b, in, d, r + j * bb);
+    for (uint64_t i = k + 1; i < nb; i++)
+      lu_col_op(ib, akk + (i - k) * b * n, in, d, c + i * bb);
+    for (uint64_t i = k + 1; i < nb; i++)
+      for (uint64_t j = k + 1; j < nb; j++)
+        lu_update_op(ib, a + i * b * n + j * b, in, c + i * bb, r + j * bb, scratch);
+  }
+  free(d);
+  free(scratch);
+  free(r);
+  free(c);
+  return ok ? 0 : -1;
+}
+
+double lu_residual(const float *a, const float *lu, uint64_t n) {
+  double worst = 0.0, scale = 0.0;
+  for (uint64_t i = 0; i < n; i++)
+    for (uint64_t j = 0; j < n; j++) {
+      uint64_t top = i < j ? i : j; /* L's unit diagonal at p = i, U's zeros below */
+      double sum = i <= j ? (double)lu[i * n + j] : 0.0;
+      for (uint64_t p = 0; p < top + (i > j); p++)
+        sum += (double)lu[i * n + p] * (double)lu[p * n + j];
+      double diff = fabs(sum - (double)a[i * n + j]);
+      worst = diff > worst ? diff : worst;
+      scale = fabs((double)a[i * n + j]) > scale ? fabs((double)a[i * n + j]) : scale;
+    }
+  return scale > 0.0 ? worst / scale : worst;
+}
