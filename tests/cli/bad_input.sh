@@ -97,6 +97,8 @@ slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NOD
 runtime_cost_negative) args=(run --platform "$tmp/bad-cost.xml" --n 64 --block 16) want="host n0-cpu: property rt_exec_done='-1' is not a number of seconds >= 0" ;;
 calibrate_bad_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json" --workload matmul:12x:4) want="--workload 'matmul:12x:4': N and BLOCK must be positive whole numbers" ;;
 calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json") want="calibrate needs --platform-out FILE, --perfmodel FILE and at least one --workload" ;;
+lu_block_not_dividing) args=(run --app lu --n 100 --block 32) want="lu: --block 32 does not divide --n 100" ;;
+lu_app_param) args=(run --app lu --n 64 --block 16 --app-param iterations=3) want="lu: --app-param iterations: lu takes no app parameters" ;;
 app_param_malformed) args=(run --app taskbench --app-param iterations) want="--app-param: 'iterations' is not KEY=VALUE" ;;
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
