@@ -10,7 +10,7 @@
  * another leading dimension (OpenBLAS's small-matrix kernels read operands in place). The
  * factors come from the D, R and C spaces, whose blocks are packed already. The buffers'
  * alignment differs (a view, a malloc'd block) and does not change OpenBLAS's results; its
- * thread count does (measured with OpenBLAS 0.3: sgemm and strsm of 512 x 512 on 1 and on 2
+ * thread count does (measured with OpenBLAS 0.3.21: sgemm and strsm of 512 x 512 on 1 and on 2
  * threads differ in the last bits), so kernels and reference must run with the same one. They
  * do: the simulator runs both in one process with one OpenBLAS setting, and the real backend
  * sets it alike on every rank (one thread per CPU device when each core is a device, the
