@@ -354,12 +354,18 @@ void nw_pipeline_data_arrived(nw_node *n) {
   }
 }
 
+/* Which of an exec's write views commit_views copies in. */
+enum { COMMIT_ALL, COMMIT_REDUCED, COMMIT_UNREDUCED };
+
 /* Copies an exec's private write views into the node's copy; a reduced space's bytes that
  * earlier subtasks of the task wrote here (t->written, which does not hold this exec's writes
  * yet) are combined instead (paper 4.5: reductions as soon as results are ready). */
-static void commit_views(nw_node *n, nw_exec *e) {
+static void commit_views(nw_node *n, nw_exec *e, int which) {
   nw_task_state *t = e->task;
   for (int i = 0; i < t->info.nspaces; i++) {
+    if ((which == COMMIT_REDUCED && !t->bound[i].reduce.op) ||
+        (which == COMMIT_UNREDUCED && t->bound[i].reduce.op))
+      continue;
     const nw_region *w = &e->prep->write[i];
     if (!n->cfg.functional && t->bound[i].reduce.op) /* phantom: for the simulator's costs */
       n->stats.bytes_reduced += nw_region_overlap_bytes(w, &t->written[i]);
@@ -387,7 +393,7 @@ static void free_exec(nw_node *n, nw_exec *e) {
 }
 
 void nw_exec_commit(nw_node *n, nw_exec *e) {
-  commit_views(n, e);
+  commit_views(n, e, COMMIT_UNREDUCED); /* a deferred exec's reduced views went in at once */
   free_exec(n, e);
 }
 
@@ -412,8 +418,12 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   int deferred = 0;
   for (int i = 0; i < t->info.nspaces; i++)
     deferred |= t->bound[i].access == NW_READ_WRITE && !nw_region_empty(&e->prep->write[i]);
-  if (!deferred) /* before the set S grows: reductions combine with what it held */
-    commit_views(n, e);
+  /* Before the set S grows: reductions combine with what it held. A reduced space is merged
+   * now even when the read-write views wait for the task's end: once S holds these bytes, a
+   * later merge would combine them with whatever the space held instead of copying them, and
+   * the other subtasks' merges meanwhile with bytes that are not there yet. Nothing on the node
+   * reads a write-only space during the task, so merging early changes no subtask's view. */
+  commit_views(n, e, deferred ? COMMIT_REDUCED : COMMIT_ALL);
   for (int i = 0; i < t->info.nspaces; i++)
     if (!nw_region_empty(&e->prep->write[i]) &&
         nw_region_add(&t->written[i], &e->prep->write[i]) != NW_OK)

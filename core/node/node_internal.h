@@ -410,7 +410,8 @@ nw_status nw_pipeline_append(nw_device_slot *s, nw_range r);
 /* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start:
  * what "local" means for the locality counters and for locality-aware policies. */
 uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
-/* Copies an exec's private write views into the node's copy of its spaces and frees it. */
+/* Copies a deferred exec's private write views into the node's copy of its spaces (all but
+ * the reduced ones, merged when its result came) and frees it. */
 void nw_exec_commit(nw_node *n, nw_exec *e);
 void nw_pipeline_free_slot(nw_device_slot *s, int nspaces);
 double nw_pipeline_rate(const nw_device_slot *s);

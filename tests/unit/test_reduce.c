@@ -6,6 +6,8 @@
  *   (the binomial tree across nodes), for every operation and type and a custom callback,
  *   also with messages reordered, with copies of stragglers (multi-assign) and with the
  *   partial results run-length encoded;
+ * - the same beside a read-write space the subtasks also write (their commits wait for the
+ *   task's end, but not their reduced results: found by the random programs);
  * - on sparse results compression moves fewer bytes than it would raw;
  * - bad uses are refused with a message: a reduction on a read-only or read-write space, on
  *   an unbound space, a custom one without a callback, writes not on element boundaries.
@@ -136,6 +138,7 @@ typedef struct red_conf {
   uint64_t stride; /* subtask k writes elements [k * stride, k * stride + width) */
   uint64_t width;
   int sparse; /* values mostly zero (compression) */
+  int rw;     /* a second space, read-write: subtask k writes its 8 bytes at 8 k */
 } red_conf;
 
 /* Subtask k's value for element j: small, with zeros and (signed) negatives. */
@@ -159,7 +162,8 @@ static nw_status red_sub(nw_subscriber *s, const nw_task_info *t, uint64_t k) {
   const red_conf *c = t->conf;
   size_t es = nw_reduce_elem_size((nw_elem_type)c->type);
   uint64_t lo = first_elem(c, k), hi = last_elem(c, k);
-  return nw_subscribe(s, 0, NW_WRITE_ONLY, lo * es, (hi - lo) * es, 1, 1);
+  nw_status st = nw_subscribe(s, 0, NW_WRITE_ONLY, lo * es, (hi - lo) * es, 1, 1);
+  return st == NW_OK && c->rw ? nw_subscribe(s, 1, NW_READ_WRITE, k * 8, 8, 8, 1) : st;
 }
 
 static void red_kernel(const nw_task_info *t, uint64_t k, const nw_view *v) {
@@ -168,6 +172,12 @@ static void red_kernel(const nw_task_info *t, uint64_t k, const nw_view *v) {
   for (uint64_t j = first_elem(c, k); j < last_elem(c, k); j++) {
     elem e = elem_of((nw_elem_type)c->type, value_of(c, k, j));
     memcpy(nw_view_at(&v[0], j * es), &e, es);
+  }
+  if (c->rw) {
+    uint64_t x;
+    memcpy(&x, nw_view_at(&v[1], k * 8), 8);
+    x += k;
+    memcpy(nw_view_at(&v[1], k * 8), &x, 8);
   }
 }
 
@@ -228,17 +238,24 @@ static nw_status red_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
   }
   memcpy(want, init, bytes);
   fold(c, subtasks, want);
-  nw_space *s;
+  nw_space *s, *rw = NULL;
   nw_task *t = NULL;
+  uint64_t *counts = calloc(subtasks, 8); /* the read-write space: subtask k adds k */
   nw_status st = nw_space_create(rt, bytes, es * 16, &s); /* rows of 16 elements */
   if (st == NW_OK)
     st = nw_space_write(s, 0, init, bytes);
+  if (st == NW_OK && c->rw)
+    st = nw_space_create(rt, subtasks * 8, 64, &rw);
+  if (st == NW_OK && c->rw)
+    st = nw_space_write(rw, 0, counts, subtasks * 8);
   if (st == NW_OK)
     st = nw_task_create(rt, &red_kind, subtasks, c, sizeof *c, &t);
   if (st == NW_OK)
     st = nw_task_bind(t, s, NW_WRITE_ONLY);
   if (st == NW_OK)
     st = nw_task_reduce(t, s, (nw_reduce_op)c->op, (nw_elem_type)c->type);
+  if (st == NW_OK && c->rw)
+    st = nw_task_bind(t, rw, NW_READ_WRITE);
   if (st == NW_OK)
     st = nw_task_submit(t);
   if (st == NW_OK)
@@ -246,9 +263,16 @@ static nw_status red_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
   if (st == NW_OK)
     st = nw_space_read(s, 0, got, bytes);
   exact = st == NW_OK && memcmp(got, want, bytes) == 0;
+  if (st == NW_OK && c->rw)
+    st = nw_space_read(rw, 0, counts, subtasks * 8);
+  for (uint64_t k = 0; st == NW_OK && c->rw && k < subtasks; k++)
+    exact &= counts[k] == k;
   out->verified = exact;
   nw_task_destroy(t);
   nw_space_destroy(s);
+  if (rw)
+    nw_space_destroy(rw);
+  free(counts);
   free(init);
   free(want);
   free(got);
@@ -314,6 +338,22 @@ static void test_gaps_and_copies(void) {
     CHECK(res.total.multi_assigned > 0);
     nw_run_result_free(&res);
   }
+}
+
+/* Subtasks that also write a read-write space: their views of it are copied in at the task's
+ * end (the node's copy is what every subtask reads), but their reduced results must merge
+ * when they come, or the merge takes bytes that are not there yet for earlier results. */
+static void test_beside_read_write(void) {
+  for (int nodes = 1; nodes <= 3; nodes += 2)
+    for (int op = NW_REDUCE_ADD; op <= NW_REDUCE_BIT_AND; op += NW_REDUCE_BIT_AND - 1) {
+      loop_config lc;
+      loop_config_defaults(&lc);
+      lc.nodes = nodes;
+      red_conf c = {
+          .op = op, .type = NW_TYPE_UINT32, .elems = 200, .stride = 9, .width = 25, .rw = 1};
+      nw_run_result res = run_red(&lc, &c);
+      nw_run_result_free(&res);
+    }
 }
 
 static void test_compression(void) {
@@ -420,6 +460,7 @@ int main(void) {
   test_builtins();
   test_trees();
   test_gaps_and_copies();
+  test_beside_read_write();
   test_compression();
   test_refusals();
   return check_report("reduce");
