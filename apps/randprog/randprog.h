@@ -11,6 +11,24 @@
  * plain memory with Unicorn's transactional semantics, and the driver (randprog_main.c)
  * compares every space byte for byte at each read-back and at the end.
  *
+ * Reductions (nw_task_reduce): each write-only binding is reduced with probability 1/3 (not
+ * the one holding the budget-setting subtask's big quad). The operation is one of the ten
+ * built-in ones or, 1 time in 11, NW_REDUCE_CUSTOM; the built-in ones run over an integer
+ * type (int32, uint32, int64, uint64), and the bitwise and logical ones 1 time in 3 over
+ * float or double instead (they do not round, so the result does not depend on the order
+ * either); the custom one (rp_combine) is a + b + 1 over 32-bit words or a byte-wise max, with
+ * any element size. Subtasks then write overlapping quads of that space: a pool of 1-3 quads
+ * per task that each subtask takes with probability 1/2, plus 0-2 of its own, every run
+ * starting and ending on an element boundary and, where the pitch is not a multiple of the
+ * element size, inside one row (nw_reduce_aligned). The kernel writes whole elements, built
+ * from the same hash-derived bytes and shaped per operation so that combining keeps showing
+ * every writer (odd factors for products, about half zeros for logical ops, dense bits for
+ * AND, sparse bits for OR); the reference folds the subtasks' results in subtask order with
+ * the same function (rp_combine), which the operations' associativity and commutativity make
+ * equal to any order the runtime takes. Those draws come from a second generator, after the
+ * task's usual quads are drawn and the reduced binding's are replaced, so a program without
+ * reductions is the one the seed gave before reductions existed.
+ *
  * Arguments (nw_app_args; the tool has no per-app help, so they are documented here):
  *   --seed S   the program (and its initial bytes) drawn from S;
  *   --n N      the largest space size in bytes (1 to 65536; the tool's default 1024);
@@ -47,6 +65,15 @@ typedef struct rp_quad {
   uint32_t offset, length, step, count;
 } rp_quad;
 
+/* The custom reductions (rp_combine), both associative and commutative. */
+enum { RP_CUSTOM_ADD1 = 1 /* a + b + 1 on uint32 words */, RP_CUSTOM_BYTE_MAX };
+
+/* How a binding's writes are combined: op 0 (not reduced) or an nw_reduce_op, type an
+ * nw_elem_type, custom an RP_CUSTOM_* when op is NW_REDUCE_CUSTOM. */
+typedef struct rp_reduction {
+  uint32_t op, type, custom;
+} rp_reduction;
+
 /* A task's configuration bytes: this header, then `nquads` rp_quad records. Subtask j's quads
  * are records [first[j], first[j + 1]), ordered by binding index. The subscription callback
  * and kernels read nothing else, so they are pure functions of (conf, subtask) on every node.
@@ -55,6 +82,7 @@ typedef struct rp_conf_head {
   uint32_t task; /* the task's index in the program (hashed; the runtime's id may differ) */
   uint32_t subtasks, nspaces, nquads;
   uint32_t first[RP_MAX_SUBTASKS + 1];
+  rp_reduction red[RP_MAX_SPACES]; /* per binding index */
 } rp_conf_head;
 
 /* Reads the header / quad i of a configuration (copied: the bytes need not be aligned). */
@@ -75,8 +103,16 @@ typedef struct rp_bytes {
 /* Runs subtask `subtask` of the task whose configuration is `conf`: hashes every byte it
  * reads (spaces in binding order, quads in order, bytes in order, repeats each time) with the
  * task and subtask, then writes every byte it subscribed for writing as rp_value() of that
- * hash. Returns the number of bytes touched. */
+ * hash (on a reduced binding, element by element, shaped for the operation). Returns the
+ * number of bytes touched. */
 uint64_t rp_run_subtask(const void *conf, uint64_t subtask, const rp_bytes *b);
+/* into = into op from over `length` bytes at space offset `offset` of binding `binding`,
+ * with the binding's reduction (rp_conf_head.red): the runtime's combination (built-in ops
+ * through core's nw_reduce_builtin, custom ones through the kind's reduce callback, which is
+ * this) and the reference's are the same code. A run not on element boundaries is the
+ * runtime's bug: reported on stderr, and aborts. */
+void rp_combine(const void *conf, uint32_t binding, void *into, const void *from, uint64_t offset,
+                uint64_t length);
 /* Bytes the subtask reads plus bytes it writes (its cost model's basis). */
 uint64_t rp_bytes_touched(const void *conf, uint64_t subtask);
 

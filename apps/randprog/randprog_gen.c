@@ -6,12 +6,14 @@
  * wrap into the next row, single bytes, whole rows, the whole space, the tail of the space,
  * repeats of earlier tasks' quads and reads of what the previous task wrote. The one rule the
  * API imposes across subtasks is kept: within a task, different subtasks never write the same
- * byte (a subtask's own quads may overlap).
+ * byte (a subtask's own quads may overlap), except on a reduced binding, where they are drawn
+ * to overlap, in whole elements (randprog.h, "Reductions").
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "randprog_gen.h"
+#include "reduce.h"
 
 uint64_t rp_next(rp_rng *r) {
   uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
@@ -38,6 +40,9 @@ static uint32_t min32(uint32_t a, uint32_t b) {
 
 typedef struct gen {
   rp_rng r;
+  /* Every reduction draw: the main stream r then draws what it drew before reductions
+   * existed, so a seed's program changes only where a binding is reduced. */
+  rp_rng rr;
   rp_program *p;
   rp_quad hist[RP_MAX_SPACES][HIST]; /* quads of earlier tasks, per program space */
   int nhist[RP_MAX_SPACES];
@@ -190,9 +195,11 @@ static void claim(unsigned char *owner, rp_quad q, unsigned char who) {
 }
 
 /* Shrinks a subtask's quads until its GPU need fits the budget: the widest binding loses its
- * last quad, or its only quad becomes one byte. Dropping writes keeps them disjoint. */
+ * last quad, or its only quad becomes one element (es[b] bytes: 1, or a reduced binding's
+ * element size; a whole-element quad's first element lies inside one row). Dropping writes
+ * keeps them disjoint. */
 static void shrink_to(const rp_program *p, const rp_task_def *t, rp_quad *q, int *nq,
-                      uint64_t budget) {
+                      uint64_t budget, const uint32_t *es) {
   while (rp_gpu_need(p, t, q, *nq) > budget) {
     uint32_t widest = 0;
     uint64_t most = 0;
@@ -212,11 +219,11 @@ static void shrink_to(const rp_program *p, const rp_task_def *t, rp_quad *q, int
     if (count > 1) {
       memmove(&q[last], &q[last + 1], (size_t)(*nq - last - 1) * sizeof *q);
       (*nq)--;
-    } else if (most > 1) {
-      q[last].length = q[last].count = 1;
-      q[last].step = 1;
+    } else if (most > es[widest]) {
+      q[last].length = q[last].step = es[widest];
+      q[last].count = 1;
     } else {
-      return; /* one byte per space: fits any budget rp_check allows */
+      return; /* one element per space: fits any budget rp_check allows */
     }
   }
 }
@@ -242,6 +249,183 @@ static rp_quad big_quad(gen *g, uint64_t budget) {
   return q;
 }
 
+/* Whether q may be written on a binding reduced over es-byte elements of program space sp:
+ * whole elements inside the space, and every segment inside one row unless rows start on
+ * element boundaries too (so that the runtime's regions only hold runs that start and end on
+ * them: nw_reduce_aligned). */
+static int reducible(const rp_program *p, int sp, rp_quad q, uint32_t es) {
+  uint32_t S = p->size[sp], P = p->pitch[sp];
+  if (q.length == 0 || q.count == 0 || q.offset % es || q.length % es ||
+      (q.count > 1 && q.step % es) ||
+      (uint64_t)q.offset + (uint64_t)(q.count - 1) * q.step + q.length > S)
+    return 0;
+  if (P % es == 0 || S <= P)
+    return 1;
+  for (uint64_t i = 0; i < q.count; i++) {
+    uint64_t a = q.offset + i * q.step;
+    if (a / P != (a + q.length - 1) / P)
+      return 0;
+  }
+  return 1;
+}
+
+/* The first element (from element e on, wrapping) that a reduced binding may write alone;
+ * UINT32_MAX when there is none (a space smaller than an element, or rows too narrow). */
+static uint32_t one_element(const rp_program *p, int sp, uint32_t es, uint32_t e) {
+  uint32_t E = p->size[sp] / es;
+  for (uint32_t i = 0; i < E; i++) {
+    uint32_t x = (e + i) % E;
+    if (reducible(p, sp, (rp_quad){.offset = x * es, .length = es, .step = es, .count = 1}, es))
+      return x;
+  }
+  return UINT32_MAX;
+}
+
+/* One quad of some shape for a binding of program space sp reduced over es-byte elements
+ * (reducible); length 0 when the space has no element to write. Offsets, lengths and steps
+ * are drawn in elements; shapes that break rows where rows do not start on element
+ * boundaries are drawn again, at last one element. */
+static rp_quad aligned_shape(gen *g, int sp, uint32_t es) {
+  rp_rng *r = &g->rr;
+  uint32_t S = g->p->size[sp], P = g->p->pitch[sp];
+  uint32_t E = S / es, rows = (S + P - 1) / P, PE = min32(P, S) / es;
+  if (E == 0)
+    return (rp_quad){0};
+  PE = PE ? PE : 1;
+  for (int tries = 0; tries < 8; tries++) {
+    rp_quad q = {.count = 1};
+    switch (rp_below(r, 9)) {
+    case 0: /* a contiguous run, often across rows */
+      q.offset = (uint32_t)rp_below(r, E);
+      q.length = 1 + (uint32_t)rp_below(r, E - q.offset);
+      q.offset *= es;
+      q.length *= es;
+      break;
+    case 1: /* segments further apart than long */
+      q.length = (1 + (uint32_t)rp_below(r, PE / 2 ? PE / 2 : 1)) * es;
+      q.step = q.length + (1 + (uint32_t)rp_below(r, 2 * (uint64_t)PE)) * es;
+      q.count = 2 + (uint32_t)rp_below(r, 8);
+      q.offset = (uint32_t)rp_below(r, E) * es;
+      break;
+    case 2: { /* a rectangle: step == pitch */
+      uint32_t c0 = (uint32_t)rp_below(r, PE);
+      q.length = (1 + (uint32_t)rp_below(r, PE - c0)) * es;
+      q.step = P;
+      q.count = 1 + (uint32_t)rp_below(r, rows);
+      q.offset = (uint32_t)rp_below(r, rows) * P + c0 * es;
+      break;
+    }
+    case 3: /* a single element */
+      q.offset = (uint32_t)rp_below(r, E) * es;
+      q.length = es;
+      break;
+    case 4: /* every whole element */
+      q.length = E * es;
+      break;
+    case 5: /* segments back to back (step == length) */
+      q.length = q.step = (1 + (uint32_t)rp_below(r, PE)) * es;
+      q.count = 2 + (uint32_t)rp_below(r, 8);
+      q.offset = (uint32_t)rp_below(r, E) * es;
+      break;
+    case 6: { /* the tail */
+      uint32_t n = 1 + (uint32_t)rp_below(r, min32(E, 2 * PE));
+      q.offset = (E - n) * es;
+      q.length = n * es;
+      break;
+    }
+    case 7: { /* inside one row */
+      uint64_t row = rp_below(r, rows), lo = (row * P + es - 1) / es,
+               hi = (row + 1) * P < S ? (row + 1) * P / es : E;
+      if (lo >= hi)
+        continue;
+      q.offset = (uint32_t)(lo + rp_below(r, hi - lo));
+      q.length = (1 + (uint32_t)rp_below(r, hi - q.offset)) * es;
+      q.offset *= es;
+      break;
+    }
+    case 8: /* an earlier task's quad again, where it is whole elements */
+      if (g->nhist[sp] == 0)
+        continue;
+      q = g->hist[sp][rp_below(r, (uint64_t)g->nhist[sp])];
+      q.space = q.access = 0;
+      if (reducible(g->p, sp, q, es))
+        return q;
+      continue;
+    }
+    if (q.count <= 1) { /* odd steps, as shape() tries */
+      uint64_t u = rp_below(r, 10);
+      q.step = u == 0 ? 0 : u == 1 ? (uint32_t)rp_below(r, 4 * (uint64_t)S + 1) : q.length;
+    }
+    while (q.count > 1 && (uint64_t)q.offset + (uint64_t)(q.count - 1) * q.step + q.length > S)
+      q.count--;
+    if (q.count == 1 && q.offset < E * es && q.offset + q.length > S)
+      q.length = E * es - q.offset;
+    if (reducible(g->p, sp, q, es))
+      return q;
+  }
+  uint32_t x = one_element(g->p, sp, es, (uint32_t)rp_below(r, E));
+  if (x == UINT32_MAX)
+    return (rp_quad){0};
+  return (rp_quad){.offset = x * es, .length = es, .step = es, .count = 1};
+}
+
+/* With probability 1/3, a reduction for a write-only binding of program space sp (op 0:
+ * none; also where the space holds no element of the type drawn). */
+static rp_reduction draw_reduction(gen *g, int sp) {
+  rp_rng *r = &g->rr;
+  if (rp_below(r, 3) != 0)
+    return (rp_reduction){0};
+  rp_reduction red = {.op = NW_REDUCE_ADD + (uint32_t)rp_below(r, 11)};
+  int bitwise = red.op >= NW_REDUCE_LOGICAL_AND && red.op <= NW_REDUCE_BIT_XOR;
+  if (red.op == NW_REDUCE_CUSTOM) {
+    red.custom = RP_CUSTOM_ADD1 + (uint32_t)rp_below(r, 2);
+    /* a + b + 1 works on 32-bit words: any integer type's size is a multiple */
+    red.type = NW_TYPE_INT32 + (uint32_t)rp_below(r, red.custom == RP_CUSTOM_ADD1 ? 4 : 6);
+  } else if (bitwise && rp_below(r, 3) == 0) {
+    /* no rounding in these: the bytes do not depend on the order either */
+    red.type = NW_TYPE_FLOAT + (uint32_t)rp_below(r, 2);
+  } else {
+    red.type = NW_TYPE_INT32 + (uint32_t)rp_below(r, 4);
+  }
+  uint32_t es = (uint32_t)nw_reduce_elem_size((nw_elem_type)red.type);
+  return one_element(g->p, sp, es, 0) == UINT32_MAX ? (rp_reduction){0} : red;
+}
+
+/* Subtask quads q[0, nq) with those of each reduced binding replaced by whole-element ones:
+ * each of the task's pool quads for it with probability 1/2 (what makes subtasks overlap),
+ * then 0-2 of its own; none for the budget-setting subtask (`none`). Keeps the records
+ * ordered by binding. Returns the new count. */
+static int reduced_quads(gen *g, const rp_task_def *t, rp_quad *q, int nq,
+                         rp_quad pool[][RP_MAX_QUADS - 1], const int *npool, const uint32_t *es,
+                         int none) {
+  rp_quad out[RP_MAX_SPACES * RP_MAX_QUADS];
+  int n = 0;
+  for (int b = 0; b < t->nbind; b++) {
+    if (!t->red[b].op) {
+      for (int i = 0; i < nq; i++)
+        if (q[i].space == (uint32_t)b)
+          out[n++] = q[i];
+      continue;
+    }
+    int mine = 0;
+    for (int i = 0; !none && i < npool[b]; i++)
+      if (rp_below(&g->rr, 2))
+        out[n + mine++] = pool[b][i];
+    for (int i = (int)rp_below(&g->rr, 3); !none && i > 0 && mine < RP_MAX_QUADS; i--) {
+      rp_quad x = aligned_shape(g, t->space[b], es[b]);
+      if (x.length)
+        out[n + mine++] = x;
+    }
+    for (int i = 0; i < mine; i++) {
+      out[n + i].space = (uint32_t)b;
+      out[n + i].access = NW_WRITE_ONLY;
+    }
+    n += mine;
+  }
+  memcpy(q, out, (size_t)n * sizeof *q);
+  return n;
+}
+
 static nw_access quad_access(gen *g, nw_access bound) {
   return bound == NW_READ_WRITE ? (nw_access)(1 + rp_below(&g->r, 3)) : bound;
 }
@@ -262,6 +446,27 @@ static nw_status gen_task(gen *g, int k, int big, uint64_t budget) {
   uint32_t total = 0;
   int nchain[RP_MAX_SPACES] = {0};
   rp_quad chain[RP_MAX_SPACES][HIST];
+  /* Reduced bindings: element sizes (1 elsewhere), the quads several subtasks take, and per
+   * byte the last subtask that wrote it (to count overlaps). */
+  uint32_t es[RP_MAX_SPACES];
+  rp_quad pool[RP_MAX_SPACES][RP_MAX_QUADS - 1];
+  int npool[RP_MAX_SPACES] = {0}, reduced = 0, overlap = 0;
+  unsigned char *seen[RP_MAX_SPACES] = {0};
+  for (int b = 0; st == NW_OK && b < t->nbind; b++) {
+    h.red[b] = t->red[b];
+    es[b] = t->red[b].op ? (uint32_t)nw_reduce_elem_size((nw_elem_type)t->red[b].type) : 1;
+    if (!t->red[b].op)
+      continue;
+    reduced = 1;
+    p->nreduced++;
+    if (!(seen[b] = calloc(p->size[t->space[b]], 1)))
+      st = NW_ERR_NOMEM;
+    for (int i = (int)rp_below(&g->rr, RP_MAX_QUADS - 1); i >= 0; i--) {
+      rp_quad x = aligned_shape(g, t->space[b], es[b]);
+      if (x.length)
+        pool[b][npool[b]++] = x;
+    }
+  }
   for (uint32_t j = 0; st == NW_OK && j < t->subtasks; j++) {
     rp_quad *q = quads + total;
     int nq = 0;
@@ -303,9 +508,18 @@ static nw_status gen_task(gen *g, int k, int big, uint64_t budget) {
           q[nq++] = x;
         }
       }
-      if (budget)
-        shrink_to(p, t, q, &nq, budget);
     }
+    /* After the main stream's draws for the subtask, which stay what they were. */
+    if (reduced)
+      nq = reduced_quads(g, t, q, nq, pool, npool, es, big && j == 0);
+    if (budget && !(big && j == 0))
+      shrink_to(p, t, q, &nq, budget, es);
+    for (int i = 0; i < nq; i++)
+      if (seen[q[i].space])
+        FOR_BYTES(q[i], off, {
+          overlap |= seen[q[i].space][off] && seen[q[i].space][off] != who;
+          seen[q[i].space][off] = who;
+        });
     uint64_t need = rp_gpu_need(p, t, q, nq);
     p->max_need = need > p->max_need ? need : p->max_need;
     h.first[j] = total;
@@ -313,6 +527,7 @@ static nw_status gen_task(gen *g, int k, int big, uint64_t budget) {
   }
   h.first[t->subtasks] = total;
   h.nquads = total;
+  p->noverlapping += overlap;
   if (st == NW_OK) {
     t->conf_size = sizeof h + total * sizeof *quads;
     t->conf = malloc(t->conf_size);
@@ -337,8 +552,10 @@ static nw_status gen_task(gen *g, int k, int big, uint64_t budget) {
       memcpy(g->chain[sp], chain[sp], (size_t)nchain[sp] * sizeof chain[sp][0]);
     }
   }
-  for (int b = 0; b < RP_MAX_SPACES; b++)
+  for (int b = 0; b < RP_MAX_SPACES; b++) {
     free(owner[b]);
+    free(seen[b]);
+  }
   free(quads);
   return st;
 }
@@ -363,6 +580,7 @@ nw_status rp_generate(uint64_t seed, uint64_t max_size, uint64_t budget, int pla
   if (!g)
     return NW_ERR_NOMEM;
   g->r.s = seed * 0xD1B54A32D192ED03ull + 0x2545F4914F6CDD1Dull;
+  g->rr.s = seed * 0x9FB21C651E98DF25ull + 0x632BE59BD9B4E019ull;
   g->p = p;
   rp_rng *r = &g->r;
   uint32_t M = (uint32_t)max_size;
@@ -424,6 +642,9 @@ nw_status rp_generate(uint64_t seed, uint64_t max_size, uint64_t budget, int pla
     t->subtasks = rp_below(r, 10) < 3 ? 1 + (uint32_t)rp_below(r, 4)
                                       : 1 + (uint32_t)rp_below(r, RP_MAX_SUBTASKS);
     t->joined = k > 0 && rp_below(r, 4) == 0;
+    for (int b = 0; b < t->nbind; b++) /* not where the big subtask's quad lies */
+      if (t->access[b] == NW_WRITE_ONLY && !(k == big && t->space[b] == 0))
+        t->red[b] = draw_reduction(g, t->space[b]);
     st = gen_task(g, k, k == big, budget);
   }
   int first_place[RP_MAX_SPACES];

@@ -42,6 +42,7 @@ typedef struct rp_task_def {
   nw_access access[RP_MAX_SPACES];
   uint32_t subtasks;
   int joined; /* submitted while the previous tasks may still run (no wait, no read or write) */
+  rp_reduction red[RP_MAX_SPACES]; /* per binding; also in the configuration's header */
   unsigned char *conf;
   size_t conf_size;
 } rp_task_def;
@@ -55,6 +56,9 @@ typedef struct rp_program {
   int nevents[RP_MAX_TASKS + 1];
   rp_event events[RP_MAX_TASKS + 1][RP_MAX_EVENTS];
   uint64_t max_need; /* the largest subtask's GPU need in bytes */
+  /* Reduced bindings, and tasks in which two subtasks write the same element of one (what
+   * the tests count, so that they see reductions are exercised). */
+  int nreduced, noverlapping;
 } rp_program;
 
 /* Draws the program of `seed`: spaces of at most max_size bytes; with budget > 0 every

@@ -1,12 +1,14 @@
 /* randprog_kind.c: the randprog task kind: subscriptions read back from the task's
  * configuration bytes, and one kernel body (rp_run_subtask) behind the CPU kernel, the GPU
  * kernel's host emulation and the serial reference, so that the three can only differ in
- * where the runtime put the bytes. */
+ * where the runtime put the bytes; likewise one combination (rp_combine) behind the kind's
+ * reduce callback and the reference's fold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "randprog.h"
+#include "reduce.h"
 
 void rp_conf_get_head(const void *conf, rp_conf_head *h) {
   memcpy(h, conf, sizeof *h);
@@ -62,6 +64,86 @@ static unsigned char rp_value(uint64_t h, uint64_t off, uint32_t sp) {
                          24);
 }
 
+static uint64_t rotl1(uint64_t v, unsigned bits) {
+  uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+  return ((v << 1) | (v >> (bits - 1))) & mask;
+}
+
+/* Shapes one element of a reduced binding (es bytes, from rp_value) so that its combination
+ * with others still depends on every writer: random words would make a product of a few
+ * factors mostly zero bits, every logical combination 1, and an AND of three 0 or an OR all
+ * ones, hiding a wrong read in any of them. */
+static void shape(const rp_reduction *red, unsigned char *e, size_t es) {
+  unsigned bits = (unsigned)es * 8;
+  uint64_t v;
+  uint32_t w;
+  if (es == 4) {
+    memcpy(&w, e, 4);
+    v = w;
+  } else {
+    memcpy(&v, e, 8);
+  }
+  switch (red->op) {
+  case NW_REDUCE_PRODUCT:
+    v |= 1; /* odd: the product stays odd, every factor in every bit */
+    break;
+  case NW_REDUCE_LOGICAL_AND:
+  case NW_REDUCE_LOGICAL_OR:
+  case NW_REDUCE_LOGICAL_XOR:
+    if (v >> 7 & 1)
+      v = 0;
+    break;
+  case NW_REDUCE_BIT_AND:
+    v |= rotl1(v, bits); /* bits 1 with probability 3/4 */
+    break;
+  case NW_REDUCE_BIT_OR:
+    v &= rotl1(v, bits); /* 1/4 */
+    break;
+  default:
+    break;
+  }
+  if (es == 4) {
+    w = (uint32_t)v;
+    memcpy(e, &w, 4);
+  } else {
+    memcpy(e, &v, 8);
+  }
+}
+
+void rp_combine(const void *conf, uint32_t binding, void *into, const void *from, uint64_t offset,
+                uint64_t length) {
+  rp_conf_head h;
+  rp_conf_get_head(conf, &h);
+  const rp_reduction *red = &h.red[binding];
+  size_t es = nw_reduce_elem_size((nw_elem_type)red->type);
+  if (!red->op || es == 0 || offset % es || length % es) {
+    fprintf(stderr,
+            "randprog: task %u asked to combine %llu bytes at offset %llu of binding %u, which "
+            "is %s\n",
+            h.task, (unsigned long long)length, (unsigned long long)offset, binding,
+            red->op ? "not on its element boundaries" : "not reduced");
+    abort();
+  }
+  if (red->op != NW_REDUCE_CUSTOM) {
+    nw_reduce_builtin((nw_reduce_op)red->op, (nw_elem_type)red->type, into, from, length);
+    return;
+  }
+  unsigned char *a = into;
+  const unsigned char *b = from;
+  if (red->custom == RP_CUSTOM_ADD1) { /* every element size is a multiple of 4 */
+    for (uint64_t k = 0; k < length; k += 4) {
+      uint32_t x, y;
+      memcpy(&x, a + k, 4);
+      memcpy(&y, b + k, 4);
+      x = x + y + 1;
+      memcpy(a + k, &x, 4);
+    }
+  } else {
+    for (uint64_t k = 0; k < length; k++)
+      a[k] = b[k] > a[k] ? b[k] : a[k];
+  }
+}
+
 uint64_t rp_run_subtask(const void *conf, uint64_t subtask, const rp_bytes *b) {
   rp_conf_head h;
   rp_conf_get_head(conf, &h);
@@ -86,11 +168,20 @@ uint64_t rp_run_subtask(const void *conf, uint64_t subtask, const rp_bytes *b) {
     rp_conf_get_quad(conf, i, &q);
     if (!(q.access & NW_WRITE_ONLY))
       continue;
+    /* A reduced binding's quads are whole elements (the generator keeps them so). */
+    const rp_reduction *red = &h.red[q.space];
+    size_t es = red->op ? nw_reduce_elem_size((nw_elem_type)red->type) : 1;
     for (uint64_t s = 0; s < q.count; s++)
-      for (uint64_t k = 0; k < q.length; k++) {
+      for (uint64_t k = 0; k < q.length; k += es) {
         uint64_t off = q.offset + s * q.step + k;
-        *at(b, q.space, off, 1) = rp_value(hash, off, q.space);
-        touched++;
+        unsigned char e[8] = {0};
+        for (size_t i = 0; i < es; i++)
+          e[i] = rp_value(hash, off + i, q.space);
+        if (red->op)
+          shape(red, e, es);
+        for (size_t i = 0; i < es; i++)
+          *at(b, q.space, off + i, 1) = e[i];
+        touched += es;
       }
   }
   return touched;
@@ -126,6 +217,11 @@ static void rp_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   rp_run_subtask(t->conf, subtask, &b);
 }
 
+static void rp_reduce(const nw_task_info *t, int space, void *into, const void *from,
+                      uint64_t offset, uint64_t length) {
+  rp_combine(t->conf, (uint32_t)space, into, from, offset, length);
+}
+
 static void rp_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   rp_bytes b = {.kind = RP_GPU, .gpu = v};
   rp_run_subtask(t->conf, subtask, &b);
@@ -146,4 +242,5 @@ const nw_task_kind nw_randprog_kind = {
     .cpu_kernel = rp_cpu,
     .flops = rp_flops,
     .gpu_emulated_kernel = rp_gpu_emulated,
+    .reduce = rp_reduce,
 };

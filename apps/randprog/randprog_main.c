@@ -52,11 +52,14 @@ typedef struct run {
   int check, mismatch;
   nw_space *space[RP_MAX_SPACES];
   unsigned char *ref[RP_MAX_SPACES];
-  uint32_t *writer[RP_MAX_SPACES]; /* per byte: 0 initial, task << 8 | subtask + 1, or driver */
+  /* per byte: 0 initial, (task << 8 | subtask) + 1, (task << 8 | WRITER_SEVERAL) + 1 where
+   * several subtasks' writes were combined, or WRITER_DRIVER */
+  uint32_t *writer[RP_MAX_SPACES];
   unsigned char *buf;
 } run;
 
 #define WRITER_DRIVER UINT32_MAX
+#define WRITER_SEVERAL 0xFFu /* no subtask index: RP_MAX_SUBTASKS is far below */
 
 /* Records, for the messages, which subtask of task k wrote each byte in the reference. */
 static void note_writers(run *r, int k) {
@@ -70,8 +73,14 @@ static void note_writers(run *r, int k) {
       if (!(q.access & NW_WRITE_ONLY))
         continue;
       for (uint64_t s = 0; s < q.count; s++)
-        for (uint64_t b = 0; b < q.length; b++)
-          r->writer[t->space[q.space]][q.offset + s * q.step + b] = ((uint32_t)k << 8 | j) + 1;
+        for (uint64_t b = 0; b < q.length; b++) {
+          uint32_t *w = &r->writer[t->space[q.space]][q.offset + s * q.step + b];
+          uint32_t was = *w - 1;
+          /* another subtask of this task wrote it first: only a reduction lets it */
+          int several =
+              *w != 0 && *w != WRITER_DRIVER && was >> 8 == (uint32_t)k && (was & 0xFF) != j;
+          *w = ((uint32_t)k << 8 | (several ? WRITER_SEVERAL : j)) + 1;
+        }
     }
 }
 
@@ -92,6 +101,8 @@ static nw_status compare(run *r, int s, uint64_t offset, uint64_t length, const 
       snprintf(who, sizeof who, "its initial value");
     else if (w == WRITER_DRIVER)
       snprintf(who, sizeof who, "a driver write");
+    else if (((w - 1) & 0xFF) == WRITER_SEVERAL)
+      snprintf(who, sizeof who, "task %u, several subtasks combined", (w - 1) >> 8);
     else
       snprintf(who, sizeof who, "task %u subtask %u", (w - 1) >> 8, (w - 1) & 0xFF);
     fprintf(stderr,
@@ -129,8 +140,14 @@ static nw_status event(run *r, int k, const rp_event *e, int nodes) {
 static nw_status submit(run *r, nw_runtime *rt, int k, nw_task **out) {
   const rp_task_def *t = &r->p->task[k];
   nw_status st = nw_task_create(rt, &nw_randprog_kind, t->subtasks, t->conf, t->conf_size, out);
-  for (int b = 0; st == NW_OK && b < t->nbind; b++)
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  for (int b = 0; st == NW_OK && b < t->nbind; b++) {
     st = nw_task_bind(*out, r->space[t->space[b]], t->access[b]);
+    if (st == NW_OK && h.red[b].op)
+      st = nw_task_reduce(*out, r->space[t->space[b]], (nw_reduce_op)h.red[b].op,
+                          (nw_elem_type)h.red[b].type);
+  }
   if (st == NW_OK)
     st = nw_task_submit(*out);
   if (st != NW_OK && *out) {

@@ -4,7 +4,9 @@
  * links, locality and bandwidth. Every run must equal the serial transactional reference;
  * each wrong one is listed with the command that repeats it. Arguments: [RUNS [FIRST-SEED]]
  * (scripts/random-programs.sh --backend loop), or --one ... (see main). RANDPROG_POLICY names
- * the scheduling policy of every run (sched/policy.h; default unicorn). */
+ * the scheduling policy of every run (sched/policy.h; default unicorn). Also counts the
+ * programs in which subtasks of a task write the same elements of a reduced space, and fails
+ * when a long enough run has none: the generator must keep exercising reductions. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 #include "check.h"
 #include "loop_backend.h"
 #include "policy.h"
-#include "randprog/randprog.h"
+#include "randprog/randprog_gen.h"
 
 /* One run; prints the command that repeats it when it is wrong. */
 static int one(uint64_t seed, const loop_config *c, int spread) {
@@ -66,7 +68,7 @@ int main(int argc, char **argv) {
     printf("%s\n", wrong ? "wrong" : "right");
     return wrong;
   }
-  int runs = argc > 1 ? atoi(argv[1]) : 200, wrong = 0;
+  int runs = argc > 1 ? atoi(argv[1]) : 200, wrong = 0, reducing = 0;
   uint64_t first = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
   const double jitter[] = {0, 0.0005, 0.005};
   const double bandwidth[] = {1e9, 1e6, 3e5};
@@ -84,9 +86,16 @@ int main(int argc, char **argv) {
     c.sched.locality = (seed / 7) % 2;
     c.bandwidth = bandwidth[(seed / 5) % 3];
     wrong += one(seed, &c, (seed % 11) != 0);
+    rp_program p; /* the program one() ran: the app draws it from the same arguments */
+    if (rp_generate(seed, 1024, 0, (seed % 11) != 0, &p) == NW_OK) {
+      reducing += p.noverlapping > 0;
+      rp_program_free(&p);
+    }
   }
-  printf("random programs on the loop backend (policy %s): %d runs, %d wrong\n",
-         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong);
+  printf("random programs on the loop backend (policy %s): %d runs, %d wrong, %d with "
+         "overlapping reduced writes\n",
+         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong, reducing);
   CHECK(wrong == 0);
+  CHECK(runs < 50 || reducing > 0);
   return check_report("random_programs_loop");
 }
