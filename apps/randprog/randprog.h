@@ -12,22 +12,27 @@
  * compares every space byte for byte at each read-back and at the end.
  *
  * Reductions (nw_task_reduce): each write-only binding is reduced with probability 1/3 (not
- * the one holding the budget-setting subtask's big quad). The operation is one of the ten
- * built-in ones or, 1 time in 11, NW_REDUCE_CUSTOM; the built-in ones run over an integer
- * type (int32, uint32, int64, uint64), and the bitwise and logical ones 1 time in 3 over
- * float or double instead (they do not round, so the result does not depend on the order
- * either); the custom one (rp_combine) is a + b + 1 over 32-bit words or a byte-wise max, with
- * any element size. Subtasks then write overlapping quads of that space: a pool of 1-3 quads
- * per task that each subtask takes with probability 1/2, plus 0-2 of its own, every run
- * starting and ending on an element boundary and, where the pitch is not a multiple of the
- * element size, inside one row (nw_reduce_aligned). The kernel writes whole elements, built
- * from the same hash-derived bytes and shaped per operation so that combining keeps showing
- * every writer (odd factors for products, about half zeros for logical ops, dense bits for
- * AND, sparse bits for OR); the reference folds the subtasks' results in subtask order with
- * the same function (rp_combine), which the operations' associativity and commutativity make
- * equal to any order the runtime takes. Those draws come from a second generator, after the
- * task's usual quads are drawn and the reduced binding's are replaced, so a program without
- * reductions is the one the seed gave before reductions existed.
+ * the one holding the budget-setting subtask's big quad, nor a space too small for one
+ * element). The operation is each of the ten built-in ones or NW_REDUCE_CUSTOM, 1 time in 11.
+ * The built-in ones run over an integer type (int32, uint32, int64, uint64), whose results
+ * do not depend on the order of combination; the bitwise and logical ones run 1 time in 3 over
+ * float or double instead, which they do not round either (MIN, MAX, ADD and PRODUCT stay on
+ * integers: rounding, a NaN or a signed zero would make floating results order-dependent).
+ * The custom one (rp_combine, the kind's reduce callback) is a + b + 1 over 32-bit words, with
+ * an integer type, or a byte-wise max, with any type. The subtasks then write overlapping
+ * quads of that space: a pool of 1-3 quads per task that each subtask takes with probability
+ * 1/2, plus 0-2 of its own, so that some elements have several writers, some one and some
+ * none; every run starts and ends on an element boundary and, where the pitch is not a
+ * multiple of the element size, stays inside one row (what nw_reduce_aligned checks). The
+ * kernel writes whole elements, built from the same hash-derived bytes and shaped per
+ * operation so that a combination still depends on every writer (odd factors for products,
+ * about half zeros for logical ops, dense bits for AND, sparse bits for OR); the reference
+ * folds the subtasks' results in subtask order with the same rp_combine, which associativity
+ * and commutativity make equal to any order the runtime takes. About 45% of the programs
+ * reduce, 38% with overlapping writes. The reduction draws come from a second generator: the
+ * task's usual quads are still drawn from the first, then the reduced binding's are
+ * replaced, so a program without reductions is the one its seed gave before reductions
+ * existed, and one with them has the same tasks before its first reduced one.
  *
  * Arguments (nw_app_args; the tool has no per-app help, so they are documented here):
  *   --seed S   the program (and its initial bytes) drawn from S;
