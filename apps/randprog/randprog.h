@@ -47,7 +47,8 @@
  * Environment: RANDPROG_SKIP, a list of words, leaves out driver writes the runtime may not
  * handle yet (the program is otherwise the same): "late-writes", nw_space_write on a space an
  * earlier task used; "placed-writes", nw_space_write on a space part of which
- * nw_space_place moved off node 0. RANDPROG_TASKS=K runs only the first K tasks of the
+ * nw_space_place moved off node 0; "reductions" draws no reduced binding (the program a seed
+ * drew before reductions existed). RANDPROG_TASKS=K runs only the first K tasks of the
  * program (its driver actions up to task K included), to narrow a failure down.
  */
 #ifndef NW_APP_RANDPROG_H

@@ -369,11 +369,17 @@ static rp_quad aligned_shape(gen *g, int sp, uint32_t es) {
   return (rp_quad){.offset = x * es, .length = es, .step = es, .count = 1};
 }
 
+int rp_skipped(const char *what) {
+  const char *v = getenv("RANDPROG_SKIP");
+  return v && strstr(v, what) != NULL;
+}
+
 /* With probability 1/3, a reduction for a write-only binding of program space sp (op 0:
- * none; also where the space holds no element of the type drawn). */
+ * none; also where the space holds no element of the type drawn, or RANDPROG_SKIP says
+ * "reductions"). */
 static rp_reduction draw_reduction(gen *g, int sp) {
   rp_rng *r = &g->rr;
-  if (rp_below(r, 3) != 0)
+  if (rp_below(r, 3) != 0 || rp_skipped("reductions"))
     return (rp_reduction){0};
   rp_reduction red = {.op = NW_REDUCE_ADD + (uint32_t)rp_below(r, 11)};
   int bitwise = red.op >= NW_REDUCE_LOGICAL_AND && red.op <= NW_REDUCE_BIT_XOR;

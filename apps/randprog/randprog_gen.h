@@ -64,6 +64,11 @@ typedef struct rp_program {
 /* Draws the program of `seed`: spaces of at most max_size bytes; with budget > 0 every
  * subtask's GPU need at most budget and one above budget / 2 (randprog.h). place: draw
  * nw_space_place calls. NW_ERR_NOMEM or NW_OK. */
+/* Whether RANDPROG_SKIP names `what`: "late-writes" and "placed-writes" leave those driver
+ * writes (and their effect on the reference) out of the same program; "reductions" draws no
+ * reduced binding, which gives back the program a seed drew before reductions existed (the
+ * seeds of tests/unit/CMakeLists.txt's unit.random_programs_found were found then). */
+int rp_skipped(const char *what);
 nw_status rp_generate(uint64_t seed, uint64_t max_size, uint64_t budget, int place, rp_program *p);
 void rp_program_free(rp_program *p);
 

@@ -38,14 +38,6 @@ static nw_status randprog_check(const nw_app_args *a, char *why, size_t why_len)
   return NW_OK;
 }
 
-/* Which driver writes RANDPROG_SKIP names for skipping ("late-writes", "placed-writes"):
- * the program stays the same, those writes (and their effect on the reference) are left out.
- */
-static int skipped(const char *what) {
-  const char *v = getenv("RANDPROG_SKIP");
-  return v && strstr(v, what) != NULL;
-}
-
 typedef struct run {
   const rp_program *p;
   uint64_t seed;
@@ -128,7 +120,7 @@ static nw_status event(run *r, int k, const rp_event *e, int nodes) {
       snprintf(when, sizeof when, "read back after task %d", k - 1);
     return compare(r, e->space, q->offset, q->length, when);
   }
-  if ((e->late && skipped("late-writes")) || (e->after_place && skipped("placed-writes")))
+  if ((e->late && rp_skipped("late-writes")) || (e->after_place && rp_skipped("placed-writes")))
     return NW_OK;
   rp_fill(r->buf, q->length, e->data_seed);
   memcpy(r->ref[e->space] + q->offset, r->buf, q->length);
