@@ -99,6 +99,10 @@ calibrate_bad_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel 
 calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json") want="calibrate needs --platform-out FILE, --perfmodel FILE and at least one --workload" ;;
 lu_block_not_dividing) args=(run --app lu --n 100 --block 32) want="lu: --block 32 does not divide --n 100" ;;
 lu_app_param) args=(run --app lu --n 64 --block 16 --app-param iterations=3) want="lu: --app-param iterations: lu takes no app parameters" ;;
+fft2d_block_not_dividing) args=(run --app fft2d --n 100 --block 32) want="fft2d: --block 32 does not divide --n 100" ;;
+fft2d_block_zero) args=(run --app fft2d --n 64 --block 0) want="fft2d: --n and --block must be positive" ;;
+fft2d_n_too_large) args=(run --app fft2d --n 2097152 --block 512) want="fft2d: --n 2097152 is larger than 1048576" ;;
+fft2d_app_param) args=(run --app fft2d --n 64 --block 16 --app-param iterations=3) want="fft2d: --app-param iterations: fft2d takes no app parameters" ;;
 app_param_malformed) args=(run --app taskbench --app-param iterations) want="--app-param: 'iterations' is not KEY=VALUE" ;;
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
