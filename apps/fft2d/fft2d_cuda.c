@@ -1,6 +1,6 @@
 /* fft2d_cuda.c: the 2D FFT's GPU transforms with cuFFT (Beri, Bansal, Kumar, "The Unicorn
  * Runtime: Efficient Distributed Shared Memory Programming for Hybrid CPU-GPU Clusters", IEEE
- * TPDS, section 5.1: "the GPU subtask calls the CUFFT library functions").
+ * TPDS, section 5.1: the paper's GPU subtasks call CUFFT, its CPU subtasks FFTW).
  *
  * The same advanced layout as the host's FFTW plans (fft2d_pass.c): batch transforms of length
  * n, point k of transform t at t * dist + k * stride. cuFFT honours the strides only with a
