@@ -36,6 +36,14 @@ const char *nw_app_param_get(const nw_app_args *a, const char *key);
 /* Sets `key` to `value`, replacing an earlier value of the same key. Returns 0, or -1 when the
  * key is empty or too long, the value too long, or NW_APP_PARAMS_MAX keys are already set. */
 int nw_app_param_set(nw_app_args *a, const char *key, const char *value);
+/* 0 when every key given is one of `keys` (comma-separated); else -1 with a one-line reason
+ * naming the app, the key and the ones it knows. */
+int nw_app_param_keys(const nw_app_args *a, const char *app, const char *keys, char *why,
+                      size_t why_len);
+/* The value of `key` as a whole number from lo to hi into *out (dflt when not given); 0, or -1
+ * with a one-line reason. */
+int nw_app_param_uint(const nw_app_args *a, const char *app, const char *key, uint64_t lo,
+                      uint64_t hi, uint64_t dflt, uint64_t *out, char *why, size_t why_len);
 
 typedef struct nw_app_outcome {
   int verified; /* 1 equal to the reference, 0 different, -1 not checked */

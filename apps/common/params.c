@@ -1,4 +1,7 @@
 /* params.c: the --app-param key/value list of nw_app_args (include/narwhal_app.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "narwhal_app.h"
@@ -23,5 +26,43 @@ int nw_app_param_set(nw_app_args *a, const char *key, const char *value) {
   memcpy(a->params[i].value, value, v + 1);
   if (i == a->nparams)
     a->nparams++;
+  return 0;
+}
+
+int nw_app_param_keys(const nw_app_args *a, const char *app, const char *keys, char *why,
+                      size_t why_len) {
+  for (int i = 0; i < a->nparams; i++) {
+    const char *k = a->params[i].key;
+    size_t len = strlen(k);
+    const char *at = keys;
+    int known = 0;
+    while (!known && (at = strstr(at, k)) != NULL) {
+      known = (at == keys || at[-1] == ',') && (at[len] == ',' || at[len] == '\0');
+      at += len;
+    }
+    if (!known) {
+      snprintf(why, why_len, "%s: --app-param %s: unknown key (%s)", app, k,
+               *keys ? keys : "it takes none");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int nw_app_param_uint(const nw_app_args *a, const char *app, const char *key, uint64_t lo,
+                      uint64_t hi, uint64_t dflt, uint64_t *out, char *why, size_t why_len) {
+  const char *v = nw_app_param_get(a, key);
+  *out = dflt;
+  if (!v)
+    return 0;
+  char *end;
+  errno = 0;
+  unsigned long long u = strtoull(v, &end, 10);
+  if (!*v || *v == '-' || *v == '+' || *end || errno || u < lo || u > hi) {
+    snprintf(why, why_len, "%s: --app-param %s=%s: not a whole number from %llu to %llu", app, key,
+             v, (unsigned long long)lo, (unsigned long long)hi);
+    return -1;
+  }
+  *out = u;
   return 0;
 }

@@ -123,7 +123,16 @@ const nw_task_kind nw_matmul_kind = {
     .cuda_thread_init = matmul_cuda_init,
 };
 
+/* --app-param copies=K: K multiplications of the same A and B into K result matrices, each
+ * its own task, submitted together and then waited for. The tasks share only read-only spaces,
+ * so they run at once (paper section 2), unless --concurrent-tasks off. */
+#define COPIES_MAX 16
+
 static nw_status matmul_check(const nw_app_args *a, char *why, size_t why_len) {
+  uint64_t copies;
+  if (nw_app_param_keys(a, "matmul", "copies", why, why_len) != 0 ||
+      nw_app_param_uint(a, "matmul", "copies", 1, COPIES_MAX, 1, &copies, why, why_len) != 0)
+    return NW_ERR_ARG;
   return nw_app_check_grid("matmul", a, why, why_len);
 }
 
@@ -145,18 +154,21 @@ static nw_status verify(nw_space *c_space, const float *a, const float *b, uint6
 }
 
 static nw_status matmul_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome *out) {
-  uint64_t n = args->n, bs = args->block, bytes = n * n * sizeof(float);
+  uint64_t n = args->n, bs = args->block, bytes = n * n * sizeof(float), copies = 1;
+  char why[160];
+  if (nw_app_param_uint(args, "matmul", "copies", 1, COPIES_MAX, 1, &copies, why, sizeof why))
+    return NW_ERR_ARG; /* matmul_check refused it already */
   int functional = nw_runtime_functional(rt);
   out->verified = -1; /* phantom mode has no bytes to check; the tool rejects --verify there */
-  nw_space *sa = NULL, *sb = NULL, *sc = NULL;
-  nw_task *task = NULL;
+  nw_space *sa = NULL, *sb = NULL, *sc[COPIES_MAX] = {NULL};
+  nw_task *task[COPIES_MAX] = {NULL};
   float *a = NULL, *b = NULL;
   matmul_conf conf = {n, bs};
   nw_status st = nw_space_create(rt, bytes, n * sizeof(float), &sa);
   if (st == NW_OK)
     st = nw_space_create(rt, bytes, n * sizeof(float), &sb);
-  if (st == NW_OK)
-    st = nw_space_create(rt, bytes, n * sizeof(float), &sc);
+  for (uint64_t k = 0; k < copies && st == NW_OK; k++)
+    st = nw_space_create(rt, bytes, n * sizeof(float), &sc[k]);
   if (st == NW_OK && functional) {
     a = malloc(bytes);
     b = malloc(bytes);
@@ -175,27 +187,30 @@ static nw_status matmul_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
     if (st == NW_OK)
       st = nw_app_spread_blocks(rt, sb, n, bs, args->seed + 1);
   }
-  if (st == NW_OK)
-    st = nw_task_create(rt, &nw_matmul_kind, (n / bs) * (n / bs), &conf, sizeof conf, &task);
-  if (st == NW_OK)
-    st = nw_task_bind(task, sa, NW_READ_ONLY);
-  if (st == NW_OK)
-    st = nw_task_bind(task, sb, NW_READ_ONLY);
-  if (st == NW_OK)
-    st = nw_task_bind(task, sc, NW_WRITE_ONLY);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  if (st == NW_OK && functional && args->verify != 0) {
-    int equal = 0;
-    st = verify(sc, a, b, n, bs, &equal);
-    out->verified = equal;
+  for (uint64_t k = 0; k < copies && st == NW_OK; k++) {
+    st = nw_task_create(rt, &nw_matmul_kind, (n / bs) * (n / bs), &conf, sizeof conf, &task[k]);
+    if (st == NW_OK)
+      st = nw_task_bind(task[k], sa, NW_READ_ONLY);
+    if (st == NW_OK)
+      st = nw_task_bind(task[k], sb, NW_READ_ONLY);
+    if (st == NW_OK)
+      st = nw_task_bind(task[k], sc[k], NW_WRITE_ONLY);
+    if (st == NW_OK)
+      st = nw_task_submit(task[k]);
   }
-  nw_task_destroy(task);
+  for (uint64_t k = 0; k < copies && st == NW_OK; k++)
+    st = nw_task_wait(task[k]);
+  for (uint64_t k = 0; k < copies && st == NW_OK && functional && args->verify != 0; k++) {
+    int equal = 0;
+    st = verify(sc[k], a, b, n, bs, &equal);
+    out->verified = (out->verified != 0) && equal;
+  }
+  for (uint64_t k = 0; k < copies; k++) {
+    nw_task_destroy(task[k]);
+    nw_space_destroy(sc[k]);
+  }
   nw_space_destroy(sa);
   nw_space_destroy(sb);
-  nw_space_destroy(sc);
   free(a);
   free(b);
   return st;

@@ -21,24 +21,10 @@
 
 /* Reads --app-param iterations into *iterations; 0, or -1 with a one-line reason. */
 static int pr_params(const nw_app_args *a, uint64_t *iterations, char *why, size_t len) {
-  *iterations = ITERATIONS_DEFAULT;
-  for (int i = 0; i < a->nparams; i++) {
-    const char *k = a->params[i].key, *v = a->params[i].value;
-    if (strcmp(k, "iterations") != 0) {
-      snprintf(why, len, "pagerank: --app-param %s: unknown key (iterations)", k);
-      return -1;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long u = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || *v == '+' || *end || errno || u == 0 || u > ITERATIONS_MAX) {
-      snprintf(why, len, "pagerank: --app-param iterations=%s: not a whole number from 1 to %d", v,
-               ITERATIONS_MAX);
-      return -1;
-    }
-    *iterations = u;
-  }
-  return 0;
+  if (nw_app_param_keys(a, "pagerank", "iterations", why, len) != 0)
+    return -1;
+  return nw_app_param_uint(a, "pagerank", "iterations", 1, ITERATIONS_MAX, ITERATIONS_DEFAULT,
+                           iterations, why, len);
 }
 
 static nw_status pr_check(const nw_app_args *a, char *why, size_t len) {

@@ -263,6 +263,7 @@ static void launch(nw_node *n, nw_task_state *t, int d) {
     nw_dev_stats(n, d)->workgroup_size = e->items;
   slot->running = e;
   t->running++;
+  n->dev_running[d]++;
   n->be.ops->launch(n->be.be, d, e);
 }
 
@@ -303,6 +304,10 @@ void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d) {
     }
     if (nw_dev_is_gpu(n, d) && !nw_gpu_stage_in(n, t, d, slot->current)) {
       slot->state = DEV_WAITING; /* copies in, or room on the GPU */
+      return;
+    }
+    if (n->dev_running[d] > 0) { /* another task's subtask runs there: nw_pipeline_on_exec_done */
+      slot->state = DEV_WAITING;
       return;
     }
     launch(n, t, d);
@@ -447,7 +452,34 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   nw_task_subtask_committed(n, t, 1);
 }
 
+/* Device d is free: the oldest task whose subtask there is ready and waits for it goes on. */
+static void device_freed(nw_node *n, int d) {
+  uint64_t after = 0;
+  while (n->dev_running[d] == 0) {
+    nw_task_state *next = NULL;
+    for (nw_task_state *t = n->tasks; t; t = t->next) {
+      const nw_device_slot *s = &t->dev[d];
+      if (!t->finishing && t->id > after && s->state == DEV_WAITING && s->current &&
+          !s->current->waiting && (!next || t->id < next->id))
+        next = t;
+    }
+    if (!next)
+      return;
+    after = next->id;
+    nw_pipeline_advance(n, next, d);
+  }
+}
+
+static void exec_done(nw_node *n, nw_exec *e);
+
 void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
+  int d = e->device;
+  n->dev_running[d]--;
+  exec_done(n, e); /* may free e's task */
+  device_freed(n, d);
+}
+
+static void exec_done(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   int d = e->device;
   nw_device_slot *slot = &t->dev[d];

@@ -89,10 +89,14 @@ static int refuse_if_used(nw_node *n, nw_driver_call *c, nw_space_state *s, cons
   const nw_task *t = task_using(n, s);
   if (!t)
     return 0;
+  char which[160];
+  if (t->started)
+    snprintf(which, sizeof which, "task %llu ('%s')", (unsigned long long)t->id, t->kind->name);
+  else /* ids are given at the start */
+    snprintf(which, sizeof which, "a queued task ('%s')", t->kind->name);
   snprintf(n->error, sizeof n->error,
-           "%s: space %llu is bound to task %llu ('%s'), which has not completed; wait for it "
-           "first",
-           fn, (unsigned long long)s->id, (unsigned long long)t->id, t->kind->name);
+           "%s: space %llu is bound to %s, which has not completed; wait for it first", fn,
+           (unsigned long long)s->id, which);
   answer(n, c, NW_ERR_STATE);
   n->error[0] = '\0';
   return 1;
@@ -214,17 +218,16 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     n->error[0] = '\0';
     return;
   }
-  t->id = n->next_task_id++;
   e->task = t;
   nw_submitted **tail = &n->submitted;
   while (*tail)
     tail = &(*tail)->next;
   *tail = e;
-  if (t->id == 1)
+  if (n->tasks_submitted++ == 0)
     n->stats.task_first_submit_s = n->be.ops->now(n->be.be);
   n->stats.total_flops += t->flops;
   answer(n, c, NW_OK);
-  nw_task_start_next(n);
+  nw_task_start_ready(n);
 }
 
 static nw_submitted *find_submitted(nw_node *n, const nw_task *t) {
@@ -243,10 +246,13 @@ static void task_wait(nw_node *n, nw_driver_call *c) {
   e->wait_call = c;
 }
 
-/* The running task (head of the queue) ended, well or not: answer its waiter, start the next.
- * A failure also answers a pending read, so the driver never stays blocked. */
-void nw_driver_task_complete(nw_node *n, nw_status st) {
-  nw_submitted *e = n->submitted;
+/* A task ended, well or not: answer its waiter, start what may start now. A failure also
+ * answers a pending read, so the driver never stays blocked. */
+void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
+  nw_submitted **at = &n->submitted;
+  while (*at && !((*at)->task->started && (*at)->task->id == id))
+    at = &(*at)->next;
+  nw_submitted *e = *at;
   if (st != NW_OK && n->read_call) {
     nw_driver_call *c = n->read_call;
     n->read_call = NULL;
@@ -255,16 +261,16 @@ void nw_driver_task_complete(nw_node *n, nw_status st) {
   }
   if (st != NW_OK && n->place_call)
     place_answer(n, st);
-  if (!e || !e->task->started)
-    return;
-  n->submitted = e->next;
-  e->task->complete = 1;
-  e->task->result = st;
-  if (e->wait_call)
-    answer(n, e->wait_call, st);
-  free(e);
+  if (e) {
+    *at = e->next;
+    e->task->complete = 1;
+    e->task->result = st;
+    if (e->wait_call)
+      answer(n, e->wait_call, st);
+    free(e);
+  }
   if (st == NW_OK)
-    nw_task_start_next(n);
+    nw_task_start_ready(n);
   else /* the run is broken: fail every task still queued, so no driver waits forever */
     while (n->submitted) {
       e = n->submitted;

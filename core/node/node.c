@@ -125,7 +125,7 @@ void nw_node_fail(nw_node *n, const char *fmt, ...) {
   if (n->cfg.id == 0) {
     if (!n->error[0])
       snprintf(n->error, sizeof n->error, "%s", msg);
-    nw_driver_task_complete(n, NW_ERR_INTERNAL);
+    nw_driver_task_complete(n, 0, NW_ERR_INTERNAL);
     return;
   }
   nw_writer w;

@@ -60,6 +60,11 @@ typedef struct nw_sched_config {
    * have their reads requested as soon as they are placed, kept up as the device takes them
    * (StarPU's prefetch on push, the "-pr" variants); 0: only the pipeline's own prefetch. */
   int prefetch_depth;
+  /* Tasks start one at a time in submission order, each once the one before it completed (the
+   * rule before tasks ran concurrently; for comparison). 0: a task starts as soon as every
+   * earlier one it shares a space with, other than read-only by both, has completed (paper
+   * section 2). */
+  int sequential_tasks;
 } nw_sched_config;
 
 /* One device of the cluster as the scheduler sees it (model-based policies, sched/). */

@@ -191,6 +191,10 @@ struct nw_task_state {
    * paper section 3): what "local" means for locality (paper 4.3.4) and its counters. */
   nw_region start_resident[NW_MAX_BOUND_SPACES];
   nw_task_locality *loc; /* locality-aware scheduling; NULL when off */
+  /* Subtasks of the tasks that were running when this one started: a policy that deals
+   * ranges over the cluster's devices starts this task's there, so that tasks running at once
+   * begin on different devices (0 for a task that started alone). */
+  uint64_t deal_offset;
   /* The policy's own state for the task, freed with it by policy_state_free (may be NULL). */
   void *policy_state;
   void (*policy_state_free)(void *state);
@@ -275,7 +279,7 @@ struct nw_task {
   double flops; /* cost-model work of all subtasks (CPU) */
 };
 
-/* Node 0's queue of submitted tasks (run one at a time, in submission order). */
+/* Node 0's queue of submitted tasks, in submission order, until each completes. */
 typedef struct nw_submitted {
   nw_task *task;
   nw_driver_call *wait_call; /* a driver blocked in nw_task_wait on it */
@@ -298,8 +302,12 @@ struct nw_node {
   nw_stashed *stash;
   uint64_t last_started_task; /* tasks are numbered from 1 */
   int ended;                  /* END received */
+  /* Per local device: execs launched and not returned, of any task. A device runs one at a
+   * time; a task's subtask that is ready while another task's runs there waits (pipeline.c). */
+  int dev_running[NW_MAX_DEVICES_PER_NODE];
   /* node 0 */
-  nw_submitted *submitted; /* head is the running task */
+  nw_submitted *submitted; /* submission order; started entries are running */
+  uint64_t tasks_submitted;
   uint64_t next_space_id, next_task_id;
   nw_driver_call *read_call; /* a driver read waiting for data */
   nw_region read_need;
@@ -373,7 +381,8 @@ void nw_task_on_prev(nw_node *n, int src, nw_reader *r);
 void nw_task_on_prev_ack(nw_node *n, nw_reader *r);
 void nw_task_on_master_done(nw_node *n, nw_reader *r);
 void nw_task_on_reduce(nw_node *n, int src, nw_reader *r);
-void nw_task_start_next(nw_node *n);
+/* Node 0: starts every queued task that may start now (task.c, "Which tasks run"). */
+void nw_task_start_ready(nw_node *n);
 void nw_task_free(nw_task_state *t);
 /* Forgets a task: frees it, or keeps it as a zombie while execs still run. */
 void nw_task_release(nw_node *n, nw_task_state *t);
@@ -480,7 +489,8 @@ void nw_locality_free(nw_task_locality *l);
 /* driver.c */
 void nw_driver_on_call(nw_node *n, nw_driver_call *c);
 void nw_driver_read_progress(nw_node *n);
-void nw_driver_task_complete(nw_node *n, nw_status st);
+/* Task `id` ended, well or not (id 0: the run failed before any task could say which). */
+void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st);
 void nw_driver_on_place_ack(nw_node *n);
 
 /* reduce_tree.c: combining reduced spaces across nodes (paper 4.5, Fig. 8) */

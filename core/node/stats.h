@@ -113,10 +113,11 @@ typedef struct nw_stats {
    * (owned, or a still-valid copy kept from an earlier task). */
   uint64_t locality_read_bytes;
   uint64_t locality_local_bytes;
-  double demand_wait_s;        /* its devices' demand_wait_s, summed */
-  double task_first_submit_s;  /* node 0 only: first submission */
-  double task_last_complete_s; /* node 0 only: last completion */
-  double total_flops;          /* node 0 only: cost-model work of all tasks */
+  double demand_wait_s;          /* its devices' demand_wait_s, summed */
+  uint64_t tasks_concurrent_max; /* node 0 only: the most tasks that ran at once */
+  double task_first_submit_s;    /* node 0 only: first submission */
+  double task_last_complete_s;   /* node 0 only: last completion */
+  double total_flops;            /* node 0 only: cost-model work of all tasks */
   int devices;
   nw_device_stats device[NW_STATS_MAX_DEVICES];
 } nw_stats;

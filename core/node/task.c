@@ -1,19 +1,17 @@
 /* task.c: a task's life across the cluster, and the ownership update protocol.
  *
- * Node 0 runs submitted tasks one at a time, in submission order (which satisfies every
- * dependency, since a task can only depend on one submitted before it). TASK_START goes to all
- * nodes; each node runs its share and reports committed subtasks to node 0. When all are in,
- * node 0 sends TASK_FINISH and the deferred ownership updates of paper section 3 run:
- *   1) each node has kept the set S of regions its subtasks wrote;
- *   2) at TASK_FINISH it commits S to its own directory and sends one OWN_UPDATE per master
- *      (one message per master, covering every space that master holds), even when empty, so
- *      the master knows when it has heard from everyone;
- *   3) the master commits each S, finds the regions that changed owner and sends each previous
- *      owner one OWN_PREV;
- *   4) previous owners drop those regions (they now route through the master) and acknowledge.
- * A master reports MASTER_DONE to node 0 once acknowledged; with all masters done the task is
- * complete. Temporary directories (resident data) of written spaces are discarded at task end;
- * those of read-only spaces are kept for the next task.
+ * Node 0 starts a submitted task once every earlier task it conflicts with has completed
+ * (nw_task_start_ready), so independent tasks run at once. TASK_START goes to all nodes; each node
+ * runs its share and reports committed subtasks to node 0. When all are in, node 0 sends
+ * TASK_FINISH and the deferred ownership updates of paper section 3 run: 1) each node has kept the
+ * set S of regions its subtasks wrote; 2) at TASK_FINISH it commits S to its own directory and
+ * sends one OWN_UPDATE per master (one message per master, covering every space that master holds),
+ * even when empty, so the master knows when it has heard from everyone; 3) the master commits each
+ * S, finds the regions that changed owner and sends each previous owner one OWN_PREV; 4) previous
+ * owners drop those regions (they now route through the master) and acknowledge. A master reports
+ * MASTER_DONE to node 0 once acknowledged; with all masters done the task is complete. Temporary
+ * directories (resident data) of written spaces are discarded at task end; those of read-only
+ * spaces are kept for the next task.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,12 +105,47 @@ static void maybe_forget(nw_node *n, nw_task_state *t) {
   nw_task_release(n, t);
 }
 
-void nw_task_start_next(nw_node *n) {
-  nw_submitted *head = n->submitted;
-  if (!head || head->task->started)
-    return;
-  head->task->started = 1;
-  nw_task *task = head->task;
+/* Whether two tasks must not run at once: they share a space that one of them writes
+ * (paper section 2: concurrent tasks share no space, or share it read-only). */
+static int conflict(const nw_task *a, const nw_task *b) {
+  for (int i = 0; i < a->nbound; i++)
+    for (int j = 0; j < b->nbound; j++)
+      if (a->space[i]->id == b->space[j]->id && ((a->access[i] | b->access[j]) & NW_WRITE_ONLY))
+        return 1;
+  return 0;
+}
+
+static void start_task(nw_node *n, nw_task *task);
+
+/* Which tasks run: a queued task starts once no task submitted before it and not yet complete
+ * conflicts with it, so every reader waits for the writers before it and every writer for the
+ * readers and writers before it (the dependencies the model implies), and independent tasks
+ * run at once, sharing the devices. Task ids are given here, in start order, which is the
+ * order every node starts them in (node.c). With sequential_tasks, one task at a time. */
+void nw_task_start_ready(nw_node *n) {
+  int running = 0;
+  for (nw_submitted *e = n->submitted; e; e = e->next) {
+    if (e->task->started) {
+      running++;
+      continue;
+    }
+    if (n->cfg.sched.sequential_tasks && running)
+      return;
+    int blocked = 0;
+    for (const nw_submitted *f = n->submitted; f != e && !blocked; f = f->next)
+      blocked = conflict(f->task, e->task);
+    if (blocked)
+      continue;
+    start_task(n, e->task);
+    running++;
+    if ((uint64_t)running > n->stats.tasks_concurrent_max)
+      n->stats.tasks_concurrent_max = (uint64_t)running;
+  }
+}
+
+static void start_task(nw_node *n, nw_task *task) {
+  task->started = 1;
+  task->id = n->next_task_id++;
   nw_writer w;
   nw_w_init(&w, MSG_TASK_START);
   nw_w_u64(&w, task->id);
@@ -136,6 +169,15 @@ void nw_task_start_next(nw_node *n) {
     nw_w_u32(&w, (uint32_t)task->access[i] | (uint32_t)task->reduce_op[i] << 8 |
                      (uint32_t)task->reduce_type[i] << 16);
   }
+  /* Tasks already running hold the devices their ranges begin on: this one's initial split
+   * starts after theirs (nw_task_state.deal_offset). Sent only when not 0, so a task that
+   * starts alone sends the same bytes as before tasks ran concurrently. */
+  uint64_t offset = 0;
+  for (const nw_submitted *e = n->submitted; e; e = e->next)
+    if (e->task->started && e->task != task)
+      offset += e->task->subtasks;
+  if (offset)
+    nw_w_u64(&w, offset);
   for (int k = 0; k < n->cfg.nodes; k++) {
     nw_writer copy = w;
     if (k + 1 < n->cfg.nodes) { /* every destination gets its own buffer */
@@ -218,6 +260,8 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
       return;
     }
   }
+  if (!r->bad && r->pos < r->len)
+    t->deal_offset = nw_r_u64(r);
   t->ndev = n->cfg.devices;
   t->dev = calloc((size_t)t->ndev, sizeof *t->dev);
   if (r->bad || !t->conf || !t->dev) {
@@ -235,8 +279,9 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
 
 static void complete_task(nw_node *n, nw_task_state *t) {
   n->stats.task_last_complete_s = n->be.ops->now(n->be.be);
+  uint64_t id = t->id;
   nw_task_release(n, t);
-  nw_driver_task_complete(n, NW_OK);
+  nw_driver_task_complete(n, id, NW_OK);
 }
 
 static void broadcast_finish(nw_node *n, nw_task_state *t) {

@@ -10,7 +10,9 @@
 #include "policy.h"
 #include "steal_rules.h"
 
-/* Device g of the cluster gets [g*S/total, (g+1)*S/total): equal contiguous ranges. */
+/* Device g of the cluster gets [g*S/total, (g+1)*S/total): equal contiguous ranges. Counted
+ * from the device after the ranges of the tasks already running (deal_offset), so that with
+ * fewer subtasks than devices, tasks running at once start on different devices. */
 static void deal_equal(nw_node *n, nw_task_state *t) {
   uint64_t total = 0, before = 0;
   for (int k = 0; k < n->cfg.nodes; k++) {
@@ -19,7 +21,8 @@ static void deal_equal(nw_node *n, nw_task_state *t) {
     total += (uint64_t)n->cfg.devices_per_node[k];
   }
   for (int d = 0; d < n->cfg.devices; d++) {
-    uint64_t g = before + (uint64_t)d, s = t->info.subtasks;
+    uint64_t g = (before + (uint64_t)d + total - t->deal_offset % total) % total;
+    uint64_t s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
     t->dev[d].range_len = r.last - r.first;
     if (nw_pipeline_append(&t->dev[d], r) != NW_OK) {

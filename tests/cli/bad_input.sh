@@ -97,6 +97,8 @@ slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NOD
 runtime_cost_negative) args=(run --platform "$tmp/bad-cost.xml" --n 64 --block 16) want="host n0-cpu: property rt_exec_done='-1' is not a number of seconds >= 0" ;;
 calibrate_bad_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json" --workload matmul:12x:4) want="--workload 'matmul:12x:4': N and BLOCK must be positive whole numbers" ;;
 calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json") want="calibrate needs --platform-out FILE, --perfmodel FILE and at least one --workload" ;;
+matmul_unknown_param) args=(run --app matmul --n 64 --block 16 --app-param foo=1) want="matmul: --app-param foo: unknown key (copies)" ;;
+matmul_copies_zero) args=(run --app matmul --n 64 --block 16 --app-param copies=0) want="matmul: --app-param copies=0: not a whole number from 1 to 16" ;;
 lu_block_not_dividing) args=(run --app lu --n 100 --block 32) want="lu: --block 32 does not divide --n 100" ;;
 lu_app_param) args=(run --app lu --n 64 --block 16 --app-param iterations=3) want="lu: --app-param iterations: lu takes no app parameters" ;;
 fft2d_block_not_dividing) args=(run --app fft2d --n 100 --block 32) want="fft2d: --block 32 does not divide --n 100" ;;

@@ -116,6 +116,10 @@ static const opt_def defs[] = {
      {"on", "off"},
      "CPU views hold only subscribed bytes; a kernel writing others fails the run (functional; "
      "default on in sanitizer builds)"},
+    {"concurrent-tasks",
+     T_CHOICE,
+     {"on", "off"},
+     "independent tasks run at once (paper section 2); off: one at a time, in submission order"},
     {"compression",
      T_CHOICE,
      {"off", "network"},
@@ -298,6 +302,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->sched.prosteal = strcmp(v, "on") == 0;
   else if (!strcmp(n, "check-views"))
     c->check_views = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "concurrent-tasks"))
+    c->sched.sequential_tasks = strcmp(v, "off") == 0;
   else if (!strcmp(n, "compression"))
     c->compress_network = strcmp(v, "network") == 0;
   else if (!strcmp(n, "multi-assign"))
@@ -611,6 +617,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "multi-assign", c->sched.multi_assign ? "on" : "off");
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddStringToObject(j, "check-views", c->check_views ? "on" : "off");
+  cJSON_AddStringToObject(j, "concurrent-tasks", c->sched.sequential_tasks ? "off" : "on");
   cJSON_AddStringToObject(j, "compression", c->compress_network ? "network" : "off");
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddNumberToObject(j, "steal-probes", c->sched.steal_probes);
