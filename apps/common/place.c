@@ -3,7 +3,12 @@
 
 nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
                                uint64_t seed) {
-  uint64_t blocks = n / bs, row = n * sizeof(float), brow = bs * sizeof(float);
+  return nw_app_spread_pixel_blocks(rt, s, n, bs, sizeof(float), seed);
+}
+
+nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
+                                     uint64_t px, uint64_t seed) {
+  uint64_t blocks = n / bs, row = n * px, brow = bs * px;
   uint64_t x = seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull;
   nw_status st = NW_OK;
   for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)

@@ -10,4 +10,9 @@
  * n. The same seed gives the same placement. */
 nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs, uint64_t seed);
 
+/* The same for an n x n image of px-byte pixels (row pitch n * px): block (i, j) lands on the
+ * node nw_app_spread_blocks would pick for it, whatever px. */
+nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
+                                     uint64_t px, uint64_t seed);
+
 #endif

@@ -4,24 +4,37 @@
 
 #include "narwhal_app.h"
 
-/* The box filter's radius: each output pixel is the sum of the (2R+1) x (2R+1) input pixels
- * around it (zero outside the image). Fixed, so that the filter needs no option of its own. */
-#define CONV2D_RADIUS 2
+/* The box filter's radius and the image's channels when no --app-param sets them: each output
+ * value is the sum of the (2R+1) x (2R+1) input values of its channel around it (zero outside
+ * the image). The paper's configuration ("The Unicorn Runtime", section 5.1: a 24-bit RGB
+ * image, a 31x31 filter) is radius=15 channels=3. */
+#define CONV2D_RADIUS_DEFAULT 2
+#define CONV2D_RADIUS_MAX 64
+#define CONV2D_CHANNELS_DEFAULT 1
+#define CONV2D_CHANNELS_MAX 4
 
+/* 16 bytes, as it was before the radius and channels became options: the task's conf travels
+ * in its creation message, so a default run sends exactly the bytes the recorded sweeps
+ * measured. b fits 32 bits because it divides n <= 2^20 (nw_app_check_grid). */
 typedef struct conv2d_conf {
-  uint64_t n, b; /* image n x n floats, tiles b x b (one subtask each) */
+  uint64_t n;        /* image n x n pixels */
+  uint32_t b;        /* tiles b x b pixels (one subtask each) */
+  uint16_t radius;   /* filter (2 radius + 1)^2 */
+  uint16_t channels; /* floats per pixel, interleaved: a row holds n * channels floats */
 } conv2d_conf;
 
-/* Filters the h x w rectangle whose top-left pixel is (y0, x0) of an n x n image (a tile, or
- * a band of a tile's rows for a work-item). `in` points at input pixel (r0, c0), rows ldi
- * floats apart, and holds at least the rectangle's rows and columns widened by the radius
- * (clipped to the image); `out` points at the rectangle's top-left output pixel, rows ldo
- * floats apart. A node's kernels and the single-process reference all call it. */
-void conv2d_tile(uint64_t n, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0, const float *in,
-                 uint64_t r0, uint64_t c0, uint64_t ldi, float *out, uint64_t ldo);
+/* Filters the h x w rectangle whose top-left pixel is (y0, x0) of an n x n image of ch
+ * interleaved channels (a tile, or a band of a tile's rows for a work-item) with a box of
+ * radius r. `in` points at input pixel (r0, c0), rows ldi floats apart, and holds at least the
+ * rectangle's rows and columns widened by the radius (clipped to the image); `out` points at
+ * the rectangle's top-left output pixel, rows ldo floats apart. A node's kernels and the
+ * single-process reference all call it, so both add in the same order. */
+void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
+                 uint64_t x0, const float *in, uint64_t r0, uint64_t c0, uint64_t ldi, float *out,
+                 uint64_t ldo);
 
-/* The input rows [*r0, *r1) and columns [*c0, *c1) that subtask s of the configuration reads:
- * its tile widened by the radius, clipped to the image. */
+/* The input rows [*r0, *r1) and pixel columns [*c0, *c1) that subtask s of the configuration
+ * reads: its tile widened by the radius, clipped to the image. */
 void conv2d_halo(const conv2d_conf *c, uint64_t s, uint64_t *r0, uint64_t *r1, uint64_t *c0,
                  uint64_t *c1);
 

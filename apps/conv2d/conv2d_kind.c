@@ -1,94 +1,100 @@
 /* conv2d_kind.c: the conv2d task kind: subscriptions, kernels, cost model.
  *
  * Subtask s filters tile (s / tiles, s % tiles) of the image. It reads its tile plus a halo of
- * CONV2D_RADIUS pixels on each side, clipped to the image: one quad whose step is the row
- * pitch, so one rectangle in the directory (core/data/region.h). It writes its output tile (b
- * segments of b floats). With the input tiles spread over the nodes, nearly all of a subtask's
- * data sits on the node owning its tile, which is what locality-aware scheduling (paper 4.3.4)
- * can exploit and a locality-oblivious split cannot.
+ * radius pixels on each side, clipped to the image: one quad whose step is the row pitch, so
+ * one rectangle in the directory (core/data/region.h). It writes its output tile (b segments
+ * of b pixels). A pixel is `channels` interleaved floats, so a channel costs no extra
+ * subscription: the rectangles only widen. With the input tiles spread over the nodes, nearly all
+ * of a subtask's data sits on the node owning its tile, which is what locality-aware scheduling
+ * (paper 4.3.4) can exploit and a locality-oblivious split cannot.
  */
 #include "conv2d.h"
 
-#define R CONV2D_RADIUS
-
 void conv2d_halo(const conv2d_conf *c, uint64_t s, uint64_t *r0, uint64_t *r1, uint64_t *c0,
                  uint64_t *c1) {
-  uint64_t tiles = c->n / c->b, y0 = s / tiles * c->b, x0 = s % tiles * c->b;
+  uint64_t tiles = c->n / c->b, y0 = s / tiles * c->b, x0 = s % tiles * c->b, R = c->radius;
   *r0 = y0 >= R ? y0 - R : 0;
   *c0 = x0 >= R ? x0 - R : 0;
   *r1 = y0 + c->b + R < c->n ? y0 + c->b + R : c->n;
   *c1 = x0 + c->b + R < c->n ? x0 + c->b + R : c->n;
 }
 
-void conv2d_tile(uint64_t n, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0, const float *in,
-                 uint64_t r0, uint64_t c0, uint64_t ldi, float *out, uint64_t ldo) {
+void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
+                 uint64_t x0, const float *in, uint64_t r0, uint64_t c0, uint64_t ldi, float *out,
+                 uint64_t ldo) {
   for (uint64_t y = y0; y < y0 + h; y++) {
-    uint64_t ylo = y >= R ? y - R : 0, yhi = y + R < n ? y + R : n - 1;
+    uint64_t ylo = y >= r ? y - r : 0, yhi = y + r < n ? y + r : n - 1;
     for (uint64_t x = x0; x < x0 + w; x++) {
-      uint64_t xlo = x >= R ? x - R : 0, xhi = x + R < n ? x + R : n - 1;
-      float sum = 0;
-      for (uint64_t yy = ylo; yy <= yhi; yy++)
-        for (uint64_t xx = xlo; xx <= xhi; xx++)
-          sum += in[(yy - r0) * ldi + (xx - c0)];
-      out[(y - y0) * ldo + (x - x0)] = sum;
+      uint64_t xlo = x >= r ? x - r : 0, xhi = x + r < n ? x + r : n - 1;
+      for (uint64_t k = 0; k < ch; k++) {
+        float sum = 0;
+        for (uint64_t yy = ylo; yy <= yhi; yy++)
+          for (uint64_t xx = xlo; xx <= xhi; xx++)
+            sum += in[(yy - r0) * ldi + (xx - c0) * ch + k];
+        out[(y - y0) * ldo + (x - x0) * ch + k] = sum;
+      }
     }
   }
 }
 
 static nw_status conv2d_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   const conv2d_conf *c = t->conf;
-  uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
+  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
-  nw_status st = nw_subscribe(s, 0, NW_READ_ONLY, r0 * pitch + c0 * sizeof(float),
-                              (c1 - c0) * sizeof(float), pitch, r1 - r0);
+  nw_status st =
+      nw_subscribe(s, 0, NW_READ_ONLY, r0 * pitch + c0 * px, (c1 - c0) * px, pitch, r1 - r0);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
   if (st == NW_OK)
-    st = nw_subscribe(s, 1, NW_WRITE_ONLY, y0 * pitch + x0 * sizeof(float), c->b * sizeof(float),
-                      pitch, c->b);
+    st = nw_subscribe(s, 1, NW_WRITE_ONLY, y0 * pitch + x0 * px, c->b * px, pitch, c->b);
   return st;
 }
 
 static void conv2d_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   const conv2d_conf *c = t->conf;
-  uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
+  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
-  conv2d_tile(c->n, c->b, c->b, y0, x0, nw_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0, c0,
-              c->n, nw_view_at(&v[1], y0 * pitch + x0 * sizeof(float)), c->n);
+  conv2d_tile(c->n, c->radius, c->channels, c->b, c->b, y0, x0,
+              nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, pitch / sizeof(float),
+              nw_view_at(&v[1], y0 * pitch + x0 * px), pitch / sizeof(float));
 }
 
 /* Work-item `item` of `items` (paper 4.3.1): its own band of the tile's rows. */
 static void conv2d_cpu_item(const nw_task_info *t, uint64_t subtask, int item, int items,
                             const nw_view *v) {
   const conv2d_conf *c = t->conf;
-  uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
+  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
   uint64_t top = y0 + c->b * (uint64_t)item / (uint64_t)items;
   uint64_t end = y0 + c->b * (uint64_t)(item + 1) / (uint64_t)items;
-  conv2d_tile(c->n, end - top, c->b, top, x0, nw_view_at(&v[0], r0 * pitch + c0 * sizeof(float)),
-              r0, c0, c->n, nw_view_at(&v[1], top * pitch + x0 * sizeof(float)), c->n);
+  conv2d_tile(c->n, c->radius, c->channels, end - top, c->b, top, x0,
+              nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, pitch / sizeof(float),
+              nw_view_at(&v[1], top * pitch + x0 * px), pitch / sizeof(float));
 }
 
 /* On a (modelled) GPU each view holds only its subscription's rectangle, rows `pitch` bytes
  * apart (narwhal.h, nw_gpu_view). */
 static void conv2d_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   const conv2d_conf *c = t->conf;
-  uint64_t pitch = c->n * sizeof(float), tiles = c->n / c->b, r0, r1, c0, c1;
+  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, tiles = c->n / c->b, r0, r1, c0, c1;
   conv2d_halo(c, subtask, &r0, &r1, &c0, &c1);
   uint64_t y0 = subtask / tiles * c->b, x0 = subtask % tiles * c->b;
-  conv2d_tile(c->n, c->b, c->b, y0, x0, nw_gpu_view_at(&v[0], r0 * pitch + c0 * sizeof(float)), r0,
-              c0, v[0].pitch / sizeof(float),
-              nw_gpu_view_at(&v[1], y0 * pitch + x0 * sizeof(float)), v[1].pitch / sizeof(float));
+  conv2d_tile(c->n, c->radius, c->channels, c->b, c->b, y0, x0,
+              nw_gpu_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, v[0].pitch / sizeof(float),
+              nw_gpu_view_at(&v[1], y0 * pitch + x0 * px), v[1].pitch / sizeof(float));
 }
 
-/* An add per neighbourhood pixel, counted as a multiply-add as a general convolution would:
- * 2 (2R+1)^2 per output pixel. */
+/* An add per neighbourhood value, counted as a multiply-add as a general convolution would:
+ * 2 (2R+1)^2 per output value, `channels` values per pixel. Every factor is an integer and the
+ * product stays far below 2^53, so the default (R = 2, one channel) gives the same double as
+ * before the options existed. */
 static double conv2d_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask;
   (void)kind;
   const conv2d_conf *c = t->conf;
-  return 2.0 * (2 * R + 1) * (2 * R + 1) * (double)c->b * (double)c->b;
+  double side = 2.0 * c->radius + 1;
+  return 2.0 * side * side * (double)c->channels * (double)c->b * (double)c->b;
 }
 
 /* No CUDA kernel: the real backend refuses --devices gpu for this kind; the simulator runs the

@@ -2,10 +2,11 @@
  * spread over the nodes, one task that filters every tile, and a bit-for-bit check against a
  * single-process reference.
  *
- * Inputs are integers in [-4, 4], so every sum of at most (2R+1)^2 = 25 of them is exact in
- * float whatever the order: the distributed result must equal the reference bit for bit, and
- * any halo byte that arrives wrong, late or stale shows.
+ * Inputs are integers in [-4, 4], so every sum of at most (2R+1)^2 of them (129^2 * 4 < 2^24 at
+ * the largest radius) is exact in float whatever the order: the distributed result must equal
+ * the reference bit for bit, and any halo byte that arrives wrong, late or stale shows.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,19 +15,54 @@
 #include "../common/place.h"
 #include "conv2d.h"
 
+/* Reads --app-param radius and channels into conf (defaults otherwise); 0, or -1 with a
+ * one-line reason. */
+static int conv2d_params(const nw_app_args *a, conv2d_conf *conf, char *why, size_t len) {
+  conf->radius = CONV2D_RADIUS_DEFAULT;
+  conf->channels = CONV2D_CHANNELS_DEFAULT;
+  for (int i = 0; i < a->nparams; i++) {
+    const char *k = a->params[i].key, *v = a->params[i].value;
+    unsigned long long max;
+    if (strcmp(k, "radius") == 0)
+      max = CONV2D_RADIUS_MAX;
+    else if (strcmp(k, "channels") == 0)
+      max = CONV2D_CHANNELS_MAX;
+    else {
+      snprintf(why, len, "conv2d: --app-param %s: unknown key (radius, channels)", k);
+      return -1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long u = strtoull(v, &end, 10);
+    if (!*v || *v == '-' || *v == '+' || *end || errno || u == 0 || u > max) {
+      snprintf(why, len, "conv2d: --app-param %s=%s: not a whole number from 1 to %llu", k, v, max);
+      return -1;
+    }
+    if (max == CONV2D_RADIUS_MAX)
+      conf->radius = (uint16_t)u;
+    else
+      conf->channels = (uint16_t)u;
+  }
+  return 0;
+}
+
 static nw_status conv2d_check(const nw_app_args *a, char *why, size_t why_len) {
+  conv2d_conf conf;
+  if (conv2d_params(a, &conf, why, why_len))
+    return NW_ERR_ARG;
   return nw_app_check_grid("conv2d", a, why, why_len);
 }
 
-static nw_status verify(nw_space *out_space, const float *in, uint64_t n, uint64_t b, int *equal) {
-  uint64_t count = n * n;
+static nw_status verify(nw_space *out_space, const float *in, const conv2d_conf *c, int *equal) {
+  uint64_t n = c->n, b = c->b, ch = c->channels, count = n * n * ch;
   float *out = malloc(count * sizeof *out), *ref = malloc(count * sizeof *ref);
   nw_status st =
       (out && ref) ? nw_space_read(out_space, 0, out, count * sizeof *out) : NW_ERR_NOMEM;
   if (st == NW_OK) {
     for (uint64_t y0 = 0; y0 < n; y0 += b)
       for (uint64_t x0 = 0; x0 < n; x0 += b)
-        conv2d_tile(n, b, b, y0, x0, in, 0, 0, n, ref + y0 * n + x0, n);
+        conv2d_tile(n, c->radius, ch, b, b, y0, x0, in, 0, 0, n * ch, ref + (y0 * n + x0) * ch,
+                    n * ch);
     *equal = memcmp(out, ref, count * sizeof *out) == 0;
   }
   free(out);
@@ -35,28 +71,31 @@ static nw_status verify(nw_space *out_space, const float *in, uint64_t n, uint64
 }
 
 static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome *out) {
-  uint64_t n = args->n, b = args->block, bytes = n * n * sizeof(float);
+  conv2d_conf conf = {.n = args->n, .b = (uint32_t)args->block};
+  char why[160];
+  if (conv2d_params(args, &conf, why, sizeof why))
+    return NW_ERR_ARG; /* conv2d_check has said why */
+  uint64_t n = conf.n, b = conf.b, row = n * conf.channels * sizeof(float), bytes = n * row;
   int functional = nw_runtime_functional(rt);
   out->verified = -1; /* phantom mode has no bytes to check; the tool rejects --verify there */
   nw_space *in_space = NULL, *out_space = NULL;
   nw_task *task = NULL;
   float *in = NULL;
-  conv2d_conf conf = {n, b};
-  nw_status st = nw_space_create(rt, bytes, n * sizeof(float), &in_space);
+  nw_status st = nw_space_create(rt, bytes, row, &in_space);
   if (st == NW_OK)
-    st = nw_space_create(rt, bytes, n * sizeof(float), &out_space);
+    st = nw_space_create(rt, bytes, row, &out_space);
   if (st == NW_OK && functional) {
     in = malloc(bytes);
     st = in ? NW_OK : NW_ERR_NOMEM;
     if (st == NW_OK) {
-      nw_app_fill_small_ints(in, n * n, args->seed);
+      nw_app_fill_small_ints(in, n * n * conf.channels, args->seed);
       st = nw_space_write(in_space, 0, in, bytes);
     }
   }
   /* Each input tile on a random node (paper section 5's set-up); the output starts on node 0
    * and each tile's ownership moves to the node that writes it. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_blocks(rt, in_space, n, b, args->seed);
+    st = nw_app_spread_pixel_blocks(rt, in_space, n, b, conf.channels * sizeof(float), args->seed);
   if (st == NW_OK)
     st = nw_task_create(rt, &nw_conv2d_kind, (n / b) * (n / b), &conf, sizeof conf, &task);
   if (st == NW_OK)
@@ -69,7 +108,7 @@ static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
     st = nw_task_wait(task);
   if (st == NW_OK && functional && args->verify != 0) {
     int equal = 0;
-    st = verify(out_space, in, n, b, &equal);
+    st = verify(out_space, in, &conf, &equal);
     out->verified = equal;
   }
   nw_task_destroy(task);
