@@ -61,6 +61,9 @@ gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
 conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
+conv2d_radius_zero) args=(run --app conv2d --app-param radius=0) want="conv2d: --app-param radius=0: not a whole number from 1 to 64" ;;
+conv2d_channels_five) args=(run --app conv2d --app-param channels=5) want="conv2d: --app-param channels=5: not a whole number from 1 to 4" ;;
+conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: --app-param sigma: unknown key (radius, channels)" ;;
 chain_no_subtasks) args=(run --app chain --n 10 --block 0) want="chain: --n (steps) and --block (subtasks per step) must be positive" ;;
 unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-priority: unknown value 'high' (one of: low, same)" ;;
 prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;
