@@ -41,8 +41,14 @@ int nw_app_param_keys(const nw_app_args *a, const char *app, const char *keys, c
       at += len;
     }
     if (!known) {
-      snprintf(why, why_len, "%s: --app-param %s: unknown key (%s)", app, k,
-               *keys ? keys : "it takes none");
+      char list[256] = ""; /* "a,b" as "a, b" */
+      for (size_t i = 0, at = 0; keys[i] && at + 3 < sizeof list; i++) {
+        list[at++] = keys[i];
+        if (keys[i] == ',')
+          list[at++] = ' ';
+        list[at] = '\0';
+      }
+      snprintf(why, why_len, "%s: --app-param %s: unknown key (%s)", app, k, list);
       return -1;
     }
   }

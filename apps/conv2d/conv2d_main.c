@@ -6,7 +6,6 @@
  * the largest radius) is exact in float whatever the order: the distributed result must equal
  * the reference bit for bit, and any halo byte that arrives wrong, late or stale shows.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,31 +17,15 @@
 /* Reads --app-param radius and channels into conf (defaults otherwise); 0, or -1 with a
  * one-line reason. */
 static int conv2d_params(const nw_app_args *a, conv2d_conf *conf, char *why, size_t len) {
-  conf->radius = CONV2D_RADIUS_DEFAULT;
-  conf->channels = CONV2D_CHANNELS_DEFAULT;
-  for (int i = 0; i < a->nparams; i++) {
-    const char *k = a->params[i].key, *v = a->params[i].value;
-    unsigned long long max;
-    if (strcmp(k, "radius") == 0)
-      max = CONV2D_RADIUS_MAX;
-    else if (strcmp(k, "channels") == 0)
-      max = CONV2D_CHANNELS_MAX;
-    else {
-      snprintf(why, len, "conv2d: --app-param %s: unknown key (radius, channels)", k);
-      return -1;
-    }
-    char *end;
-    errno = 0;
-    unsigned long long u = strtoull(v, &end, 10);
-    if (!*v || *v == '-' || *v == '+' || *end || errno || u == 0 || u > max) {
-      snprintf(why, len, "conv2d: --app-param %s=%s: not a whole number from 1 to %llu", k, v, max);
-      return -1;
-    }
-    if (max == CONV2D_RADIUS_MAX)
-      conf->radius = (uint16_t)u;
-    else
-      conf->channels = (uint16_t)u;
-  }
+  uint64_t radius, channels;
+  if (nw_app_param_keys(a, "conv2d", "radius,channels", why, len) != 0 ||
+      nw_app_param_uint(a, "conv2d", "radius", 1, CONV2D_RADIUS_MAX, CONV2D_RADIUS_DEFAULT, &radius,
+                        why, len) != 0 ||
+      nw_app_param_uint(a, "conv2d", "channels", 1, CONV2D_CHANNELS_MAX, CONV2D_CHANNELS_DEFAULT,
+                        &channels, why, len) != 0)
+    return -1;
+  conf->radius = (uint16_t)radius;
+  conf->channels = (uint16_t)channels;
   return 0;
 }
 

@@ -4,7 +4,6 @@
  * for before the next is submitted; the next one reads what the reduction of this one left),
  * and in functional mode compares the final ranks with the serial reference bit for bit.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
