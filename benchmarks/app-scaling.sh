@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # app-scaling.sh [BUILD_DIR]: the Unicorn paper's Fig. 4 in simulation (Beri et al., TPDS,
 # section 5.2; EXPERIMENTS.md section 15): strong scaling of conv2d, matmul, LU and 2D FFT at
-# the paper's sizes on 1, 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, as the main job
+# the paper's sizes (conv2d: its 31x31 filter on 3 channels) on 1, 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, as the main job
 # runs (CPU work-groups and two GPUs per node, phantom data): simulated seconds, speed-up over
 # one node, data moved. The paper: conv2d 11.83x and matmul 7.34x on 14 nodes, LU and FFT
 # lower (their values are in the figure only). About a minute.
@@ -11,13 +11,16 @@ nw=$build/narwhal
 src=$(cd "$(dirname "$0")/.." && pwd)
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
 printf '%-7s %5s %12s %9s %10s\n' app nodes makespan_s speedup network_GB
-for app in "conv2d 65536 2048" "matmul 65536 2048" "lu 65536 2048" "fft2d 61440 512"; do
-  read -r name n block <<<"$app"
+for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 65536 2048" \
+  "fft2d 61440 512"; do
+  read -r name n block p1 p2 <<<"$app"
+  params=()
+  for p in ${p1:+"$p1"} ${p2:+"$p2"}; do params+=(--app-param "$p"); done
   one=
   for nodes in 1 2 4 8 14; do
     o=$("$nw" run --app "$name" --backend sim --platform "$src/platforms/paper-cluster.xml" \
       --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
-      --work-groups on --json)
+      --work-groups on ${params[@]+"${params[@]}"} --json)
     m=$(field "$o" makespan_s) bytes=$(field "$o" bytes_network)
     one=${one:-$m}
     awk -v a="$name" -v k="$nodes" -v m="$m" -v o="$one" -v b="$bytes" 'BEGIN {
