@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/run_task.h"
 #include "fft2d.h"
 #include "fft2d_ref.h"
 
@@ -56,18 +57,9 @@ static nw_status spread_rows(nw_runtime *rt, nw_space *x, uint64_t n, uint64_t b
  * reads what the row task wrote, so it could not start earlier anyway. */
 static nw_status run_task(nw_runtime *rt, const nw_task_kind *kind, const fft2d_conf *conf,
                           nw_space *in, nw_space *out) {
-  nw_task *task = NULL;
-  nw_status st = nw_task_create(rt, kind, conf->n / conf->b, conf, sizeof *conf, &task);
-  if (st == NW_OK)
-    st = nw_task_bind(task, in, NW_READ_ONLY);
-  if (st == NW_OK)
-    st = nw_task_bind(task, out, NW_WRITE_ONLY);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
+  nw_app_binding bind[] = {{.space = in, .access = NW_READ_ONLY},
+                           {.space = out, .access = NW_WRITE_ONLY}};
+  return nw_app_run_task(rt, kind, conf->n / conf->b, conf, sizeof *conf, bind, 2);
 }
 
 /* Compares the result in space z with the reference's transform of x. */

@@ -12,6 +12,7 @@
 
 #include "../common/inputs.h"
 #include "../common/place.h"
+#include "../common/run_task.h"
 #include "lu.h"
 #include "lu_ref.h"
 
@@ -25,38 +26,25 @@ static nw_status lu_check(const nw_app_args *a, char *why, size_t len) {
   return nw_app_check_grid("lu", a, why, len);
 }
 
-typedef struct binding {
-  nw_space *space;
-  nw_access access;
-} binding;
-
-static nw_status run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
-                          const lu_conf *conf, const binding *bind, int nbind) {
-  nw_task *task = NULL;
-  nw_status st = nw_task_create(rt, kind, subtasks, conf, sizeof *conf, &task);
-  for (int i = 0; i < nbind && st == NW_OK; i++)
-    st = nw_task_bind(task, bind[i].space, bind[i].access);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
-}
-
 /* Step k: the three tasks of diagonal block k (only the first for the last block). The
  * bindings follow the kinds' space indices (lu.h). */
 static nw_status step(nw_runtime *rt, const lu_conf *conf, nw_space *m, nw_space *d, nw_space *r,
                       nw_space *c) {
   uint64_t rest = conf->n / conf->b - conf->k - 1;
-  binding diag[] = {{m, NW_READ_WRITE}, {d, NW_WRITE_ONLY}};
-  binding panel[] = {{m, NW_READ_WRITE}, {d, NW_READ_ONLY}, {r, NW_WRITE_ONLY}, {c, NW_WRITE_ONLY}};
-  binding update[] = {{m, NW_READ_WRITE}, {r, NW_READ_ONLY}, {c, NW_READ_ONLY}};
-  nw_status st = run_task(rt, &nw_lu_diag_kind, 1, conf, diag, 2);
+  nw_app_binding diag[] = {{.space = m, .access = NW_READ_WRITE},
+                           {.space = d, .access = NW_WRITE_ONLY}};
+  nw_app_binding panel[] = {{.space = m, .access = NW_READ_WRITE},
+                            {.space = d, .access = NW_READ_ONLY},
+                            {.space = r, .access = NW_WRITE_ONLY},
+                            {.space = c, .access = NW_WRITE_ONLY}};
+  nw_app_binding update[] = {{.space = m, .access = NW_READ_WRITE},
+                             {.space = r, .access = NW_READ_ONLY},
+                             {.space = c, .access = NW_READ_ONLY}};
+  nw_status st = nw_app_run_task(rt, &nw_lu_diag_kind, 1, conf, sizeof *conf, diag, 2);
   if (st == NW_OK && rest > 0)
-    st = run_task(rt, &nw_lu_panel_kind, 2 * rest, conf, panel, 4);
+    st = nw_app_run_task(rt, &nw_lu_panel_kind, 2 * rest, conf, sizeof *conf, panel, 4);
   if (st == NW_OK && rest > 0)
-    st = run_task(rt, &nw_lu_update_kind, rest * rest, conf, update, 3);
+    st = nw_app_run_task(rt, &nw_lu_update_kind, rest * rest, conf, sizeof *conf, update, 3);
   return st;
 }
 

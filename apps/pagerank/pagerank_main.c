@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/run_task.h"
 #include "pagerank.h"
 #include "pagerank_rank.h"
 #include "pagerank_ref.h"
@@ -69,21 +70,11 @@ static nw_status spread_slices(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t
 
 /* One iteration: reads space `in`, leaves the summed ranks in `out`. */
 static nw_status iterate(nw_runtime *rt, const pagerank_conf *conf, nw_space *in, nw_space *out) {
-  nw_task *task = NULL;
-  nw_status st =
-      nw_task_create(rt, &nw_pagerank_kind, conf->g.n / conf->block, conf, sizeof *conf, &task);
-  if (st == NW_OK)
-    st = nw_task_bind(task, in, NW_READ_ONLY);
-  if (st == NW_OK)
-    st = nw_task_bind(task, out, NW_WRITE_ONLY);
-  if (st == NW_OK)
-    st = nw_task_reduce(task, out, NW_REDUCE_ADD, NW_TYPE_UINT64);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
+  nw_app_binding bind[] = {
+      {.space = in, .access = NW_READ_ONLY},
+      {.space = out, .access = NW_WRITE_ONLY, .reduce = NW_REDUCE_ADD, .type = NW_TYPE_UINT64}};
+  return nw_app_run_task(rt, &nw_pagerank_kind, conf->g.n / conf->block, conf, sizeof *conf, bind,
+                         2);
 }
 
 /* Compares the final ranks with the reference run from `ranks` (the initial ones, replaced). */

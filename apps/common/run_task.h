@@ -1,0 +1,21 @@
+/* run_task.h: one task created, bound, submitted and waited for, as most app drivers do. */
+#ifndef NW_APP_RUN_TASK_H
+#define NW_APP_RUN_TASK_H
+
+#include "narwhal.h"
+
+/* A space the task binds, in binding order, and its reduction (reduce 0: none). */
+typedef struct nw_app_binding {
+  nw_space *space;
+  nw_access access;
+  nw_reduce_op reduce;
+  nw_elem_type type;
+} nw_app_binding;
+
+/* Creates a task of `kind` with `subtasks` subtasks and the configuration bytes conf, binds
+ * bind[0 .. nbind-1], submits it and waits for it; returns the first failure. */
+nw_status nw_app_run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
+                          const void *conf, size_t conf_size, const nw_app_binding *bind,
+                          int nbind);
+
+#endif
