@@ -1,17 +1,20 @@
 /* task.c: a task's life across the cluster, and the ownership update protocol.
  *
  * Node 0 starts a submitted task once every earlier task it conflicts with has completed
- * (nw_task_start_ready), so independent tasks run at once. TASK_START goes to all nodes; each node
- * runs its share and reports committed subtasks to node 0. When all are in, node 0 sends
- * TASK_FINISH and the deferred ownership updates of paper section 3 run: 1) each node has kept the
- * set S of regions its subtasks wrote; 2) at TASK_FINISH it commits S to its own directory and
- * sends one OWN_UPDATE per master (one message per master, covering every space that master holds),
- * even when empty, so the master knows when it has heard from everyone; 3) the master commits each
- * S, finds the regions that changed owner and sends each previous owner one OWN_PREV; 4) previous
- * owners drop those regions (they now route through the master) and acknowledge. A master reports
- * MASTER_DONE to node 0 once acknowledged; with all masters done the task is complete. Temporary
- * directories (resident data) of written spaces are discarded at task end; those of read-only
- * spaces are kept for the next task.
+ * (nw_task_start_ready), so independent tasks run at once. TASK_START goes to all nodes; each
+ * node runs its share and reports committed subtasks to node 0. When all are in, node 0 sends
+ * TASK_FINISH; reduced spaces are combined across nodes (reduce_tree.c), then the deferred
+ * ownership updates of paper section 3 run:
+ *   1) each node has kept the set S of regions its subtasks wrote;
+ *   2) at TASK_FINISH it commits S to its own directory and sends one OWN_UPDATE per master
+ *      (one message per master, covering every space that master holds), even when empty, so
+ *      the master knows when it has heard from everyone;
+ *   3) the master commits each S, finds the regions that changed owner and sends each previous
+ *      owner one OWN_PREV;
+ *   4) previous owners drop those regions (they now route through the master) and acknowledge.
+ * A master reports MASTER_DONE to node 0 once acknowledged; with all masters done the task is
+ * complete. Temporary directories (resident data) of written spaces are discarded at task end;
+ * those of read-only spaces are kept for the next task.
  */
 #include <stdlib.h>
 #include <string.h>
