@@ -11,7 +11,7 @@
 # device per rank, 2 leaves no prefetched subtask to steal, so the stale-data path of issue 17
 # needs 3 or more: see README). Exit status 1 if any run read stale data or failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 build=${1:-build}
 runs=${2:-500}
 steps=${3:-1000}

@@ -9,7 +9,7 @@
 # non-zero on any failure. --asan builds and uses build-asan (ASan + UBSan) instead of build.
 # RANDPROG_SKIP (apps/randprog/randprog.h) defaults to what tests/CMakeLists.txt skips.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 seeds=2000 first=1 asan=0 backend=sim rotations=(cpu gpu)
 while [ $# -gt 0 ]; do
   case $1 in
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 build=build
 if [ $asan -eq 1 ]; then
-  build=build-asan
+  build="build-asan"
   scripts/bootstrap.sh build-asan -DNW_SANITIZE=ON || exit 1
   export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
   export RP_TIMEOUT=${RP_TIMEOUT:-120}

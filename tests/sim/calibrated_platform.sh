@@ -35,6 +35,7 @@ awk -v a="$m1" -v b="$m2" -v e="$events" 'BEGIN {
   fail "the makespan did not grow by 1 ms per event handled"
 awk -v a="$m0" 'BEGIN { exit !(a < 0.01) }' || fail "the cost-free platform charged $m0 s"
 
+# shellcheck disable=SC2046
 "$gen" --nodes 1 --cores 2 $(costs 1e-4) --cpu-prop rt_launch=3e-4 --cpu-prop rt_done=5e-4 \
   >"$tmp/cal.xml"
 common=(run --backend sim --platform "$tmp/cal.xml" --n 512 --block 128 --json)
