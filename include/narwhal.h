@@ -192,6 +192,12 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access);
  * nw_task_bind and before nw_task_submit. A space bound read-only or read-write is refused
  * (a read-write view starts from the space's bytes, so every subtask would fold them in). */
 nw_status nw_task_reduce(nw_task *t, nw_space *s, nw_reduce_op op, nw_elem_type type);
+/* Makes task t wait for task `on` to complete before it starts, beyond what their spaces imply
+ * (a task that reads a space waits for the tasks submitted before it that write it, a writer
+ * for the readers and writers before it; tasks sharing no written space run at once). `on`
+ * must be a live task of the same runtime, already submitted: dependencies point backwards,
+ * so no cycle can form. Call before submitting t. */
+nw_status nw_task_depend(nw_task *t, nw_task *on);
 /* Submits asynchronously. Checks every subtask's subscriptions first, so a bad subscription
  * fails here with a message naming the subtask, space and quad. */
 nw_status nw_task_submit(nw_task *t);

@@ -135,8 +135,13 @@ nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subt
   }
   if (conf_size)
     memcpy(copy, conf, conf_size);
-  *t =
-      (nw_task){.rt = rt, .kind = kind, .subtasks = subtasks, .conf = copy, .conf_size = conf_size};
+  *t = (nw_task){.rt = rt,
+                 .kind = kind,
+                 .subtasks = subtasks,
+                 .conf = copy,
+                 .conf_size = conf_size,
+                 .live_next = rt->live_tasks};
+  rt->live_tasks = t;
   *out = t;
   return NW_OK;
 }
@@ -144,8 +149,39 @@ nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subt
 void nw_task_destroy(nw_task *t) {
   if (!t)
     return;
+  for (nw_task **p = &t->rt->live_tasks; *p; p = &(*p)->live_next)
+    if (*p == t) {
+      *p = t->live_next;
+      break;
+    }
+  free(t->deps);
   free(t->conf);
   free(t);
+}
+
+nw_status nw_task_depend(nw_task *t, nw_task *on) {
+  if (t->submitted)
+    return fail(t->rt, NW_ERR_STATE, "nw_task_depend: task '%s' is already submitted",
+                t->kind->name);
+  const nw_task *live = t->rt->live_tasks;
+  while (live && live != on) /* compared before anything is read through `on` */
+    live = live->live_next;
+  if (!live)
+    return fail(t->rt, NW_ERR_ARG,
+                "nw_task_depend: task '%s' depends on a task that is not a live task of this "
+                "runtime (destroyed, or another runtime's)",
+                t->kind->name);
+  if (on == t || !on->submitted)
+    return fail(t->rt, NW_ERR_STATE,
+                "nw_task_depend: task '%s' depends on %s; a task waits only for tasks submitted "
+                "before it, so no cycle can form",
+                t->kind->name, on == t ? "itself" : "a task not submitted yet");
+  nw_task **a = realloc(t->deps, (size_t)(t->ndeps + 1) * sizeof *a);
+  if (!a)
+    return fail(t->rt, NW_ERR_NOMEM, "nw_task_depend: out of memory");
+  t->deps = a;
+  t->deps[t->ndeps++] = on;
+  return NW_OK;
 }
 
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {

@@ -126,6 +126,8 @@ void nw_node_destroy(nw_node *n);
 struct nw_runtime {
   void (*post)(void *be, nw_driver_call *call);
   void *be;
+  /* The driver's task handles not yet destroyed (api.c): a dependency must name one. */
+  struct nw_task *live_tasks;
   int functional;
   int nodes;
   char error[512];

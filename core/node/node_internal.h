@@ -274,7 +274,12 @@ struct nw_task {
   nw_reduce_op reduce_op[NW_MAX_BOUND_SPACES]; /* 0: the space's writes may not overlap */
   nw_elem_type reduce_type[NW_MAX_BOUND_SPACES];
   int submitted; /* the driver's: nw_task_submit was called (only the driver thread reads it) */
-  int started, complete; /* node 0's: TASK_START went out; every subtask done */
+  /* Tasks it waits for besides what its spaces imply (nw_task_depend), all submitted before
+   * it; node 0 compares them with its queue's entries and never reads through them. */
+  struct nw_task **deps;
+  int ndeps;
+  struct nw_task *live_next; /* the runtime's live handles (api.c) */
+  int started, complete;     /* node 0's: TASK_START went out; every subtask done */
   nw_status result;
   double flops; /* cost-model work of all subtasks (CPU) */
 };

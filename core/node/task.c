@@ -108,9 +108,13 @@ static void maybe_forget(nw_node *n, nw_task_state *t) {
   nw_task_release(n, t);
 }
 
-/* Whether two tasks must not run at once: they share a space that one of them writes
- * (paper section 2: concurrent tasks share no space, or share it read-only). */
+/* Whether later task b waits for earlier task a: it said so (nw_task_depend), or they share
+ * a space that one of them writes (paper section 2: concurrent tasks share no space, or share
+ * it read-only). */
 static int conflict(const nw_task *a, const nw_task *b) {
+  for (int i = 0; i < b->ndeps; i++)
+    if (b->deps[i] == a)
+      return 1;
   for (int i = 0; i < a->nbound; i++)
     for (int j = 0; j < b->nbound; j++)
       if (a->space[i]->id == b->space[j]->id && ((a->access[i] | b->access[j]) & NW_WRITE_ONLY))
