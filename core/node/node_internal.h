@@ -206,8 +206,7 @@ struct nw_task_state {
   /* Reduced spaces across nodes at the task's end (reduce_tree.c): the tree runs between
    * TASK_FINISH and step 2 below. Per bound space, the next round (-1: this node's part is
    * done), and the partial results children sent, per round, kept until their turn. */
-  int reducing;
-  int red_started;
+  int reducing;       /* begun, and waiting for a child's partial result */
   double red_start_s; /* when this node's part began (TASK_FINISH) */
   int red_round[NW_MAX_BOUND_SPACES];
   nw_partial *red_in[NW_MAX_BOUND_SPACES][NW_REDUCE_ROUNDS];
@@ -501,9 +500,11 @@ void nw_driver_on_place_ack(nw_node *n);
 /* reduce_tree.c: combining reduced spaces across nodes (paper 4.5, Fig. 8) */
 /* Whether any bound space of t is reduced. */
 int nw_reduce_tree_needed(const nw_task_state *t);
-/* Begins (first call) or continues this node's part of every reduced space's tree: merges the
- * children's partial results in round order and sends its own to its parent. Returns 1 once
- * its part is done (t->written then holds what it owns of the results), 0 while it waits. */
+/* Begins (at TASK_FINISH) / continues (as children's results come) this node's part of every
+ * reduced space's tree: merges the children's partial results in round order and sends its
+ * own to its parent. Returns 1 once its part is done (t->written then holds what it owns of
+ * the results), 0 while it waits (t->reducing). */
+int nw_reduce_tree_begin(nw_node *n, nw_task_state *t);
 int nw_reduce_tree_step(nw_node *n, nw_task_state *t);
 /* A child's partial result (MSG_REDUCE): kept for its round. */
 void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader *r);

@@ -119,12 +119,14 @@ static void merge_partial(nw_node *n, nw_task_state *t, int i, nw_partial *p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
 }
 
+int nw_reduce_tree_begin(nw_node *n, nw_task_state *t) {
+  t->reducing = 1;
+  t->red_start_s = n->be.ops->now(n->be.be);
+  return nw_reduce_tree_step(n, t);
+}
+
 int nw_reduce_tree_step(nw_node *n, nw_task_state *t) {
   int done = 1, nodes = n->cfg.nodes;
-  if (!t->red_started) {
-    t->red_started = 1;
-    t->red_start_s = n->be.ops->now(n->be.be);
-  }
   for (int i = 0; i < t->info.nspaces; i++) {
     if (!t->bound[i].reduce.op)
       continue;
@@ -155,6 +157,7 @@ int nw_reduce_tree_step(nw_node *n, nw_task_state *t) {
       t->red_round[i]++;
     }
   }
+  t->reducing = !done;
   return done;
 }
 

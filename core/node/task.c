@@ -446,12 +446,10 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   for (size_t i = 0; i < t->ndeferred; i++)
     nw_exec_commit(n, t->deferred[i]);
   t->ndeferred = 0;
-  if (nw_reduce_tree_needed(t)) { /* reduced spaces combine across nodes first */
-    t->reducing = 1;
-    if (!nw_reduce_tree_step(n, t))
-      return; /* nw_task_on_reduce goes on as the children's results come */
-    t->reducing = 0;
-  }
+  /* Reduced spaces combine across nodes first; nw_task_on_reduce goes on as the children's
+   * results come. */
+  if (nw_reduce_tree_needed(t) && !nw_reduce_tree_begin(n, t))
+    return;
   publish_writes(n, t);
 }
 
@@ -464,10 +462,8 @@ void nw_task_on_reduce(nw_node *n, int src, nw_reader *r) {
     return;
   }
   nw_reduce_tree_on_partial(n, t, src, r);
-  if (!r->bad && t->reducing && nw_reduce_tree_step(n, t)) {
-    t->reducing = 0;
+  if (!r->bad && t->reducing && nw_reduce_tree_step(n, t))
     publish_writes(n, t);
-  }
 }
 
 /* Steps 2 on, once the node's results are final: commit S here, tell the masters. */
