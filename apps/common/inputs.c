@@ -35,3 +35,14 @@ void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed) {
     m[i] = (float)((int)(x % 9) - 4);
   }
 }
+
+uint64_t nw_app_splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+float nw_app_unit24(uint64_t hash) {
+  return (float)(hash >> 40) * 0x1p-24f;
+}

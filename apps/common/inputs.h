@@ -18,4 +18,11 @@ nw_status nw_app_check_grid(const char *app, const nw_app_args *a, char *why, si
  * for bit whatever order BLAS adds in. The same seed gives the same values. */
 void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed);
 
+/* splitmix64's output function (Steele, Lea, Flood: "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): a hash of x, so a value drawn as f(seed, index) is the same on
+ * every node without a shared stream. */
+uint64_t nw_app_splitmix64(uint64_t x);
+/* The top 24 bits of a hash as a float in [0, 1): exact in float, and so is 2u - 1. */
+float nw_app_unit24(uint64_t hash);
+
 #endif

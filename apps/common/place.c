@@ -6,18 +6,33 @@ nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t
   return nw_app_spread_pixel_blocks(rt, s, n, bs, sizeof(float), seed);
 }
 
+/* The stream of nodes every spreading draws from the seed (xorshift64). */
+static uint64_t first_draw(uint64_t seed) {
+  return seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull;
+}
+
+static int next_node(nw_runtime *rt, uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return (int)(*x % (uint64_t)nw_runtime_nodes(rt));
+}
+
 nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
                                      uint64_t px, uint64_t seed) {
-  uint64_t blocks = n / bs, row = n * px, brow = bs * px;
-  uint64_t x = seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull;
+  uint64_t blocks = n / bs, row = n * px, brow = bs * px, x = first_draw(seed);
   nw_status st = NW_OK;
   for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)
-    for (uint64_t bj = 0; bj < blocks && st == NW_OK; bj++) {
-      x ^= x << 13; /* xorshift64 */
-      x ^= x >> 7;
-      x ^= x << 17;
-      int node = (int)(x % (uint64_t)nw_runtime_nodes(rt));
-      st = nw_space_place(s, bi * bs * row + bj * brow, brow, row, bs, node);
-    }
+    for (uint64_t bj = 0; bj < blocks && st == NW_OK; bj++)
+      st = nw_space_place(s, bi * bs * row + bj * brow, brow, row, bs, next_node(rt, &x));
+  return st;
+}
+
+nw_status nw_app_spread_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uint64_t bytes,
+                               uint64_t seed) {
+  uint64_t x = first_draw(seed);
+  nw_status st = NW_OK;
+  for (uint64_t k = 0; k < ranges && st == NW_OK; k++)
+    st = nw_space_place(s, k * bytes, bytes, bytes, 1, next_node(rt, &x));
   return st;
 }

@@ -15,4 +15,10 @@ nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t
 nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
                                      uint64_t px, uint64_t seed);
 
+/* Places consecutive ranges of `bytes` bytes of space s (range k: [k * bytes, (k + 1) * bytes),
+ * `ranges` of them) each on a node drawn from the seed, the draws nw_app_spread_blocks makes
+ * for its first blocks: row stripes of a matrix, slices of a vector. */
+nw_status nw_app_spread_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uint64_t bytes,
+                               uint64_t seed);
+
 #endif

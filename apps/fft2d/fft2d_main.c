@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../common/place.h"
 #include "../common/run_task.h"
 #include "fft2d.h"
 #include "fft2d_ref.h"
@@ -37,20 +38,6 @@ static nw_status fft2d_check(const nw_app_args *a, char *why, size_t len) {
     return NW_ERR_ARG;
   }
   return NW_OK;
-}
-
-/* The paper's input "randomly distributed over the cluster nodes in blocks of 512 consecutive
- * matrix rows" (section 5.1): each block of b rows on a node drawn from the seed. */
-static nw_status spread_rows(nw_runtime *rt, nw_space *x, uint64_t n, uint64_t b, uint64_t seed) {
-  uint64_t row = n * FFT2D_ELEM, r = seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull;
-  nw_status st = NW_OK;
-  for (uint64_t s = 0; s < n / b && st == NW_OK; s++) {
-    r ^= r << 13; /* xorshift64 */
-    r ^= r >> 7;
-    r ^= r << 17;
-    st = nw_space_place(x, s * b * row, row, row, b, (int)(r % (uint64_t)nw_runtime_nodes(rt)));
-  }
-  return st;
 }
 
 /* One task of n / b subtasks reading `in` and writing `out`, run to its end: the column task
@@ -105,7 +92,9 @@ static nw_status fft2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_outc
   }
   /* Only X is an input; Y and Z are written before they are read. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = spread_rows(rt, x, n, conf.b, args->seed);
+    /* The paper's input "randomly distributed over the cluster nodes in blocks of 512
+     * consecutive matrix rows" (section 5.1): each block of b rows on a node from the seed. */
+    st = nw_app_spread_ranges(rt, x, n / conf.b, conf.b * n * FFT2D_ELEM, args->seed);
   if (st == NW_OK)
     st = run_task(rt, &nw_fft2d_rows_kind, &conf, x, y);
   if (st == NW_OK)

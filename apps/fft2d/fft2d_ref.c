@@ -2,21 +2,14 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../common/inputs.h"
 #include "fft2d.h"
 #include "fft2d_ref.h"
 
-static uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 void fft2d_fill_input(float *x, uint64_t n, uint64_t seed) {
-  uint64_t s = splitmix64(seed);
+  uint64_t s = nw_app_splitmix64(seed);
   for (uint64_t i = 0; i < 2 * n * n; i++)
-    /* 24 random bits: exact in float, and so is 2u - 1. */
-    x[i] = 2.0f * ((float)(splitmix64(s + i) >> 40) * 0x1p-24f) - 1.0f;
+    x[i] = 2.0f * nw_app_unit24(nw_app_splitmix64(s + i)) - 1.0f;
 }
 
 int fft2d_reference(const float *x, float *z, uint64_t n, uint64_t b) {

@@ -2,22 +2,15 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../common/inputs.h"
 #include "lu.h"
 #include "lu_ref.h"
 
-static uint64_t splitmix64(uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 void lu_fill_input(float *a, uint64_t n, uint64_t seed) {
-  uint64_t s = splitmix64(seed);
+  uint64_t s = nw_app_splitmix64(seed);
   for (uint64_t i = 0; i < n; i++)
     for (uint64_t j = 0; j < n; j++) {
-      /* 24 random bits: u is exact in float, and so is 2u - 1. */
-      float u = (float)(splitmix64(s + i * n + j) >> 40) * 0x1p-24f;
+      float u = nw_app_unit24(nw_app_splitmix64(s + i * n + j));
       a[i * n + j] = i == j ? (float)(n + 1) + u : 2.0f * u - 1.0f;
     }
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/place.h"
 #include "../common/run_task.h"
 #include "pagerank.h"
 #include "pagerank_rank.h"
@@ -51,21 +52,6 @@ static nw_status pr_check(const nw_app_args *a, char *why, size_t len) {
     return NW_ERR_ARG;
   }
   return NW_OK;
-}
-
-/* Places each subtask's slice of the initial ranks on a node drawn from the seed, as the
- * paper's inputs start "randomly distributed ... over the cluster nodes" (section 5). */
-static nw_status spread_slices(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t block,
-                               uint64_t seed) {
-  uint64_t x = seed * 0xD1B54A32D192ED03ull + 0x9E3779B97F4A7C15ull, len = block * RANK;
-  nw_status st = NW_OK;
-  for (uint64_t first = 0; first < n && st == NW_OK; first += block) {
-    x ^= x << 13; /* xorshift64 */
-    x ^= x >> 7;
-    x ^= x << 17;
-    st = nw_space_place(s, first * RANK, len, len, 1, (int)(x % (uint64_t)nw_runtime_nodes(rt)));
-  }
-  return st;
 }
 
 /* One iteration: reads space `in`, leaves the summed ranks in `out`. */
@@ -123,7 +109,9 @@ static nw_status pr_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *o
       st = nw_space_write(rank[0], 0, ranks, n * RANK);
   }
   if (st == NW_OK && a->spread && nw_runtime_nodes(rt) > 1)
-    st = spread_slices(rt, rank[0], n, a->block, a->seed);
+    /* Each subtask's slice of the initial ranks on a node drawn from the seed, as the paper's
+     * inputs start "randomly distributed ... over the cluster nodes" (section 5). */
+    st = nw_app_spread_ranges(rt, rank[0], n / a->block, a->block * RANK, a->seed);
   /* Iteration k reads space (k - 1) % 2 and writes space k % 2 (paper 5.1). */
   for (uint64_t k = 1; k <= iterations && st == NW_OK; k++)
     st = iterate(rt, &conf, rank[(k - 1) % 2], rank[k % 2]);
