@@ -126,6 +126,15 @@ typedef struct nw_task_kind {
    * runs on the real backend. May be NULL. */
   void (*reduce)(const nw_task_info *t, int space, void *into, const void *from, uint64_t offset,
                  uint64_t length);
+  /* Nested tasks (paper section 2: tasks may spawn tasks hierarchically). Called on the
+   * driver's thread once the task's own subtasks are done and their writes are visible: it may
+   * create tasks nested in `self` (nw_task_create_nested), bind them to self's spaces
+   * (nw_task_space), submit them and wait for them. `self` completes when this has returned
+   * and all its nested tasks have completed, so a wait on it waits for them. It runs inside the
+   * driver's next nw_task_wait (any wait) or at the end of the driver's main, never while the
+   * driver is busy in its own code (README, "Nested tasks"). A status other than NW_OK fails
+   * the run; nw_runtime_error gives the message. May be NULL. */
+  nw_status (*spawn)(nw_task *self, const nw_task_info *t);
 } nw_task_kind;
 
 /* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a
@@ -181,11 +190,24 @@ nw_status nw_space_read(nw_space *s, uint64_t offset, void *dst, uint64_t length
 nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t step,
                          uint64_t count, int node);
 uint64_t nw_space_size(const nw_space *s);
-/* Frees the driver's handle; the space's data stays in the cluster until the run ends. */
+/* Frees the driver's handle; the space's data stays in the cluster until the run ends. Waits
+ * first until no submitted task that binds the space is still incomplete (running the spawn
+ * callbacks that fall due meanwhile), as those tasks hold the handle. */
 void nw_space_destroy(nw_space *s);
 
 nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
                          const void *conf, size_t conf_size, nw_task **out);
+/* Creates a task nested in `parent`, from within parent's spawn callback (elsewhere:
+ * NW_ERR_STATE). It may bind only spaces its parent binds, and one the parent binds read-only
+ * only read-only (tasks running beside the parent may read it); it may depend (nw_task_depend)
+ * only on tasks nested in the same parent. It starts once the tasks nested before it that it
+ * conflicts with have completed, and its parent completes after it. Its handle belongs to the
+ * parent: nw_task_destroy(parent) frees it, if it was not freed before. */
+nw_status nw_task_create_nested(nw_task *parent, const nw_task_kind *kind, uint64_t subtasks,
+                                const void *conf, size_t conf_size, nw_task **out);
+/* The space bound to task t at binding index `index`, or NULL: how a spawn callback finds the
+ * spaces its nested tasks may bind. */
+nw_space *nw_task_space(const nw_task *t, int index);
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access);
 /* Lets the task's subtasks write the same bytes of space s, which the task binds write-only,
  * combining them with `op` over elements of `type` (see nw_reduce_op). Call after
@@ -201,8 +223,11 @@ nw_status nw_task_depend(nw_task *t, nw_task *on);
 /* Submits asynchronously. Checks every subtask's subscriptions first, so a bad subscription
  * fails here with a message naming the subtask, space and quad. */
 nw_status nw_task_submit(nw_task *t);
+/* Waits for t and its nested tasks, running the spawn callbacks that fall due meanwhile (of any
+ * task). Inside a spawn callback only that task's nested tasks can be waited for. */
 nw_status nw_task_wait(nw_task *t);
-/* Frees a task handle that is not submitted, or whose wait has returned. */
+/* Frees a task handle that is not submitted, or whose wait has returned, with its nested
+ * tasks' handles. */
 void nw_task_destroy(nw_task *t);
 
 /* True when kernels run on real bytes (functional data mode, or a real backend). */

@@ -18,4 +18,11 @@ nw_status nw_app_run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t sub
                           const void *conf, size_t conf_size, const nw_app_binding *bind,
                           int nbind);
 
+/* As nw_app_run_task for a task nested in `parent`, from parent's spawn callback, without
+ * waiting: the runtime orders nested tasks by the spaces they share, and the parent completes
+ * after them. The handle belongs to the parent. */
+nw_status nw_app_submit_nested(nw_task *parent, const nw_task_kind *kind, uint64_t subtasks,
+                               const void *conf, size_t conf_size, const nw_app_binding *bind,
+                               int nbind);
+
 #endif

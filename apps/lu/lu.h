@@ -2,10 +2,13 @@
  * model and runtime for hybrid CPU-GPU clusters", IEEE TPDS, section 5.1).
  *
  * --n is the matrix side, --block the block side b (nb = n / b blocks per side). For each
- * diagonal block k the driver runs three tasks, as the paper does: the diagonal block's
+ * diagonal block k three tasks run, as in the paper: the diagonal block's
  * factorisation A_kk = L_kk U_kk (one subtask), the panels A_kj := L_kk^-1 A_kj and
  * A_ik := A_ik U_kk^-1 for i, j > k (one subtask per block), and the trailing update
- * A_ij -= A_ik A_kj for i, j > k (one subtask per block): 3 nb - 2 tasks in all.
+ * A_ij -= A_ik A_kj for i, j > k (one subtask per block): 3 nb - 2 tasks in all. As in the
+ * paper, the diagonal task of each step (kind lu-step) spawns the other two, nested in it, and
+ * the driver submits the nb steps at once; --app-param nested=0 has the driver run the three
+ * kinds itself, one task after the other (the same tasks and results).
  *
  * The matrix lives in one read-write space (row-major, pitch one matrix row) that every task
  * binds, each subtask read-writing its own block. The factors it needs travel in three more
@@ -21,12 +24,16 @@ typedef struct lu_conf {
   uint64_t n, b, k; /* matrix side, block side, the diagonal block of this step */
 } lu_conf;
 
-/* Bound spaces of each kind, in binding order. */
-enum { LU_DIAG_M = 0, LU_DIAG_D = 1 };
+/* Bound spaces of each kind, in binding order. lu-step (the paper's task per diagonal block)
+ * is lu-diag binding R and C too, for the tasks it nests. */
+enum { LU_DIAG_M = 0, LU_DIAG_D = 1, LU_STEP_R = 2, LU_STEP_C = 3 };
 enum { LU_PANEL_M = 0, LU_PANEL_D = 1, LU_PANEL_R = 2, LU_PANEL_C = 3 };
 enum { LU_UPDATE_M = 0, LU_UPDATE_R = 1, LU_UPDATE_C = 2 };
 
-extern const nw_task_kind nw_lu_diag_kind, nw_lu_panel_kind, nw_lu_update_kind;
+extern const nw_task_kind nw_lu_diag_kind, nw_lu_panel_kind, nw_lu_update_kind, nw_lu_step_kind;
+/* lu-step's spawn callback (lu_main.c): submits the step's panel and update tasks nested in
+ * it. */
+nw_status lu_step_spawn(nw_task *self, const nw_task_info *t);
 extern const nw_app nw_lu_app;
 
 /* The block operations (lu_block.c), the same calls for every kernel and the reference. A

@@ -234,6 +234,17 @@ const nw_task_kind nw_lu_diag_kind = {
     .cuda_thread_init = lu_cuda_init,
 };
 
+const nw_task_kind nw_lu_step_kind = {
+    .name = "lu-step",
+    .subscribe = diag_subscribe,
+    .cpu_kernel = diag_cpu,
+    .flops = diag_flops,
+    .cuda_kernel = diag_cuda,
+    .gpu_emulated_kernel = diag_gpu_emulated,
+    .cuda_thread_init = lu_cuda_init,
+    .spawn = lu_step_spawn,
+};
+
 const nw_task_kind nw_lu_panel_kind = {
     .name = "lu-panel",
     .subscribe = panel_subscribe,

@@ -1,10 +1,12 @@
 /* lu_main.c: the LU application's arguments, driver and check (see lu.h).
  *
- * The paper spawns one task per diagonal block, which runs the step's three tasks inside it
+ * The paper spawns one task per diagonal block, which runs the step's other tasks inside it
  * (nested tasks, Beri et al., "Unicorn: a programming model and runtime for hybrid CPU-GPU
- * clusters", IEEE TPDS, section 5.1). Nested tasks are still pending in the runtime, so the
- * driver submits the three itself, in order, waiting for each: each reads what the one before
- * it wrote, so none could start earlier anyway.
+ * clusters", IEEE TPDS, section 5.1): here the diagonal task of step k (lu-step) factorises
+ * the block, and its spawn callback submits the panel and update tasks nested in it. The
+ * driver submits all steps at once and waits: each step binds the matrix read-write, so it
+ * starts when the step before it, nested tasks included, has completed. With nested=0 the
+ * driver runs the three tasks of each step itself, waiting for each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,33 +20,98 @@
 
 #define F ((uint64_t)sizeof(float))
 
-static nw_status lu_check(const nw_app_args *a, char *why, size_t len) {
-  if (a->nparams > 0) {
-    snprintf(why, len, "lu: --app-param %s: lu takes no app parameters", a->params[0].key);
+static nw_status lu_params(const nw_app_args *a, uint64_t *nested, char *why, size_t len) {
+  if (nw_app_param_keys(a, "lu", "nested", why, len) != 0 ||
+      nw_app_param_uint(a, "lu", "nested", 0, 1, 1, nested, why, len) != 0)
     return NW_ERR_ARG;
-  }
+  return NW_OK;
+}
+
+static nw_status lu_check(const nw_app_args *a, char *why, size_t len) {
+  uint64_t nested;
+  if (lu_params(a, &nested, why, len) != NW_OK)
+    return NW_ERR_ARG;
   return nw_app_check_grid("lu", a, why, len);
 }
 
-/* Step k: the three tasks of diagonal block k (only the first for the last block). The
- * bindings follow the kinds' space indices (lu.h). */
+/* The panel and update tasks of step conf->k, bound to the matrix m and the side spaces d, r
+ * and c; the bindings follow the kinds' space indices (lu.h). */
+static void later_bindings(nw_space *m, nw_space *d, nw_space *r, nw_space *c,
+                           nw_app_binding panel[4], nw_app_binding update[3]) {
+  panel[0] = (nw_app_binding){.space = m, .access = NW_READ_WRITE};
+  panel[1] = (nw_app_binding){.space = d, .access = NW_READ_ONLY};
+  panel[2] = (nw_app_binding){.space = r, .access = NW_WRITE_ONLY};
+  panel[3] = (nw_app_binding){.space = c, .access = NW_WRITE_ONLY};
+  update[0] = (nw_app_binding){.space = m, .access = NW_READ_WRITE};
+  update[1] = (nw_app_binding){.space = r, .access = NW_READ_ONLY};
+  update[2] = (nw_app_binding){.space = c, .access = NW_READ_ONLY};
+}
+
+static uint64_t blocks_left(const lu_conf *conf) {
+  return conf->n / conf->b - conf->k - 1;
+}
+
+/* Step k run by the driver: its three tasks one after the other (only the first for the last
+ * block). */
 static nw_status step(nw_runtime *rt, const lu_conf *conf, nw_space *m, nw_space *d, nw_space *r,
                       nw_space *c) {
-  uint64_t rest = conf->n / conf->b - conf->k - 1;
+  uint64_t rest = blocks_left(conf);
   nw_app_binding diag[] = {{.space = m, .access = NW_READ_WRITE},
                            {.space = d, .access = NW_WRITE_ONLY}};
-  nw_app_binding panel[] = {{.space = m, .access = NW_READ_WRITE},
-                            {.space = d, .access = NW_READ_ONLY},
-                            {.space = r, .access = NW_WRITE_ONLY},
-                            {.space = c, .access = NW_WRITE_ONLY}};
-  nw_app_binding update[] = {{.space = m, .access = NW_READ_WRITE},
-                             {.space = r, .access = NW_READ_ONLY},
-                             {.space = c, .access = NW_READ_ONLY}};
+  nw_app_binding panel[4], update[3];
+  later_bindings(m, d, r, c, panel, update);
   nw_status st = nw_app_run_task(rt, &nw_lu_diag_kind, 1, conf, sizeof *conf, diag, 2);
   if (st == NW_OK && rest > 0)
     st = nw_app_run_task(rt, &nw_lu_panel_kind, 2 * rest, conf, sizeof *conf, panel, 4);
   if (st == NW_OK && rest > 0)
     st = nw_app_run_task(rt, &nw_lu_update_kind, rest * rest, conf, sizeof *conf, update, 3);
+  return st;
+}
+
+nw_status lu_step_spawn(nw_task *self, const nw_task_info *t) {
+  const lu_conf *conf = t->conf;
+  uint64_t rest = blocks_left(conf);
+  if (rest == 0)
+    return NW_OK;
+  nw_app_binding panel[4], update[3];
+  later_bindings(nw_task_space(self, LU_DIAG_M), nw_task_space(self, LU_DIAG_D),
+                 nw_task_space(self, LU_STEP_R), nw_task_space(self, LU_STEP_C), panel, update);
+  /* Submitted together: the update reads R and C, which the panels write, so it waits. */
+  nw_status st =
+      nw_app_submit_nested(self, &nw_lu_panel_kind, 2 * rest, conf, sizeof *conf, panel, 4);
+  if (st == NW_OK)
+    st = nw_app_submit_nested(self, &nw_lu_update_kind, rest * rest, conf, sizeof *conf, update, 3);
+  return st;
+}
+
+/* Every step submitted at once, each an lu-step task that nests the step's other two. */
+static nw_status nested_steps(nw_runtime *rt, uint64_t n, uint64_t b, nw_space *m, nw_space *d,
+                              nw_space *r, nw_space *c) {
+  uint64_t nb = n / b;
+  nw_task **steps = calloc(nb, sizeof *steps);
+  if (!steps)
+    return NW_ERR_NOMEM;
+  nw_status st = NW_OK;
+  uint64_t submitted = 0;
+  for (uint64_t k = 0; k < nb && st == NW_OK; k++) {
+    lu_conf conf = {n, b, k};
+    st = nw_task_create(rt, &nw_lu_step_kind, 1, &conf, sizeof conf, &steps[k]);
+    nw_space *bound[] = {m, d, r, c};
+    nw_access access[] = {NW_READ_WRITE, NW_WRITE_ONLY, NW_WRITE_ONLY, NW_WRITE_ONLY};
+    for (int i = 0; i < 4 && st == NW_OK; i++)
+      st = nw_task_bind(steps[k], bound[i], access[i]);
+    if (st == NW_OK)
+      st = nw_task_submit(steps[k]);
+    submitted += st == NW_OK;
+  }
+  for (uint64_t k = 0; k < submitted; k++) { /* waits for all, even after a failure */
+    nw_status w = nw_task_wait(steps[k]);
+    if (st == NW_OK)
+      st = w;
+  }
+  for (uint64_t k = 0; k < nb; k++)
+    nw_task_destroy(steps[k]);
+  free(steps);
   return st;
 }
 
@@ -102,7 +169,13 @@ static nw_status lu_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome
   /* Only the matrix is an input; D, R and C are written before they are read. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
     st = nw_app_spread_blocks(rt, m, n, b, args->seed);
-  for (uint64_t k = 0; k < n / b && st == NW_OK; k++) {
+  uint64_t nested = 1;
+  char why[200];
+  if (st == NW_OK)
+    st = lu_params(args, &nested, why, sizeof why);
+  if (st == NW_OK && nested)
+    st = nested_steps(rt, n, b, m, d, r, c);
+  for (uint64_t k = 0; k < n / b && st == NW_OK && !nested; k++) {
     lu_conf conf = {n, b, k};
     st = step(rt, &conf, m, d, r, c);
   }
@@ -122,7 +195,7 @@ static nw_status lu_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome
 const nw_app nw_lu_app = {
     .name = "lu",
     .kinds = (const nw_task_kind *const[]){&nw_lu_diag_kind, &nw_lu_panel_kind, &nw_lu_update_kind,
-                                           NULL},
+                                           &nw_lu_step_kind, NULL},
     .check_args = lu_check,
     .main = lu_main,
 };

@@ -48,7 +48,9 @@
  * handle yet (the program is otherwise the same): "late-writes", nw_space_write on a space an
  * earlier task used; "placed-writes", nw_space_write on a space part of which
  * nw_space_place moved off node 0; "reductions" draws no reduced binding (the program a seed
- * drew before reductions existed). RANDPROG_TASKS=K runs only the first K tasks of the
+ * drew before reductions existed); "nested" runs every task from the driver (by default a task
+ * submitted with no driver action before it may run nested in the task before it,
+ * randprog_main.c). RANDPROG_TASKS=K runs only the first K tasks of the
  * program (its driver actions up to task K included), to narrow a failure down.
  */
 #ifndef NW_APP_RANDPROG_H
@@ -123,6 +125,10 @@ void rp_combine(const void *conf, uint32_t binding, void *into, const void *from
 uint64_t rp_bytes_touched(const void *conf, uint64_t subtask);
 
 extern const nw_task_kind nw_randprog_kind;
+/* The same kind with a spawn callback, for a task other tasks of the program nest in
+ * (randprog_main.c, choose_nesting). */
+extern const nw_task_kind nw_randprog_parent_kind;
+nw_status rp_spawn_nested(nw_task *self, const nw_task_info *t);
 extern const nw_app nw_randprog_app;
 
 #endif

@@ -244,3 +244,13 @@ const nw_task_kind nw_randprog_kind = {
     .gpu_emulated_kernel = rp_gpu_emulated,
     .reduce = rp_reduce,
 };
+
+const nw_task_kind nw_randprog_parent_kind = {
+    .name = "randprog-parent",
+    .subscribe = rp_subscribe,
+    .cpu_kernel = rp_cpu,
+    .flops = rp_flops,
+    .gpu_emulated_kernel = rp_gpu_emulated,
+    .reduce = rp_reduce,
+    .spawn = rp_spawn_nested,
+};

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/inputs.h"
 #include "randprog_ref.h"
 
 /* --block as a budget: 0 and 256 (the tool's default for every app) mean none. */
@@ -48,7 +49,14 @@ typedef struct run {
    * several subtasks' writes were combined, or WRITER_DRIVER */
   uint32_t *writer[RP_MAX_SPACES];
   unsigned char *buf;
+  /* Nested tasks: parent[k] is the task k is nested in, or -1; handle[k] the task's handle
+   * once submitted (a spawn callback finds its program task by it). */
+  int parent[RP_MAX_TASKS];
+  nw_task *handle[RP_MAX_TASKS];
 } run;
+
+/* The run whose spawn callbacks the driver's thread calls (one run per process at a time). */
+static run *nesting_run;
 
 #define WRITER_DRIVER UINT32_MAX
 #define WRITER_SEVERAL 0xFFu /* no subtask index: RP_MAX_SUBTASKS is far below */
@@ -129,26 +137,96 @@ static nw_status event(run *r, int k, const rp_event *e, int nodes) {
   return nw_space_write(sp, q->offset, r->buf, q->length);
 }
 
-static nw_status submit(run *r, nw_runtime *rt, int k, nw_task **out) {
+/* Whether task k of p may nest in task j (README, "Nested tasks"): every space k binds, j
+ * binds too, and one j binds read-only k binds read-only. */
+static int fits_in(const rp_program *p, int j, int k) {
+  const rp_task_def *a = &p->task[j], *b = &p->task[k];
+  for (int i = 0; i < b->nbind; i++) {
+    int m = 0;
+    while (m < a->nbind && a->space[m] != b->space[i])
+      m++;
+    if (m == a->nbind || (a->access[m] == NW_READ_ONLY && b->access[i] != NW_READ_ONLY))
+      return 0;
+  }
+  return 1;
+}
+
+/* Which tasks run nested: a task submitted with no driver action or wait before it (joined),
+ * right after a task that fits it or after that task's other nested tasks, nests in that task
+ * with probability 1/2, drawn from the seed apart from the program's own draws (so the
+ * programs of earlier seeds stay the same). Nested tasks run after their parent's subtasks and
+ * before the tasks after them, in order where they conflict: the program's order, so the
+ * serial reference is unchanged. RANDPROG_SKIP=nested: none. */
+static void choose_nesting(run *r) {
+  int group = -1;
+  for (int k = 0; k < r->p->ntasks; k++) {
+    r->parent[k] = -1;
+    if (!rp_skipped("nested") && r->p->task[k].joined && group >= 0 && fits_in(r->p, group, k) &&
+        (nw_app_splitmix64(r->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k) & 1))
+      r->parent[k] = group;
+    else
+      group = k;
+  }
+}
+
+static nw_status bind_task(run *r, nw_task *task, int k) {
   const rp_task_def *t = &r->p->task[k];
-  nw_status st = nw_task_create(rt, &nw_randprog_kind, t->subtasks, t->conf, t->conf_size, out);
   rp_conf_head h;
   rp_conf_get_head(t->conf, &h);
+  nw_status st = NW_OK;
   for (int b = 0; st == NW_OK && b < t->nbind; b++) {
-    st = nw_task_bind(*out, r->space[t->space[b]], t->access[b]);
+    st = nw_task_bind(task, r->space[t->space[b]], t->access[b]);
     if (st == NW_OK && h.red[b].op)
-      st = nw_task_reduce(*out, r->space[t->space[b]], (nw_reduce_op)h.red[b].op,
+      st = nw_task_reduce(task, r->space[t->space[b]], (nw_reduce_op)h.red[b].op,
                           (nw_elem_type)h.red[b].type);
   }
+  return st;
+}
+
+/* The spawn callback of a task with nested tasks: submits them, in program order. */
+nw_status rp_spawn_nested(nw_task *self, const nw_task_info *info) {
+  (void)info;
+  run *r = nesting_run;
+  int k = r->p->ntasks - 1; /* the latest: a freed task's handle may be reused */
+  while (k >= 0 && r->handle[k] != self)
+    k--;
+  nw_status st = k >= 0 ? NW_OK : NW_ERR_INTERNAL;
+  for (int c = k + 1; st == NW_OK && c < r->p->ntasks && r->parent[c] == k; c++) {
+    const rp_task_def *t = &r->p->task[c];
+    nw_task *task = NULL;
+    st = nw_task_create_nested(self, &nw_randprog_kind, t->subtasks, t->conf, t->conf_size, &task);
+    if (st == NW_OK)
+      st = bind_task(r, task, c);
+    if (st == NW_OK)
+      st = nw_task_submit(task);
+  }
+  return st;
+}
+
+/* Submits task k of the program (with, for a parent, its nested tasks' reference). */
+static nw_status submit(run *r, nw_runtime *rt, int k, nw_task **out) {
+  const rp_task_def *t = &r->p->task[k];
+  int nests = k + 1 < r->p->ntasks && r->parent[k + 1] == k;
+  nw_status st = nw_task_create(rt, nests ? &nw_randprog_parent_kind : &nw_randprog_kind,
+                                t->subtasks, t->conf, t->conf_size, out);
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  (void)h;
+  if (st == NW_OK)
+    st = bind_task(r, *out, k);
   if (st == NW_OK)
     st = nw_task_submit(*out);
   if (st != NW_OK && *out) {
     nw_task_destroy(*out);
     *out = NULL;
   }
-  if (st == NW_OK && r->check) {
-    st = rp_ref_task(r->p, k, r->ref);
-    note_writers(r, k);
+  r->handle[k] = *out;
+  /* The nested tasks run after this one and before every later task: their place in the
+   * program, so the reference runs them now. */
+  for (int c = k; st == NW_OK && r->check && c < r->p->ntasks && (c == k || r->parent[c] == k);
+       c++) {
+    st = rp_ref_task(r->p, c, r->ref);
+    note_writers(r, c);
   }
   return st;
 }
@@ -177,6 +255,8 @@ static nw_status run_program(run *r, nw_runtime *rt) {
     }
   }
   for (int k = 0; st == NW_OK && k <= p->ntasks; k++) {
+    if (k < p->ntasks && r->parent[k] >= 0)
+      continue; /* its parent's spawn callback submits it */
     if (k == p->ntasks || !p->task[k].joined)
       st = wait_all(flight, &nflight, st);
     for (int i = 0; st == NW_OK && i < p->nevents[k]; i++)
@@ -211,8 +291,12 @@ static nw_status randprog_main(nw_runtime *rt, const nw_app_args *a, nw_app_outc
   }
   if (st == NW_OK)
     st = (r.buf = malloc(largest)) ? NW_OK : NW_ERR_NOMEM;
-  if (st == NW_OK)
+  if (st == NW_OK) {
+    choose_nesting(&r);
+    nesting_run = &r;
     st = run_program(&r, rt);
+    nesting_run = NULL;
+  }
   if (st == NW_OK && r.check)
     out->verified = r.mismatch == 0;
   for (int s = 0; p && s < p->nspaces; s++) {
@@ -229,7 +313,7 @@ static nw_status randprog_main(nw_runtime *rt, const nw_app_args *a, nw_app_outc
 
 const nw_app nw_randprog_app = {
     .name = "randprog",
-    .kinds = (const nw_task_kind *const[]){&nw_randprog_kind, NULL},
+    .kinds = (const nw_task_kind *const[]){&nw_randprog_kind, &nw_randprog_parent_kind, NULL},
     .check_args = randprog_check,
     .main = randprog_main,
 };

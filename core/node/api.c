@@ -58,7 +58,14 @@ nw_status nw_space_create(nw_runtime *rt, uint64_t size, uint64_t pitch, nw_spac
   return NW_OK;
 }
 
+static nw_status wait_running_spawns(nw_runtime *rt, nw_task *t, nw_space *s);
+
 void nw_space_destroy(nw_space *s) {
+  if (!s)
+    return;
+  /* Node 0's queue reads the handle of every space a queued task binds: wait until none does
+   * (and a spawn callback due meanwhile may still ask its task for it). */
+  wait_running_spawns(s->rt, NULL, s);
   free(s);
 }
 
@@ -116,22 +123,21 @@ nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t
   return call(rt, &c);
 }
 
-nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
-                         const void *conf, size_t conf_size, nw_task **out) {
+static nw_status create_task(nw_runtime *rt, const char *fn, nw_task *parent,
+                             const nw_task_kind *kind, uint64_t subtasks, const void *conf,
+                             size_t conf_size, nw_task **out) {
   if (!kind || !kind->name || !kind->subscribe)
-    return fail(rt, NW_ERR_ARG,
-                "nw_task_create: the task kind needs a name and a subscription "
-                "callback");
+    return fail(rt, NW_ERR_ARG, "%s: the task kind needs a name and a subscription callback", fn);
   if (!kind->cpu_kernel)
-    return fail(rt, NW_ERR_ARG, "nw_task_create: task kind '%s' has no CPU kernel", kind->name);
+    return fail(rt, NW_ERR_ARG, "%s: task kind '%s' has no CPU kernel", fn, kind->name);
   if (subtasks == 0)
-    return fail(rt, NW_ERR_ARG, "nw_task_create: a task needs at least one subtask");
+    return fail(rt, NW_ERR_ARG, "%s: a task needs at least one subtask", fn);
   nw_task *t = calloc(1, sizeof *t);
   unsigned char *copy = malloc(conf_size ? conf_size : 1);
   if (!t || !copy) {
     free(t);
     free(copy);
-    return fail(rt, NW_ERR_NOMEM, "nw_task_create: out of memory");
+    return fail(rt, NW_ERR_NOMEM, "%s: out of memory", fn);
   }
   if (conf_size)
     memcpy(copy, conf, conf_size);
@@ -140,15 +146,48 @@ nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subt
                  .subtasks = subtasks,
                  .conf = copy,
                  .conf_size = conf_size,
-                 .live_next = rt->live_tasks};
+                 .live_next = rt->live_tasks,
+                 .parent = parent};
   rt->live_tasks = t;
+  if (parent) {
+    t->sibling = parent->children;
+    parent->children = t;
+  }
   *out = t;
   return NW_OK;
+}
+
+nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
+                         const void *conf, size_t conf_size, nw_task **out) {
+  return create_task(rt, "nw_task_create", NULL, kind, subtasks, conf, conf_size, out);
+}
+
+nw_status nw_task_create_nested(nw_task *parent, const nw_task_kind *kind, uint64_t subtasks,
+                                const void *conf, size_t conf_size, nw_task **out) {
+  if (!parent->in_spawn)
+    return fail(parent->rt, NW_ERR_STATE,
+                "nw_task_create_nested: task '%s' is not running its spawn callback; tasks nest "
+                "in a parent only from there",
+                parent->kind->name);
+  return create_task(parent->rt, "nw_task_create_nested", parent, kind, subtasks, conf, conf_size,
+                     out);
+}
+
+nw_space *nw_task_space(const nw_task *t, int index) {
+  return index >= 0 && index < t->nbound ? t->space[index] : NULL;
 }
 
 void nw_task_destroy(nw_task *t) {
   if (!t)
     return;
+  while (t->children) /* nested tasks belong to their parent */
+    nw_task_destroy(t->children);
+  if (t->parent)
+    for (nw_task **p = &t->parent->children; *p; p = &(*p)->sibling)
+      if (*p == t) {
+        *p = t->sibling;
+        break;
+      }
   for (nw_task **p = &t->rt->live_tasks; *p; p = &(*p)->live_next)
     if (*p == t) {
       *p = t->live_next;
@@ -176,6 +215,11 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
                 "nw_task_depend: task '%s' depends on %s; a task waits only for tasks submitted "
                 "before it, so no cycle can form",
                 t->kind->name, on == t ? "itself" : "a task not submitted yet");
+  if (t->parent && on->parent != t->parent)
+    return fail(t->rt, NW_ERR_STATE,
+                "nw_task_depend: nested task '%s' may depend only on tasks nested in the same "
+                "parent ('%s'); others may be waiting for that parent",
+                t->kind->name, t->parent->kind->name);
   nw_task **a = realloc(t->deps, (size_t)(t->ndeps + 1) * sizeof *a);
   if (!a)
     return fail(t->rt, NW_ERR_NOMEM, "nw_task_depend: out of memory");
@@ -194,6 +238,24 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   for (int i = 0; i < t->nbound; i++)
     if (t->space[i] == s)
       return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the space is already bound to this task");
+  if (t->parent) { /* a nested task works within its parent's spaces (nested.c) */
+    const nw_task *p = t->parent;
+    int i = 0;
+    while (i < p->nbound && p->space[i] != s)
+      i++;
+    if (i == p->nbound)
+      return fail(t->rt, NW_ERR_STATE,
+                  "nw_task_bind: nested task '%s' binds a space its parent '%s' does not bind; "
+                  "a nested task may use only its parent's spaces",
+                  t->kind->name, p->kind->name);
+    if (p->access[i] == NW_READ_ONLY && access != NW_READ_ONLY)
+      return fail(t->rt, NW_ERR_STATE,
+                  "nw_task_bind: nested task '%s' binds space index %d of its parent '%s' %s, "
+                  "but the parent binds it read-only (tasks running beside the parent may be "
+                  "reading it)",
+                  t->kind->name, i, p->kind->name,
+                  access == NW_WRITE_ONLY ? "write-only" : "read-write");
+  }
   t->space[t->nbound] = s;
   t->access[t->nbound++] = access;
   return NW_OK;
@@ -339,17 +401,60 @@ nw_status nw_task_submit(nw_task *t) {
   return call(t->rt, &c);
 }
 
+/* Runs task t's spawn callback on the driver's thread (node 0 answered a wait with it), then
+ * tells node 0 it returned. */
+static void run_spawn(nw_runtime *rt, nw_task *t) {
+  nw_task_info info = info_of(t);
+  info.task_id = t->id;
+  nw_task *outer = rt->spawning;
+  rt->spawning = t;
+  t->in_spawn = 1;
+  nw_status st = t->kind->spawn(t, &info);
+  t->in_spawn = 0;
+  rt->spawning = outer;
+  if (st != NW_OK) {
+    char why[sizeof rt->error];
+    snprintf(why, sizeof why, "%s", rt->error);
+    fail(rt, st, "task '%s': its spawn callback failed: %s", t->kind->name,
+         why[0] ? why : "(no message)");
+  }
+  nw_driver_call c = {.kind = CALL_SPAWN_DONE, .task = t, .status = st};
+  rt->post(rt->be, &c);
+}
+
+/* Waits for task t (NULL: for every queued task), running the spawn callbacks that fall due
+ * meanwhile. */
+/* Waits for task t, or (t NULL) until no queued task binds space s, or (s NULL too) for every
+ * queued task, running the spawn callbacks that fall due meanwhile. A callback's failure
+ * fails the run; its message stays in rt->error. */
+static nw_status wait_running_spawns(nw_runtime *rt, nw_task *t, nw_space *s) {
+  for (;;) {
+    nw_driver_call c = {.kind = CALL_TASK_WAIT, .task = t, .space = s};
+    nw_status st = call(rt, &c);
+    if (!c.spawn)
+      return st;
+    run_spawn(rt, c.spawn);
+  }
+}
+
 nw_status nw_task_wait(nw_task *t) {
   if (!t->submitted)
     return fail(t->rt, NW_ERR_STATE, "nw_task_wait: the task was never submitted");
-  nw_driver_call c = {.kind = CALL_TASK_WAIT, .task = t};
-  nw_status st = call(t->rt, &c);
-  if (st != NW_OK && !t->rt->error[0])
-    fail(t->rt, st, "task '%s' failed", t->kind->name);
+  nw_runtime *rt = t->rt;
+  if (rt->spawning && !nw_nested_is_ancestor(rt->spawning, t))
+    return fail(rt, NW_ERR_STATE,
+                "nw_task_wait: inside the spawn callback of task '%s', only its nested tasks "
+                "can be waited for (the others may be waiting for it)",
+                rt->spawning->kind->name);
+  nw_status st = wait_running_spawns(rt, t, NULL);
+  if (st != NW_OK && !rt->error[0])
+    fail(rt, st, "task '%s' failed", t->kind->name);
   return st;
 }
 
 void nw_runtime_shutdown(nw_runtime *rt) {
+  /* Tasks the driver did not wait for still finish, and their spawn callbacks run. */
+  wait_running_spawns(rt, NULL, NULL);
   nw_driver_call c = {.kind = CALL_SHUTDOWN};
   call(rt, &c);
 }

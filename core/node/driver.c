@@ -218,11 +218,21 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     n->error[0] = '\0';
     return;
   }
+  nw_submitted **at = nw_nested_queue_slot(n, t);
+  if (!at) { /* api.c creates nested tasks only while their parent waits for its callback */
+    free(e);
+    snprintf(n->error, sizeof n->error,
+             "task '%s': its parent task is no longer queued, so it cannot nest in it",
+             t->kind->name);
+    answer(n, c, NW_ERR_STATE);
+    n->error[0] = '\0';
+    return;
+  }
   e->task = t;
-  nw_submitted **tail = &n->submitted;
-  while (*tail)
-    tail = &(*tail)->next;
-  *tail = e;
+  e->next = *at;
+  *at = e;
+  if (t->parent)
+    t->parent->open_children++;
   if (n->tasks_submitted++ == 0)
     n->stats.task_first_submit_s = n->be.ops->now(n->be.be);
   n->stats.total_flops += t->flops;
@@ -230,29 +240,129 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
   nw_task_start_ready(n);
 }
 
-static nw_submitted *find_submitted(nw_node *n, const nw_task *t) {
-  for (nw_submitted *e = n->submitted; e; e = e->next)
-    if (e->task == t)
-      return e;
-  return NULL;
+static nw_submitted **find_slot(nw_node *n, const nw_task *t) {
+  nw_submitted **at = &n->submitted;
+  while (*at && (*at)->task != t)
+    at = &(*at)->next;
+  return *at ? at : NULL;
+}
+
+/* Answers a driver wait early with the oldest due spawn callback, for the driver to run
+ * (api.c). Returns whether it did. */
+static int offer_spawn(nw_node *n, nw_driver_call *c) {
+  nw_task *t = nw_nested_next_spawn(n);
+  if (!t)
+    return 0;
+  c->spawn = t;
+  answer(n, c, NW_OK);
+  return 1;
+}
+
+/* A spawn callback became due: the driver runs it if it is waiting now, else at its next wait
+ * (a driver busy in its own code runs none). */
+static void offer_spawn_to_waiter(nw_node *n) {
+  nw_driver_call **waiting = n->until_call ? &n->until_call : NULL;
+  for (nw_submitted *e = n->submitted; e && !waiting; e = e->next)
+    if (e->wait_call)
+      waiting = &e->wait_call;
+  if (!waiting)
+    return;
+  nw_driver_call *c = *waiting;
+  *waiting = NULL;
+  offer_spawn(n, c);
+}
+
+/* Answers the driver's wait for a space to be unused, or for the queue to empty, once it
+ * holds. */
+static void answer_until(nw_node *n) {
+  nw_driver_call *c = n->until_call;
+  if (!c)
+    return;
+  const nw_space_state *s = c->space ? nw_space_find(n, c->space->id) : NULL;
+  if (c->space ? s && task_using(n, s) : n->submitted != NULL)
+    return;
+  n->until_call = NULL;
+  answer(n, c, NW_OK);
 }
 
 static void task_wait(nw_node *n, nw_driver_call *c) {
-  nw_submitted *e = find_submitted(n, c->task);
-  if (!e) { /* already complete */
+  if (offer_spawn(n, c))
+    return;
+  if (!c->task) { /* a space the driver frees, or the driver's end */
+    n->until_call = c;
+    answer_until(n);
+    return;
+  }
+  nw_submitted **at = find_slot(n, c->task);
+  if (!at) { /* already complete */
     answer(n, c, c->task->result);
     return;
   }
-  e->wait_call = c;
+  (*at)->wait_call = c;
 }
 
-/* A task ended, well or not: answer its waiter, start what may start now. A failure also
+/* Fails every task still queued, so no driver waits forever: the run is broken. */
+static void fail_queue(nw_node *n, nw_status st) {
+  while (n->submitted) {
+    nw_submitted *e = n->submitted;
+    n->submitted = e->next;
+    e->task->complete = 1;
+    e->task->result = st;
+    if (e->wait_call)
+      answer(n, e->wait_call, st);
+    free(e);
+  }
+  n->spawn_due_n = 0;
+  answer_until(n);
+}
+
+/* The task at *at completed: its waiter is answered, and a parent whose callback has
+ * returned completes with its last nested task. */
+static void complete_entry(nw_node *n, nw_submitted **at) {
+  nw_submitted *e = *at;
+  nw_task *t = e->task, *parent = t->parent; /* read before the waiter may free t */
+  *at = e->next;
+  t->complete = 1;
+  t->result = NW_OK;
+  if (e->wait_call)
+    answer(n, e->wait_call, NW_OK);
+  free(e);
+  if (parent && --parent->open_children == 0 && parent->spawn_returned) {
+    nw_submitted **pat = find_slot(n, parent);
+    if (pat)
+      complete_entry(n, pat);
+  }
+}
+
+/* A task's spawn callback returned (api.c): the task completes now if it nested nothing or
+ * its nested tasks are done, else with the last of them. */
+static void spawn_done(nw_node *n, nw_driver_call *c) {
+  nw_task *t = c->task;
+  nw_status st = c->status;
+  answer(n, c, NW_OK);
+  t->spawn_returned = 1;
+  nw_submitted **at = find_slot(n, t);
+  if (!at) {
+    nw_node_fail(n, "node 0: a spawn callback returned for a task that is not queued");
+    return;
+  }
+  if (st != NW_OK) {
+    fail_queue(n, st);
+    return;
+  }
+  if (t->open_children == 0)
+    complete_entry(n, at);
+  nw_task_start_ready(n);
+  answer_until(n);
+}
+
+/* A task's subtasks ended, well or not: answer its waiter (or, for a task with a spawn
+ * callback, hand the callback to the driver), start what may start now. A failure also
  * answers a pending read, so the driver never stays blocked. */
 void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
   nw_submitted **at = &n->submitted;
   while (*at && !((*at)->task->started && (*at)->task->id == id))
     at = &(*at)->next;
-  nw_submitted *e = *at;
   if (st != NW_OK && n->read_call) {
     nw_driver_call *c = n->read_call;
     n->read_call = NULL;
@@ -261,26 +371,23 @@ void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
   }
   if (st != NW_OK && n->place_call)
     place_answer(n, st);
-  if (e) {
-    *at = e->next;
-    e->task->complete = 1;
-    e->task->result = st;
-    if (e->wait_call)
-      answer(n, e->wait_call, st);
-    free(e);
+  if (st != NW_OK) {
+    fail_queue(n, st);
+    return;
   }
-  if (st == NW_OK)
-    nw_task_start_ready(n);
-  else /* the run is broken: fail every task still queued, so no driver waits forever */
-    while (n->submitted) {
-      e = n->submitted;
-      n->submitted = e->next;
-      e->task->complete = 1;
-      e->task->result = st;
-      if (e->wait_call)
-        answer(n, e->wait_call, st);
-      free(e);
+  nw_task *t = *at ? (*at)->task : NULL;
+  if (t && t->kind->spawn && !t->body_done) {
+    t->body_done = 1;
+    if (nw_nested_spawn_due(n, t) != NW_OK) {
+      nw_node_fail(n, "node 0: out of memory");
+      return;
     }
+    offer_spawn_to_waiter(n);
+  } else if (t) {
+    complete_entry(n, at);
+  }
+  nw_task_start_ready(n);
+  answer_until(n);
 }
 
 uint64_t nw_driver_call_bytes(const nw_driver_call *c) {
@@ -306,6 +413,9 @@ void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
     break;
   case CALL_TASK_WAIT:
     task_wait(n, c);
+    break;
+  case CALL_SPAWN_DONE:
+    spawn_done(n, c);
     break;
   case CALL_SHUTDOWN:
     for (int k = 0; k < n->cfg.nodes; k++) {

@@ -73,6 +73,7 @@ void nw_node_destroy(nw_node *n) {
     n->submitted = s->next;
     free(s);
   }
+  free(n->spawn_due);
   nw_space_free_all(n);
   nw_bufpool_free(&n->views);
   nw_gpu_free(n);

@@ -128,6 +128,8 @@ struct nw_runtime {
   void *be;
   /* The driver's task handles not yet destroyed (api.c): a dependency must name one. */
   struct nw_task *live_tasks;
+  /* The task whose spawn callback the driver's thread is running, innermost first (api.c). */
+  struct nw_task *spawning;
   int functional;
   int nodes;
   char error[512];

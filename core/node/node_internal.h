@@ -238,7 +238,10 @@ typedef enum {
   CALL_SPACE_READ,
   CALL_SPACE_PLACE,
   CALL_TASK_SUBMIT,
+  /* task NULL: wait until no queued task binds `space`, or (space NULL too) until no task is
+   * queued at all (the driver's end) */
   CALL_TASK_WAIT,
+  CALL_SPAWN_DONE, /* a task's spawn callback returned, with `status` (nested.c) */
   CALL_SHUTDOWN
 } nw_call_kind;
 
@@ -252,6 +255,9 @@ struct nw_driver_call {
   const void *src;
   void *dst;
   char error[512]; /* why, when status is not NW_OK and node 0 knows */
+  /* A wait answered early: this task's spawn callback is due and the driver runs it, then
+   * waits again (nested.c). */
+  struct nw_task *spawn;
 };
 
 /* The driver's handles (api.c). */
@@ -281,6 +287,14 @@ struct nw_task {
   int started, complete;     /* node 0's: TASK_START went out; every subtask done */
   nw_status result;
   double flops; /* cost-model work of all subtasks (CPU) */
+  /* Nested tasks (nested.c). parent: the task whose spawn callback created this one (NULL for
+   * the driver's own). The driver's thread owns children/sibling and in_spawn; node 0 owns
+   * body_done (its subtasks are done and published, it waits for its spawn callback and
+   * children), spawn_returned and open_children (children submitted and not complete). */
+  struct nw_task *parent, *children, *sibling;
+  int in_spawn;
+  int body_done, spawn_returned;
+  uint64_t open_children;
 };
 
 /* Node 0's queue of submitted tasks, in submission order, until each completes. */
@@ -310,7 +324,13 @@ struct nw_node {
    * time; a task's subtask that is ready while another task's runs there waits (pipeline.c). */
   int dev_running[NW_MAX_DEVICES_PER_NODE];
   /* node 0 */
-  nw_submitted *submitted; /* submission order; started entries are running */
+  nw_submitted *submitted; /* submission order, a nested task right after its parent's
+                            * other descendants; started entries are running */
+  /* Tasks whose spawn callback is due, oldest first, for the driver's next wait (nested.c). */
+  nw_task **spawn_due;
+  size_t spawn_due_n, spawn_due_cap;
+  /* A driver wait for no queued task to bind a space, or for the queue to empty (driver.c) */
+  nw_driver_call *until_call;
   uint64_t tasks_submitted;
   uint64_t next_space_id, next_task_id;
   nw_driver_call *read_call; /* a driver read waiting for data */
@@ -496,6 +516,18 @@ void nw_driver_read_progress(nw_node *n);
 /* Task `id` ended, well or not (id 0: the run failed before any task could say which). */
 void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st);
 void nw_driver_on_place_ack(nw_node *n);
+
+/* nested.c: node 0's side of nested tasks */
+/* Whether task a is an ancestor of task b (b was created in a's spawn callback, or in one of
+ * its nested tasks'). */
+int nw_nested_is_ancestor(const nw_task *a, const nw_task *b);
+/* Where task t goes in node 0's queue: at the end, or for a nested task right after its
+ * parent's queued descendants. NULL if t's parent is not queued. */
+nw_submitted **nw_nested_queue_slot(nw_node *n, const nw_task *t);
+/* Task t's spawn callback is due: queued for the driver, oldest first. */
+nw_status nw_nested_spawn_due(nw_node *n, nw_task *t);
+/* The oldest due spawn callback's task, taken off the list, or NULL. */
+nw_task *nw_nested_next_spawn(nw_node *n);
 
 /* reduce_tree.c: combining reduced spaces across nodes (paper 4.5, Fig. 8) */
 /* Whether any bound space of t is reduced. */

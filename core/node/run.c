@@ -158,6 +158,8 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
   const nw_stats *root = &node_stats[0];
   res->total.task_first_submit_s = root->task_first_submit_s;
   res->total.tasks_concurrent_max = root->tasks_concurrent_max;
+  res->total.tasks_run = root->tasks_run;
+  res->total.tasks_nested = root->tasks_nested;
   res->total.task_last_complete_s = root->task_last_complete_s;
   res->total.total_flops = root->total_flops;
   res->subtasks = res->total.subtasks_executed;

@@ -115,6 +115,8 @@ typedef struct nw_stats {
   uint64_t locality_local_bytes;
   double demand_wait_s;          /* its devices' demand_wait_s, summed */
   uint64_t tasks_concurrent_max; /* node 0 only: the most tasks that ran at once */
+  uint64_t tasks_run;            /* node 0 only: tasks started */
+  uint64_t tasks_nested;         /* node 0 only: of those, tasks nested in another */
   double task_first_submit_s;    /* node 0 only: first submission */
   double task_last_complete_s;   /* node 0 only: last completion */
   double total_flops;            /* node 0 only: cost-model work of all tasks */

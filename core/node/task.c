@@ -124,6 +124,17 @@ static int conflict(const nw_task *a, const nw_task *b) {
 
 static void start_task(nw_node *n, nw_task *task);
 
+/* One task at a time: whether a task before e still runs its subtasks, or waits for its spawn
+ * callback without being e's ancestor (the callback is about to submit nested tasks, which go
+ * before e; an ancestor's callback may be waiting for e itself). */
+static int busy_before(const nw_node *n, const nw_submitted *e) {
+  for (const nw_submitted *f = n->submitted; f != e; f = f->next)
+    if (f->task->started && (!f->task->body_done || (!f->task->spawn_returned &&
+                                                     !nw_nested_is_ancestor(f->task, e->task))))
+      return 1;
+  return 0;
+}
+
 /* Which tasks run: a queued task starts once no task submitted before it and not yet complete
  * conflicts with it, so every reader waits for the writers before it and every writer for the
  * readers and writers before it (the dependencies the model implies), and independent tasks
@@ -133,14 +144,14 @@ void nw_task_start_ready(nw_node *n) {
   int running = 0;
   for (nw_submitted *e = n->submitted; e; e = e->next) {
     if (e->task->started) {
-      running++;
+      running += !e->task->body_done; /* past its subtasks: holds no device (nested.c) */
       continue;
     }
-    if (n->cfg.sched.sequential_tasks && running)
+    if (n->cfg.sched.sequential_tasks && busy_before(n, e))
       return;
-    int blocked = 0;
+    int blocked = 0; /* a nested task's ancestors are incomplete until it is (nested.c) */
     for (const nw_submitted *f = n->submitted; f != e && !blocked; f = f->next)
-      blocked = conflict(f->task, e->task);
+      blocked = !nw_nested_is_ancestor(f->task, e->task) && conflict(f->task, e->task);
     if (blocked)
       continue;
     start_task(n, e->task);
@@ -152,6 +163,8 @@ void nw_task_start_ready(nw_node *n) {
 
 static void start_task(nw_node *n, nw_task *task) {
   task->started = 1;
+  n->stats.tasks_run++;
+  n->stats.tasks_nested += task->parent != NULL;
   task->id = n->next_task_id++;
   nw_writer w;
   nw_w_init(&w, MSG_TASK_START);
@@ -181,7 +194,7 @@ static void start_task(nw_node *n, nw_task *task) {
    * starts alone sends the same bytes as before tasks ran concurrently. */
   uint64_t offset = 0;
   for (const nw_submitted *e = n->submitted; e; e = e->next)
-    if (e->task->started && e->task != task)
+    if (e->task->started && !e->task->body_done && e->task != task)
       offset += e->task->subtasks;
   if (offset)
     nw_w_u64(&w, offset);

@@ -103,7 +103,8 @@ calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmo
 matmul_unknown_param) args=(run --app matmul --n 64 --block 16 --app-param foo=1) want="matmul: --app-param foo: unknown key (copies)" ;;
 matmul_copies_zero) args=(run --app matmul --n 64 --block 16 --app-param copies=0) want="matmul: --app-param copies=0: not a whole number from 1 to 16" ;;
 lu_block_not_dividing) args=(run --app lu --n 100 --block 32) want="lu: --block 32 does not divide --n 100" ;;
-lu_app_param) args=(run --app lu --n 64 --block 16 --app-param iterations=3) want="lu: --app-param iterations: lu takes no app parameters" ;;
+lu_app_param) args=(run --app lu --n 64 --block 16 --app-param iterations=3) want="lu: --app-param iterations: unknown key (nested)" ;;
+lu_nested_bad) args=(run --app lu --n 64 --block 16 --app-param nested=2) want="lu: --app-param nested=2: not a whole number from 0 to 1" ;;
 fft2d_block_not_dividing) args=(run --app fft2d --n 100 --block 32) want="fft2d: --block 32 does not divide --n 100" ;;
 fft2d_block_zero) args=(run --app fft2d --n 64 --block 0) want="fft2d: --n and --block must be positive" ;;
 fft2d_n_too_large) args=(run --app fft2d --n 2097152 --block 512) want="fft2d: --n 2097152 is larger than 1048576" ;;

@@ -5,8 +5,9 @@
  * each wrong one is listed with the command that repeats it. Arguments: [RUNS [FIRST-SEED]]
  * (scripts/random-programs.sh --backend loop), or --one ... (see main). RANDPROG_POLICY names
  * the scheduling policy of every run (sched/policy.h; default unicorn). Also counts the
- * programs in which subtasks of a task write the same elements of a reduced space, and fails
- * when a long enough run has none: the generator must keep exercising reductions. */
+ * programs in which subtasks of a task write the same elements of a reduced space, and those
+ * that ran nested tasks, and fails when a long enough run has none of either: the generator
+ * must keep exercising both. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,15 @@
 #include "policy.h"
 #include "randprog/randprog_gen.h"
 
+static int nesting; /* runs that ran nested tasks */
+
 /* One run; prints the command that repeats it when it is wrong. */
 static int one(uint64_t seed, const loop_config *c, int spread) {
   nw_app_args args = {.n = 1024, .seed = seed, .verify = 1, .spread = spread};
   nw_run_result res;
   nw_status st = loop_run(c, &nw_randprog_app, &args, &res);
   int wrong = st != NW_OK || res.verified != 1;
+  nesting += res.total.tasks_nested > 0;
   if (wrong)
     fprintf(stderr,
             "wrong (%s): RANDPROG_POLICY=%s random_programs_loop --one %llu %d %d %g %d %g %d %d "
@@ -93,9 +97,10 @@ int main(int argc, char **argv) {
     }
   }
   printf("random programs on the loop backend (policy %s): %d runs, %d wrong, %d with "
-         "overlapping reduced writes\n",
-         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong, reducing);
+         "overlapping reduced writes, %d with nested tasks\n",
+         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong, reducing, nesting);
   CHECK(wrong == 0);
   CHECK(runs < 50 || reducing > 0);
+  CHECK(runs < 50 || rp_skipped("nested") || nesting > 0);
   return check_report("random_programs_loop");
 }
