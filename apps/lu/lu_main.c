@@ -101,7 +101,7 @@ static nw_status lu_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome
   }
   /* Only the matrix is an input; D, R and C are written before they are read. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_blocks(rt, m, n, b, args->seed);
+    st = nw_app_place_pixel_blocks(rt, m, n, b, F, args->seed, args->placement);
   for (uint64_t k = 0; k < n / b && st == NW_OK; k++) {
     lu_conf conf = {n, b, k};
     st = step(rt, &conf, m, d, r, c);

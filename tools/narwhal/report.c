@@ -101,6 +101,10 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   tool_json_add_u64(j, "seed", c->seed);
   tool_json_add_u64(j, "n", c->args.n);
   tool_json_add_u64(j, "block", c->args.block);
+  cJSON_AddStringToObject(j, "placement",
+                          o->placement[0]  ? o->placement
+                          : c->args.spread ? "spread"
+                                           : "node0");
   cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
   cJSON_AddNumberToObject(j, "gflops", r->gflops);
   cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
