@@ -20,14 +20,25 @@ typedef struct nw_app_param {
   char value[NW_APP_PARAM_VALUE];
 } nw_app_param;
 
+/* How an app's inputs leave node 0 when nw_app_args.spread is set (`--placement`; the schemes
+ * of the Unicorn paper's Fig. 13). Each unit is one `--block` x `--block` block of a matrix or
+ * image, each drawn a node from the run's seed (apps/common/place.h). */
+typedef enum nw_app_placement {
+  NW_PLACEMENT_BLOCKS = 0,  /* each block on its own node (`spread`, `blocks`) */
+  NW_PLACEMENT_ROWS,        /* each row of blocks on one node */
+  NW_PLACEMENT_COLUMNS,     /* each column of blocks on one node */
+  NW_PLACEMENT_ROWS_COLUMNS /* two inputs: the first by rows of blocks, the second by columns */
+} nw_app_placement;
+
 typedef struct nw_app_args {
   uint64_t n;     /* problem size (matmul: matrix dimension; conv2d: image side) */
   uint64_t block; /* subtask granularity (matmul: block dimension; conv2d: tile side) */
   uint64_t seed;  /* input data seed */
   int verify;     /* compare against a single-process reference (functional mode only) */
-  int spread;     /* start with inputs spread over the nodes in random blocks (paper
-                   * section 5); 0 leaves them all on node 0 */
-  int nparams;    /* params[0 .. nparams-1]: the --app-param pairs, keys distinct */
+  int spread;     /* start with inputs spread over the nodes (paper section 5), as
+                   * `placement` says; 0 leaves them all on node 0 */
+  nw_app_placement placement; /* how, when spread; apps that honour only blocks ignore it */
+  int nparams;                /* params[0 .. nparams-1]: the --app-param pairs, keys distinct */
   nw_app_param params[NW_APP_PARAMS_MAX];
 } nw_app_args;
 
@@ -59,6 +70,13 @@ typedef struct nw_app {
   nw_status (*check_args)(const nw_app_args *a, char *why, size_t why_len);
   nw_status (*main)(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out);
 } nw_app;
+
+/* The name `--placement` gives a placement ("blocks", "rows", "columns", "rows-columns"). */
+const char *nw_app_placement_name(nw_app_placement p);
+/* 0 when app honours a's placement; else -1 with a one-line reason naming the option, the app
+ * and what it takes. Every app honours node 0 and blocks; apps/common/placement.c lists the
+ * ones that honour more (an app not listed ignores nw_app_args.placement). */
+int nw_app_check_placement(const nw_app *app, const nw_app_args *a, char *why, size_t why_len);
 
 /* The applications compiled into this build (apps/registry.c). */
 const nw_app *nw_app_find(const char *name);

@@ -20,11 +20,24 @@ static int next_node(nw_runtime *rt, uint64_t *x) {
 
 nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
                                      uint64_t px, uint64_t seed) {
+  return nw_app_place_pixel_blocks(rt, s, n, bs, px, seed, NW_PLACEMENT_BLOCKS);
+}
+
+nw_status nw_app_place_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
+                                    uint64_t px, uint64_t seed, nw_app_placement how) {
   uint64_t blocks = n / bs, row = n * px, brow = bs * px, x = first_draw(seed);
   nw_status st = NW_OK;
-  for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)
+  /* A row (column) of blocks is one rectangle in the space's pitch: one placement, one draw. */
+  if (how == NW_PLACEMENT_ROWS)
+    for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)
+      st = nw_space_place(s, bi * bs * row, row, row, bs, next_node(rt, &x));
+  else if (how == NW_PLACEMENT_COLUMNS)
     for (uint64_t bj = 0; bj < blocks && st == NW_OK; bj++)
-      st = nw_space_place(s, bi * bs * row + bj * brow, brow, row, bs, next_node(rt, &x));
+      st = nw_space_place(s, bj * brow, brow, row, n, next_node(rt, &x));
+  else
+    for (uint64_t bi = 0; bi < blocks && st == NW_OK; bi++)
+      for (uint64_t bj = 0; bj < blocks && st == NW_OK; bj++)
+        st = nw_space_place(s, bi * bs * row + bj * brow, brow, row, bs, next_node(rt, &x));
   return st;
 }
 

@@ -2,7 +2,7 @@
 #ifndef NW_APP_PLACE_H
 #define NW_APP_PLACE_H
 
-#include "narwhal.h"
+#include "narwhal_app.h"
 
 /* Places every bs x bs block of an n x n float matrix held in space s (row pitch n floats) on
  * a node drawn from the seed, as the paper's experiments do ("input address spaces are
@@ -14,6 +14,13 @@ nw_status nw_app_spread_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t
  * node nw_app_spread_blocks would pick for it, whatever px. */
 nw_status nw_app_spread_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
                                      uint64_t px, uint64_t seed);
+
+/* The same with a scheme of the paper's Fig. 13 (rows or columns of blocks, each drawn one node
+ * from the seed's stream in order: row 0 or column 0 first). NW_PLACEMENT_BLOCKS is
+ * nw_app_spread_pixel_blocks; NW_PLACEMENT_ROWS_COLUMNS names two inputs, which the caller
+ * places by rows and by columns. */
+nw_status nw_app_place_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uint64_t bs,
+                                    uint64_t px, uint64_t seed, nw_app_placement how);
 
 /* Places consecutive ranges of `bytes` bytes of space s (range k: [k * bytes, (k + 1) * bytes),
  * `ranges` of them) each on a node drawn from the seed, the draws nw_app_spread_blocks makes

@@ -75,10 +75,12 @@ static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
       st = nw_space_write(in_space, 0, in, bytes);
     }
   }
-  /* Each input tile on a random node (paper section 5's set-up); the output starts on node 0
-   * and each tile's ownership moves to the node that writes it. */
+  /* Each input tile (or row or column of tiles: --placement) on a random node (paper section
+   * 5's set-up); the output starts on node 0 and each tile's ownership moves to the node that
+   * writes it. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_pixel_blocks(rt, in_space, n, b, conf.channels * sizeof(float), args->seed);
+    st = nw_app_place_pixel_blocks(rt, in_space, n, b, conf.channels * sizeof(float), args->seed,
+                                   args->placement);
   if (st == NW_OK)
     st = nw_task_create(rt, &nw_conv2d_kind, (n / b) * (n / b), &conf, sizeof conf, &task);
   if (st == NW_OK)

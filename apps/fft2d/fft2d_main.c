@@ -91,9 +91,14 @@ static nw_status fft2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_outc
     }
   }
   /* Only X is an input; Y and Z are written before they are read. */
-  if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    /* The paper's input "randomly distributed over the cluster nodes in blocks of 512
-     * consecutive matrix rows" (section 5.1): each block of b rows on a node from the seed. */
+  /* The paper's input "randomly distributed over the cluster nodes in blocks of 512
+   * consecutive matrix rows" (section 5.1): each block of b rows on a node from the seed. A
+   * block being a stripe of rows already, `--placement rows` is the same placement, and
+   * `columns` puts each stripe of b columns (what a column subtask reads) on a node. */
+  if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1 &&
+      args->placement == NW_PLACEMENT_COLUMNS)
+    st = nw_app_place_pixel_blocks(rt, x, n, conf.b, FFT2D_ELEM, args->seed, args->placement);
+  else if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
     st = nw_app_spread_ranges(rt, x, n / conf.b, conf.b * n * FFT2D_ELEM, args->seed);
   if (st == NW_OK)
     st = run_task(rt, &nw_fft2d_rows_kind, &conf, x, y);

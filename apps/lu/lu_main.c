@@ -168,7 +168,7 @@ static nw_status lu_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome
   }
   /* Only the matrix is an input; D, R and C are written before they are read. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_blocks(rt, m, n, b, args->seed);
+    st = nw_app_place_pixel_blocks(rt, m, n, b, F, args->seed, args->placement);
   uint64_t nested = 1;
   char why[200];
   if (st == NW_OK)

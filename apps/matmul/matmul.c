@@ -183,9 +183,15 @@ static nw_status matmul_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
       st = nw_space_write(sb, 0, b, bytes);
   }
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1) {
-    st = nw_app_spread_blocks(rt, sa, n, bs, args->seed);
+    /* The paper's fifth scheme of Fig. 13: A by rows of blocks, B by columns of blocks. */
+    nw_app_placement pa = args->placement, pb = args->placement;
+    if (pa == NW_PLACEMENT_ROWS_COLUMNS) {
+      pa = NW_PLACEMENT_ROWS;
+      pb = NW_PLACEMENT_COLUMNS;
+    }
+    st = nw_app_place_pixel_blocks(rt, sa, n, bs, sizeof(float), args->seed, pa);
     if (st == NW_OK)
-      st = nw_app_spread_blocks(rt, sb, n, bs, args->seed + 1);
+      st = nw_app_place_pixel_blocks(rt, sb, n, bs, sizeof(float), args->seed + 1, pb);
   }
   for (uint64_t k = 0; k < copies && st == NW_OK; k++) {
     st = nw_task_create(rt, &nw_matmul_kind, (n / bs) * (n / bs), &conf, sizeof conf, &task[k]);

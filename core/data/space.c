@@ -57,6 +57,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   nw_region_init(&s->owned, pitch);
   nw_region_init(&s->resident, pitch);
   nw_region_init(&s->inflight, pitch);
+  nw_region_init(&s->received, pitch);
+  nw_region_init(&s->served, pitch);
   int ok = 1;
   if (n->cfg.functional) {
     /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
@@ -76,6 +78,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
+    nw_region_free(&s->received);
+    nw_region_free(&s->served);
     unpin(n, s);
     free(s->data);
     free(s);
@@ -131,6 +135,8 @@ void nw_space_free_all(nw_node *n) {
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
+    nw_region_free(&s->received);
+    nw_region_free(&s->served);
     while (s->held) {
       nw_held_fetch *h = s->held;
       s->held = h->next;
@@ -155,8 +161,22 @@ static void send_fetch(nw_node *n, int dst, const nw_space_state *s, fetch_req q
   nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
-static void send_data(nw_node *n, const nw_space_state *s, fetch_req q, const nw_region *part) {
+/* The transfer frequency's counts (nw_stats.bytes_received and bytes_served): `part` adds
+ * `bytes` to *total and what `ever` lacked of it to *unique, then joins `ever`. Bookkeeping
+ * only; nothing decides by it. */
+static void count_transfer(nw_node *n, nw_region *ever, const nw_region *part, uint64_t *total,
+                           uint64_t *unique) {
   uint64_t bytes = nw_region_bytes(part);
+  *total += bytes;
+  *unique += bytes - nw_region_overlap_bytes(part, ever);
+  if (nw_region_add(ever, part) != NW_OK)
+    nw_node_fail(n, "node %d: out of memory counting transfers", n->cfg.id);
+}
+
+static void send_data(nw_node *n, nw_space_state *s, fetch_req q, const nw_region *part) {
+  uint64_t bytes = nw_region_bytes(part);
+  if (q.requester != n->cfg.id)
+    count_transfer(n, &s->served, part, &n->stats.bytes_served, &n->stats.bytes_served_unique);
   nw_fetch_class c = q.cls;
   int dst = q.requester;
   nw_writer w;
@@ -301,16 +321,24 @@ int nw_space_on_data(nw_node *n, nw_reader *r) {
     r->bad = 1;
     return 0;
   }
+  nw_region got;
   if (version < s->version) {
     /* Asked for before a task that wrote the space ended here (a cancelled copy's data, a
      * prefetch of a subtask stolen away): these bytes are older than the node's copy and its
-     * temporary directory, which that task's end reset. */
+     * temporary directory, which that task's end reset. They crossed the network all the
+     * same. */
     n->stats.stale_data_dropped++;
+    nw_r_region(r, &got, s->pitch);
+    if (!r->bad)
+      count_transfer(n, &s->received, &got, &n->stats.bytes_received,
+                     &n->stats.bytes_received_unique);
+    nw_region_free(&got);
     return 0;
   }
-  nw_region got;
   read_region_bytes(n, s, r, &got);
   if (!r->bad) {
+    count_transfer(n, &s->received, &got, &n->stats.bytes_received,
+                   &n->stats.bytes_received_unique);
     if (nw_region_add(&s->resident, &got) != NW_OK ||
         nw_region_subtract(&s->inflight, &got) != NW_OK)
       nw_node_fail(n, "node %d: out of memory recording data", n->cfg.id);

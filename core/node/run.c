@@ -98,8 +98,13 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
   for (int k = 0; k < nodes; k++)
     rows += node_stats[k].devices;
   res->devices = calloc((size_t)(rows ? rows : 1), sizeof *res->devices);
-  if (!res->devices)
+  res->per_node = calloc((size_t)(nodes > 0 ? nodes : 1), sizeof *res->per_node);
+  if (!res->devices || !res->per_node) {
+    nw_run_result_free(res);
     return NW_ERR_NOMEM;
+  }
+  res->transfer_frequency = res->transfer_frequency_received = 0;
+  int senders = 0, receivers = 0;
   res->ndevices = rows;
   int row = 0;
   for (int k = 0; k < nodes; k++) {
@@ -111,6 +116,23 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->steals_local_attempted += s->steals_local_attempted;
     t->steals_local_succeeded += s->steals_local_succeeded;
     t->bytes_network += s->bytes_network;
+    t->bytes_received += s->bytes_received;
+    t->bytes_received_unique += s->bytes_received_unique;
+    t->bytes_served += s->bytes_served;
+    t->bytes_served_unique += s->bytes_served_unique;
+    res->per_node[k].bytes_received = s->bytes_received;
+    res->per_node[k].bytes_received_unique = s->bytes_received_unique;
+    res->per_node[k].bytes_served = s->bytes_served;
+    res->per_node[k].bytes_served_unique = s->bytes_served_unique;
+    if (s->bytes_served_unique > 0) {
+      res->transfer_frequency += (double)s->bytes_served / (double)s->bytes_served_unique;
+      senders++;
+    }
+    if (s->bytes_received_unique > 0) {
+      res->transfer_frequency_received +=
+          (double)s->bytes_received / (double)s->bytes_received_unique;
+      receivers++;
+    }
     t->bytes_prefetched += s->bytes_prefetched;
     t->bytes_view_copies += s->bytes_view_copies;
     t->bytes_reduced += s->bytes_reduced;
@@ -155,6 +177,10 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     }
   }
   res->ndevices = row;
+  if (senders > 0)
+    res->transfer_frequency /= senders;
+  if (receivers > 0)
+    res->transfer_frequency_received /= receivers;
   const nw_stats *root = &node_stats[0];
   res->total.task_first_submit_s = root->task_first_submit_s;
   res->total.tasks_concurrent_max = root->tasks_concurrent_max;
@@ -171,6 +197,8 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
 void nw_run_result_free(nw_run_result *res) {
   free(res->devices);
   res->devices = NULL;
+  free(res->per_node);
+  res->per_node = NULL;
 }
 
 nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_t why_len) {

@@ -94,6 +94,16 @@ typedef struct nw_run_result {
     nw_device_kind kind;
     nw_device_stats s; /* finish_s relative to the first submission */
   } * devices;         /* malloc'd; nw_run_result_free */
+  /* Per node (`nodes` rows, node i at i; malloc'd): the space bytes it received and sent in
+   * answer to fetches, and how many of them were new to it (nw_stats.bytes_received etc.). */
+  struct {
+    uint64_t bytes_received, bytes_received_unique, bytes_served, bytes_served_unique;
+  } * per_node;
+  /* The paper's "average transfer frequency per node" (Fig. 21): the mean over nodes that sent
+   * anything of bytes_served / bytes_served_unique (how many nodes a byte went to); and the
+   * same over receivers of bytes_received / bytes_received_unique (how often a node got a byte
+   * again). 0 when no node sent (received) anything. */
+  double transfer_frequency, transfer_frequency_received;
 } nw_run_result;
 
 /* Sums per-node statistics (node_stats[i] of node i) and the app outcome into res. */

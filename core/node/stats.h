@@ -63,7 +63,18 @@ typedef struct nw_stats {
   uint64_t steals_succeeded;
   uint64_t steals_local_attempted; /* of which to this node's own steal agent */
   uint64_t steals_local_succeeded;
-  uint64_t bytes_network;    /* payload bytes this node sent to other nodes */
+  uint64_t bytes_network; /* payload bytes this node sent to other nodes */
+  /* Space bytes that arrived here in answer to fetches (subtasks' reads, the driver's reads;
+   * not placements, not reductions' partial results), and of those the bytes that had never
+   * arrived here before: per space, over the whole run, whatever version they held (space.c's
+   * `received` set). Stale replies, dropped on arrival, crossed the network: counted. */
+  uint64_t bytes_received;
+  uint64_t bytes_received_unique;
+  /* The same seen from the sender: space bytes this node sent in answer to fetches, and those
+   * it had never sent before. served / served_unique is how many nodes a byte went to, the
+   * paper's transfer frequency (Fig. 21, "data sent per node"). */
+  uint64_t bytes_served;
+  uint64_t bytes_served_unique;
   uint64_t bytes_prefetched; /* of which sent at prefetch priority (NW_CHANNEL_PREFETCH) */
   /* Filled by the backend from its send queue (core/data/sendq.h): demand transfers it started
    * ahead of a prefetch queued before them, i.e. how often the priority changed the order. */

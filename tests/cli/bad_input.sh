@@ -115,6 +115,9 @@ taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) w
 taskbench_unknown_param) args=(run --app taskbench --app-param radix=3) want="taskbench: --app-param radix: unknown key" ;;
 pagerank_block_not_dividing) args=(run --app pagerank --n 1000 --block 512) want="pagerank: --block 512 does not divide --n 1000" ;;
 pagerank_iterations_zero) args=(run --app pagerank --app-param iterations=0) want="pagerank: --app-param iterations=0: not a whole number from 1 to 1000" ;;
+unknown_placement) args=(run --placement diagonal) want="--placement: unknown value 'diagonal' (one of: spread, node0, blocks, rows, columns, rows-columns)" ;;
+conv2d_placement_rows_columns) args=(run --app conv2d --n 64 --block 16 --placement rows-columns) want="--placement rows-columns: conv2d cannot place its inputs that way (it takes spread, blocks, node0, rows, columns)" ;;
+pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--placement rows: pagerank cannot place its inputs that way (it takes spread, blocks, node0)" ;;
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac

@@ -87,7 +87,8 @@ static int run(int argc, char **argv, char **all_argv) {
     snprintf(why, sizeof why, "--app: unknown application '%s' (built in: %s)", o.run.app, names);
     return fail(2, why);
   }
-  if (app->check_args(&o.run.args, why, sizeof why) != NW_OK)
+  if (app->check_args(&o.run.args, why, sizeof why) != NW_OK ||
+      nw_app_check_placement(app, &o.run.args, why, sizeof why) != 0)
     return fail(2, why);
   if (o.dry_run) {
     cJSON *j = tool_options_to_json(&o);

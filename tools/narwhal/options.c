@@ -45,8 +45,9 @@ static const opt_def defs[] = {
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
     {"placement",
      T_CHOICE,
-     {"spread", "node0"},
-     "inputs start spread in random blocks, or on node 0"},
+     {"spread", "node0", "blocks", "rows", "columns", "rows-columns"},
+     "where inputs start (paper Fig. 13): blocks on random nodes (spread, blocks), all on node "
+     "0, rows or columns of blocks on random nodes, or (matmul) A by rows and B by columns"},
     {"cpu-devices", T_INT, {0}, "CPU devices per node; 0: one per core not reserved"},
     {"reserved-cores",
      T_INT,
@@ -264,9 +265,14 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
   else if (!strcmp(n, "verify")) {
     c->args.verify = on;
     o->verify_set = 1;
-  } else if (!strcmp(n, "placement"))
-    c->args.spread = strcmp(v, "spread") == 0;
-  else if (!strcmp(n, "cpu-devices"))
+  } else if (!strcmp(n, "placement")) {
+    c->args.spread = strcmp(v, "node0") != 0;
+    c->args.placement = !strcmp(v, "rows")           ? NW_PLACEMENT_ROWS
+                        : !strcmp(v, "columns")      ? NW_PLACEMENT_COLUMNS
+                        : !strcmp(v, "rows-columns") ? NW_PLACEMENT_ROWS_COLUMNS
+                                                     : NW_PLACEMENT_BLOCKS;
+    snprintf(o->placement, sizeof o->placement, "%s", v);
+  } else if (!strcmp(n, "cpu-devices"))
     c->cpu_devices = (int)u;
   else if (!strcmp(n, "reserved-cores"))
     c->reserved_cores = (int)u;
@@ -477,6 +483,7 @@ static int load_config(const char *path, tool_options *o, char *why, size_t len)
 int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t len) {
   memset(o, 0, sizeof *o);
   nw_run_config_defaults(&o->run);
+  snprintf(o->placement, sizeof o->placement, "spread");
   /* The run file first, whatever its position: the command line overrides it. */
   for (int i = 0; i < argc; i++)
     if (!strcmp(argv[i], "--config")) {
@@ -601,7 +608,8 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "data", c->functional ? "functional" : "phantom");
   tool_json_add_u64(j, "seed", c->seed);
   cJSON_AddBoolToObject(j, "verify", c->args.verify);
-  cJSON_AddStringToObject(j, "placement", c->args.spread ? "spread" : "node0");
+  /* The name given: "blocks" and "spread" place alike, and a run file keeps what it said. */
+  cJSON_AddStringToObject(j, "placement", o->placement[0] ? o->placement : "spread");
   cJSON_AddNumberToObject(j, "cpu-devices", c->cpu_devices);
   if (c->reserved_cores >= 0) /* -1: the default, which depends on the GPUs in use */
     cJSON_AddNumberToObject(j, "reserved-cores", c->reserved_cores);

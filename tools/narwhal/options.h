@@ -14,6 +14,7 @@ typedef struct tool_options {
   int help;
   int verify_set;
   char perfmodel[1024]; /* --perfmodel FILE; empty: none */
+  char placement[16];   /* --placement as given (run.args holds what it means) */
 } tool_options;
 
 /* Fills o from argv (argv[0] is the first option, after "run"): defaults, then the --config

@@ -24,6 +24,10 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  network      %.3f GB in %llu data and %llu control messages\n",
          (double)r->total.bytes_network / 1e9, (unsigned long long)r->total.messages_data,
          (unsigned long long)r->total.messages_control);
+  printf("  fetched data %.3f GB sent, %.3f GB of it for the first time by its sender (transfer "
+         "frequency %.2f per node); %.3f GB received for the first time by its receiver\n",
+         (double)r->total.bytes_served / 1e9, (double)r->total.bytes_served_unique / 1e9,
+         r->transfer_frequency, (double)r->total.bytes_received_unique / 1e9);
   printf("  prefetch     %.3f GB sent at prefetch priority, %llu demand transfers went first; "
          "devices waited %.6f s for data\n",
          (double)r->total.bytes_prefetched / 1e9, (unsigned long long)r->total.demand_overtakes,
@@ -101,6 +105,10 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   tool_json_add_u64(j, "seed", c->seed);
   tool_json_add_u64(j, "n", c->args.n);
   tool_json_add_u64(j, "block", c->args.block);
+  cJSON_AddStringToObject(j, "placement",
+                          o->placement[0]  ? o->placement
+                          : c->args.spread ? "spread"
+                                           : "node0");
   cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
   cJSON_AddNumberToObject(j, "gflops", r->gflops);
   cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
@@ -110,6 +118,12 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "steals_local_succeeded", (double)r->total.steals_local_succeeded);
   cJSON_AddNumberToObject(j, "bytes_network", (double)r->total.bytes_network);
   cJSON_AddNumberToObject(j, "bytes_prefetched", (double)r->total.bytes_prefetched);
+  cJSON_AddNumberToObject(j, "bytes_received", (double)r->total.bytes_received);
+  cJSON_AddNumberToObject(j, "bytes_received_unique", (double)r->total.bytes_received_unique);
+  cJSON_AddNumberToObject(j, "bytes_served", (double)r->total.bytes_served);
+  cJSON_AddNumberToObject(j, "bytes_served_unique", (double)r->total.bytes_served_unique);
+  cJSON_AddNumberToObject(j, "transfer_frequency", r->transfer_frequency);
+  cJSON_AddNumberToObject(j, "transfer_frequency_received", r->transfer_frequency_received);
   cJSON_AddNumberToObject(j, "demand_overtakes", (double)r->total.demand_overtakes);
   cJSON_AddNumberToObject(j, "bytes_view_copies", (double)r->total.bytes_view_copies);
   cJSON_AddNumberToObject(j, "bytes_reduced", (double)r->total.bytes_reduced);
@@ -152,6 +166,18 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
     cJSON_AddBoolToObject(j, "verified", r->verified);
   cJSON_AddNumberToObject(j, "stale_reads", (double)r->stale_reads);
   add_runtime_costs(j, &r->total.rt);
+  /* Counters kept per node rather than per device. */
+  cJSON *per_node = cJSON_AddArrayToObject(j, "per_node");
+  for (int k = 0; r->per_node && k < r->nodes; k++) {
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "node", k);
+    cJSON_AddNumberToObject(p, "bytes_received", (double)r->per_node[k].bytes_received);
+    cJSON_AddNumberToObject(p, "bytes_received_unique",
+                            (double)r->per_node[k].bytes_received_unique);
+    cJSON_AddNumberToObject(p, "bytes_served", (double)r->per_node[k].bytes_served);
+    cJSON_AddNumberToObject(p, "bytes_served_unique", (double)r->per_node[k].bytes_served_unique);
+    cJSON_AddItemToArray(per_node, p);
+  }
   cJSON *devs = cJSON_AddArrayToObject(j, "devices");
   for (int i = 0; i < r->ndevices; i++) {
     cJSON *d = cJSON_CreateObject();
