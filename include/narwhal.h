@@ -174,6 +174,20 @@ typedef enum {
  * each next one step bytes further. count == 1 is a contiguous range. */
 nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint64_t offset,
                        uint64_t length, uint64_t step, uint64_t count);
+/* A scratch buffer (the original Unicorn's per-subtask scratch memory, from the subscription
+ * to the kernel): called from the subscription callback, it gives the subtask `bytes` bytes of
+ * working memory on the device that runs it, one buffer per subtask. With `fill` given, the
+ * bytes start zeroed except for what the callback writes through *fill, which the kernel finds
+ * there: *fill is host memory, or NULL where no kernel will run this call's result (the
+ * submission's check, phantom data), so write only when it is not NULL; the callback runs
+ * more than once per subtask, so it must fill the same bytes every time. With `fill` NULL the
+ * buffer is working memory only: zeroed on a CPU, undefined on a GPU (nothing is copied in). The
+ * kernel gets the buffer as views[t->nspaces], after the bound spaces' views: on a CPU an nw_view
+ * with lo 0 and hi bytes, on a GPU an nw_gpu_view in device memory (row0 0, rows 1, col0 0, width =
+ * pitch = space_pitch = bytes; copied in like a read, so it counts against the GPU's memory). The
+ * kernel may write it; nothing of it is kept after the kernel. The work-items of a work-group share
+ * one buffer. */
+nw_status nw_subscribe_scratch(nw_subscriber *s, uint64_t bytes, void **fill);
 
 /* Driver API (node 0). Spaces are created with a row pitch: the byte length of one row of the
  * data they hold (e.g. a matrix row). Subscriptions whose step equals the pitch are stored as

@@ -91,6 +91,9 @@ typedef struct rp_conf_head {
   uint32_t subtasks, nspaces, nquads;
   uint32_t first[RP_MAX_SUBTASKS + 1];
   rp_reduction red[RP_MAX_SPACES]; /* per binding index */
+  /* Subtasks may ask for scratch buffers (rp_scratch_bytes): programs without a GPU budget,
+   * whose subtasks' GPU needs leave room for them. Not drawn: a seed's program is the same. */
+  uint32_t scratch;
 } rp_conf_head;
 
 /* Reads the header / quad i of a configuration (copied: the bytes need not be aligned). */

@@ -448,7 +448,10 @@ static nw_status gen_task(gen *g, int k, int big, uint64_t budget) {
   for (int b = 0; st == NW_OK && b < t->nbind; b++)
     if (!(owner[b] = calloc(p->size[t->space[b]], 1)))
       st = NW_ERR_NOMEM;
-  rp_conf_head h = {.task = (uint32_t)k, .subtasks = t->subtasks, .nspaces = (uint32_t)t->nbind};
+  rp_conf_head h = {.task = (uint32_t)k,
+                    .subtasks = t->subtasks,
+                    .nspaces = (uint32_t)t->nbind,
+                    .scratch = budget == 0};
   uint32_t total = 0;
   int nchain[RP_MAX_SPACES] = {0};
   rp_quad chain[RP_MAX_SPACES][HIST];

@@ -200,6 +200,24 @@ uint64_t rp_bytes_touched(const void *conf, uint64_t subtask) {
   return touched;
 }
 
+/* Scratch buffers (nw_subscribe_scratch): where the program allows them, two subtasks in three
+ * ask for one of 1-96 bytes, and half of those fill it through the subscription callback with
+ * scratch_byte(); the kernel checks those bytes, then overwrites the whole buffer. Drawn from
+ * the task and subtask, not from the program's generator. */
+static uint64_t scratch_draw(const rp_conf_head *h, uint64_t subtask) {
+  return mix64(0x5C7A7C4B0FF3E5ull ^ ((uint64_t)h->task << 32) ^ subtask);
+}
+
+static uint64_t scratch_bytes(const rp_conf_head *h, uint64_t subtask, int *filled) {
+  uint64_t d = scratch_draw(h, subtask);
+  *filled = (d >> 8 & 1) != 0;
+  return h->scratch && d % 3 != 0 ? 1 + (d >> 16) % 96 : 0;
+}
+
+static unsigned char scratch_byte(const rp_conf_head *h, uint64_t subtask, uint64_t i) {
+  return (unsigned char)(scratch_draw(h, subtask) >> 24 ^ i * 0x9Du);
+}
+
 static nw_status rp_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   rp_conf_head h;
   rp_conf_get_head(t->conf, &h);
@@ -209,10 +227,53 @@ static nw_status rp_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t 
     rp_conf_get_quad(t->conf, i, &q);
     st = nw_subscribe(s, (int)q.space, (nw_access)q.access, q.offset, q.length, q.step, q.count);
   }
+  int filled;
+  uint64_t bytes = scratch_bytes(&h, subtask, &filled);
+  if (st == NW_OK && bytes) {
+    void *fill = NULL;
+    st = nw_subscribe_scratch(s, bytes, filled ? &fill : NULL);
+    for (uint64_t i = 0; fill && i < bytes; i++)
+      ((unsigned char *)fill)[i] = scratch_byte(&h, subtask, i);
+  }
   return st;
 }
 
+/* The kernels' side of the scratch buffer at `buf` (`len` bytes; NULL when the subtask has
+ * none): a filled one must hold scratch_byte(), an unfilled one zeroes on a CPU (undefined on
+ * a GPU: not checked); then the kernel writes all of it. Wrong bytes are the runtime's bug:
+ * reported, and the run aborts. */
+static void use_scratch(const nw_task_info *t, uint64_t subtask, unsigned char *buf, uint64_t len,
+                        int cpu) {
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  int filled;
+  uint64_t bytes = scratch_bytes(&h, subtask, &filled);
+  if (bytes != (buf ? len : 0)) {
+    fprintf(stderr, "randprog: task %u subtask %llu: scratch buffer of %llu bytes, expected %llu\n",
+            h.task, (unsigned long long)subtask, (unsigned long long)(buf ? len : 0),
+            (unsigned long long)bytes);
+    abort();
+  }
+  for (uint64_t i = 0; i < bytes; i++) {
+    unsigned char want = filled ? scratch_byte(&h, subtask, i) : 0;
+    if ((filled || cpu) && buf[i] != want) {
+      fprintf(stderr,
+              "randprog: task %u subtask %llu: scratch byte %llu is 0x%02x, expected 0x%02x\n",
+              h.task, (unsigned long long)subtask, (unsigned long long)i, buf[i], want);
+      abort();
+    }
+  }
+  for (uint64_t i = 0; i < bytes; i++)
+    buf[i] = (unsigned char)~buf[i];
+}
+
 static void rp_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
+  const nw_view *sv = &v[t->nspaces];
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  int filled;
+  int has = scratch_bytes(&h, subtask, &filled) != 0;
+  use_scratch(t, subtask, has ? sv->base : NULL, has ? sv->hi - sv->lo : 0, 1);
   rp_bytes b = {.kind = RP_CPU, .cpu = v};
   rp_run_subtask(t->conf, subtask, &b);
 }
@@ -223,6 +284,12 @@ static void rp_reduce(const nw_task_info *t, int space, void *into, const void *
 }
 
 static void rp_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
+  const nw_gpu_view *sv = &v[t->nspaces];
+  rp_conf_head h;
+  rp_conf_get_head(t->conf, &h);
+  int filled;
+  int has = scratch_bytes(&h, subtask, &filled) != 0;
+  use_scratch(t, subtask, has ? sv->base : NULL, has ? sv->width : 0, 0);
   rp_bytes b = {.kind = RP_GPU, .gpu = v};
   rp_run_subtask(t->conf, subtask, &b);
 }

@@ -5,6 +5,7 @@
  * with the subtask, space and quad instead of reading or writing out of bounds later.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "node_internal.h"
 
@@ -15,7 +16,41 @@ struct nw_subscriber {
   nw_region *read, *write;
   char *why;
   size_t why_len;
+  nw_scratch *scratch; /* NULL: the caller needs no buffer (a check); the size is still checked */
+  uint64_t scratch_bytes;
 };
+
+nw_status nw_subscribe_scratch(nw_subscriber *s, uint64_t bytes, void **fill) {
+  if (fill)
+    *fill = NULL;
+  if (!s)
+    return NW_ERR_ARG;
+  if (bytes == 0) {
+    snprintf(s->why, s->why_len, "subtask %llu asks for a scratch buffer of 0 bytes",
+             (unsigned long long)s->subtask);
+    return NW_ERR_ARG;
+  }
+  if (s->scratch_bytes) {
+    snprintf(s->why, s->why_len,
+             "subtask %llu asks for a second scratch buffer; a subtask has at most one",
+             (unsigned long long)s->subtask);
+    return NW_ERR_STATE;
+  }
+  s->scratch_bytes = bytes;
+  if (s->scratch)
+    s->scratch->filled = fill != NULL;
+  if (!s->scratch || !s->scratch->with_buffer)
+    return NW_OK;
+  s->scratch->buf = calloc(1, bytes);
+  if (!s->scratch->buf) {
+    snprintf(s->why, s->why_len, "subtask %llu: no memory for a scratch buffer of %llu bytes",
+             (unsigned long long)s->subtask, (unsigned long long)bytes);
+    return NW_ERR_NOMEM;
+  }
+  if (fill)
+    *fill = s->scratch->buf;
+  return NW_OK;
+}
 
 nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint64_t offset,
                        uint64_t length, uint64_t step, uint64_t count) {
@@ -50,14 +85,19 @@ nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint
   return st;
 }
 
-nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
-                           const nw_access *access, uint64_t subtask, nw_region *read,
-                           nw_region *write, char *why, size_t why_len) {
+nw_status nw_subscriptions_scratch(const nw_task_kind *kind, const nw_task_info *info,
+                                   const nw_access *access, uint64_t subtask, nw_region *read,
+                                   nw_region *write, nw_scratch *scratch, char *why,
+                                   size_t why_len) {
   for (int i = 0; i < info->nspaces; i++) {
     nw_region_init(&read[i], info->space_pitch[i]);
     nw_region_init(&write[i], info->space_pitch[i]);
   }
-  nw_subscriber s = {info, access, subtask, read, write, why, why_len};
+  if (scratch) {
+    scratch->bytes = 0;
+    scratch->buf = NULL;
+  }
+  nw_subscriber s = {info, access, subtask, read, write, why, why_len, scratch, 0};
   why[0] = '\0';
   nw_status st = kind->subscribe(&s, info, subtask);
   if (st != NW_OK && !why[0])
@@ -67,5 +107,17 @@ nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
   for (int i = 0; st == NW_OK && i < info->nspaces; i++)
     if (access[i] == NW_READ_WRITE)
       st = nw_region_add(&read[i], &write[i]);
+  if (scratch && st == NW_OK)
+    scratch->bytes = s.scratch_bytes;
+  if (scratch && st != NW_OK) {
+    free(scratch->buf);
+    scratch->buf = NULL;
+  }
   return st;
+}
+
+nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
+                           const nw_access *access, uint64_t subtask, nw_region *read,
+                           nw_region *write, char *why, size_t why_len) {
+  return nw_subscriptions_scratch(kind, info, access, subtask, read, write, NULL, why, why_len);
 }

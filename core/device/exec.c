@@ -28,23 +28,25 @@ double nw_exec_flops(const nw_exec *e) {
   return e->flops;
 }
 
-/* The views' bases hold offsets into the GPU's memory until the device side adds its base. */
+/* The views' bases hold offsets into the GPU's memory until the device side adds its base;
+ * the scratch buffer's view, if any, follows the bound spaces'. */
 static void gpu_views(const nw_exec *e, unsigned char *memory, nw_gpu_view *out) {
-  for (int i = 0; i < e->task->info.nspaces; i++) {
+  int ns = e->task->info.nspaces;
+  for (int i = 0; i < ns + (e->gview[ns].space_pitch != 0); i++) {
     out[i] = e->gview[i];
     out[i].base = e->gview[i].space_pitch ? memory + (uintptr_t)e->gview[i].base : NULL;
   }
 }
 
 void nw_exec_run_gpu(nw_exec *e, unsigned char *memory, void *stream) {
-  nw_gpu_view v[NW_MAX_BOUND_SPACES];
+  nw_gpu_view v[NW_MAX_VIEWS];
   gpu_views(e, memory, v);
   if (e->task->kind->cuda_kernel)
     e->task->kind->cuda_kernel(&e->task->info, e->subtask, v, stream);
 }
 
 void nw_exec_run_gpu_emulated(nw_exec *e, unsigned char *memory) {
-  nw_gpu_view v[NW_MAX_BOUND_SPACES];
+  nw_gpu_view v[NW_MAX_VIEWS];
   gpu_views(e, memory, v);
   if (e->task->kind->gpu_emulated_kernel)
     e->task->kind->gpu_emulated_kernel(&e->task->info, e->subtask, v);

@@ -64,6 +64,20 @@ static int subscription_key(const nw_task_state *t, const nw_prepared *p, int i,
   return any;
 }
 
+/* The scratch buffer's entry (nw_subscribe_scratch) sits after the bound spaces', in slot
+ * nspaces: a private entry of one row, filled from the host buffer the subscription callback
+ * wrote, never copied out. Its key names no space. */
+#define SCRATCH_SPACE UINT64_MAX
+
+static int slots(const nw_task_state *t, const nw_prepared *p) {
+  return t->info.nspaces + (p->scratch.bytes ? 1 : 0);
+}
+
+/* Slot i's access: a bound space's, or the scratch buffer's (private, copied in). */
+static nw_access slot_access(const nw_task_state *t, int i) {
+  return i < t->info.nspaces ? t->bound[i].access : NW_READ_WRITE;
+}
+
 static uint64_t key_bytes(const nw_cache_key *k) {
   return (k->row1 - k->row0) * (k->col1 - k->col0);
 }
@@ -122,7 +136,7 @@ static int all_valid(const nw_prepared *p, int nspaces) {
 int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   if (p->gpu_stage == GPU_ON_DEVICE)
     return 1;
-  int ns = t->info.nspaces;
+  int ns = slots(t, p);
   if (p->gpu_stage == GPU_COPYING) {
     if (!all_valid(p, ns))
       return 0;
@@ -131,11 +145,16 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   }
   int g = n->cfg.device_gpu[d];
   nw_gpu_cache *c = &n->gpu[g].cache;
-  nw_cache_key key[NW_MAX_BOUND_SPACES];
-  int has[NW_MAX_BOUND_SPACES] = {0}, created[NW_MAX_BOUND_SPACES] = {0};
+  nw_cache_key key[NW_MAX_VIEWS];
+  int has[NW_MAX_VIEWS] = {0}, created[NW_MAX_VIEWS] = {0};
   uint64_t need = 0;
   for (int i = 0; i < ns; i++) {
-    has[i] = subscription_key(t, p, i, &key[i]);
+    if (i == t->info.nspaces) {
+      key[i] = (nw_cache_key){SCRATCH_SPACE, 0, 1, 0, p->scratch.bytes};
+      has[i] = 1;
+    } else {
+      has[i] = subscription_key(t, p, i, &key[i]);
+    }
     need += has[i] ? key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
   }
   if (!nw_cache_fits(c, need)) {
@@ -151,7 +170,7 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   for (int i = 0; i < ns; i++) {
     if (!has[i])
       continue;
-    if (t->bound[i].access == NW_READ_ONLY) {
+    if (slot_access(t, i) == NW_READ_ONLY) {
       /* A hit must hold every byte this subtask reads: an entry of the same rectangle may
        * have been filled for another subtask's reads, the rest of it never fetched here. */
       p->entry[i] = nw_cache_lookup(c, &key[i], &p->read[i]);
@@ -159,9 +178,9 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
         continue;
     }
     p->entry[i] =
-        nw_cache_insert(c, &key[i], key_bytes(&key[i]), t->bound[i].access != NW_READ_ONLY);
+        nw_cache_insert(c, &key[i], key_bytes(&key[i]), slot_access(t, i) != NW_READ_ONLY);
     created[i] = 1;
-    if (p->entry[i] && t->bound[i].access == NW_READ_ONLY &&
+    if (p->entry[i] && slot_access(t, i) == NW_READ_ONLY &&
         nw_region_copy(&p->entry[i]->held, &p->read[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       p->entry[i]->dead = 1; /* never found: it holds nothing known */
@@ -193,9 +212,14 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   n->stats.cache_misses += c->stats.misses - misses;
   n->stats.cache_evictions += c->stats.evictions - evictions;
   for (int i = 0; i < ns; i++) {
-    if (!created[i] || t->bound[i].access == NW_WRITE_ONLY) {
+    int unfilled_scratch = i == t->info.nspaces && !p->scratch.filled;
+    if (!created[i] || slot_access(t, i) == NW_WRITE_ONLY || unfilled_scratch) {
       if (created[i])
         p->entry[i]->valid = 1; /* the kernel fills it */
+      continue;
+    }
+    if (i == t->info.nspaces) { /* the scratch buffer: zeroes, or what the callback wrote */
+      start_copy(n, d, p->entry[i], 1, p->scratch.buf, p->scratch.bytes, NULL);
       continue;
     }
     nw_space_state *s = t->bound[i].space;
@@ -221,6 +245,13 @@ void nw_gpu_exec_views(nw_node *n, nw_exec *e) {
                                 .pitch = x->key.col1 - x->key.col0,
                                 .space_pitch = t->bound[i].space->pitch};
   }
+  nw_cache_entry *x = e->prep->scratch.bytes ? e->prep->entry[t->info.nspaces] : NULL;
+  if (x)
+    e->gview[t->info.nspaces] = (nw_gpu_view){.base = (unsigned char *)(uintptr_t)x->off,
+                                              .rows = 1,
+                                              .width = x->bytes,
+                                              .pitch = x->bytes,
+                                              .space_pitch = x->bytes};
 }
 
 /* Retries staging for every subtask on GPU g that waits for room or for copies. Called only
@@ -248,14 +279,15 @@ void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int pub
     return;
   int g = n->cfg.device_gpu[d];
   nw_gpu_cache *c = &n->gpu[g].cache;
-  for (int i = 0; i < t->info.nspaces; i++) {
+  for (int i = 0; i < slots(t, p); i++) {
     nw_cache_entry *x = p->entry[i];
     if (!x)
       continue;
     /* Only the bytes the kernel wrote are the space's: the rest of a strided write's
      * rectangle is garbage, so the entry is found only for reads inside the writes. */
-    if (publish && t->bound[i].access == NW_WRITE_ONLY && !t->bound[i].reduce.op && x->dead &&
-        x->valid && nw_region_copy(&x->held, &p->write[i]) == NW_OK)
+    if (publish && i < t->info.nspaces && t->bound[i].access == NW_WRITE_ONLY &&
+        !t->bound[i].reduce.op && x->dead && x->valid &&
+        nw_region_copy(&x->held, &p->write[i]) == NW_OK)
       nw_cache_publish(c, x);
     nw_cache_release(c, x);
     p->entry[i] = NULL;

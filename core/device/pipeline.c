@@ -82,6 +82,7 @@ void nw_prepared_free(nw_prepared *p, int nspaces) {
     nw_region_free(&p->read[i]);
     nw_region_free(&p->write[i]);
   }
+  free(p->scratch.buf);
   free(p);
 }
 
@@ -135,8 +136,9 @@ nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t s
   for (int i = 0; i < t->info.nspaces; i++)
     access[i] = t->bound[i].access;
   char why[256];
-  nw_status st =
-      nw_subscriptions(t->kind, &t->info, access, subtask, p->read, p->write, why, sizeof why);
+  p->scratch.with_buffer = n->cfg.functional;
+  nw_status st = nw_subscriptions_scratch(t->kind, &t->info, access, subtask, p->read, p->write,
+                                          &p->scratch, why, sizeof why);
   for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
     if (!nw_region_empty(&p->read[i]))
       st =
@@ -239,6 +241,9 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     if (checked && nw_viewcheck_write_view(e, i, &p->read[i], &p->write[i]) != NW_OK)
       goto nomem;
   }
+  /* The scratch buffer (nw_subscribe_scratch): the kernel may write it; nothing commits it. */
+  if (p->scratch.bytes)
+    e->views[t->info.nspaces] = (nw_view){.base = p->scratch.buf, .lo = 0, .hi = p->scratch.bytes};
   if (kind == NW_DEVICE_GPU)
     nw_gpu_exec_views(n, e);
   return e;

@@ -87,6 +87,18 @@ typedef struct nw_task_locality {
 } nw_task_locality;
 
 /* A subtask prepared on a device: subscriptions known, reads requested. */
+/* A subtask's scratch buffer (nw_subscribe_scratch): its size, and its host bytes as the
+ * subscription callback filled them (NULL without data, or where none was asked for). */
+typedef struct nw_scratch {
+  uint64_t bytes;
+  unsigned char *buf;
+  int with_buffer; /* in: allocate buf (functional data) */
+  int filled;      /* the callback asked to fill it: a GPU copies it in */
+} nw_scratch;
+
+/* Views of an exec: one per bound space, then the scratch buffer's (index nspaces). */
+#define NW_MAX_VIEWS (NW_MAX_BOUND_SPACES + 1)
+
 typedef struct nw_prepared {
   uint64_t subtask;
   nw_region read[NW_MAX_BOUND_SPACES];
@@ -103,8 +115,9 @@ typedef struct nw_prepared {
   int lost;
   /* On a GPU (gpu_stage.c): the cache entry holding each bound space's subscription on the
    * device, and how far staging got. */
-  nw_cache_entry *entry[NW_MAX_BOUND_SPACES];
+  nw_cache_entry *entry[NW_MAX_VIEWS]; /* [nspaces]: the scratch buffer's */
   int gpu_stage; /* GPU_UNSTAGED, GPU_COPYING (room taken, copies under way), GPU_ON_DEVICE */
+  nw_scratch scratch;
 } nw_prepared;
 
 enum { GPU_UNSTAGED = 0, GPU_COPYING, GPU_ON_DEVICE };
@@ -117,13 +130,13 @@ struct nw_exec {
   double started_s;
   nw_prepared *prep;
   int items; /* work-items: the cores of its work-group it runs on (1 elsewhere) */
-  nw_view views[NW_MAX_BOUND_SPACES];
+  nw_view views[NW_MAX_VIEWS]; /* [nspaces]: the scratch buffer, if the subtask has one */
   unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
   size_t write_cap[NW_MAX_BOUND_SPACES];         /* their sizes, for the buffer pool */
   /* On a GPU: views with base = offset into the GPU's memory (nw_exec_run_gpu adds the
    * memory's base), and the device-to-host copies of its results still under way. */
   int gpu;
-  nw_gpu_view gview[NW_MAX_BOUND_SPACES];
+  nw_gpu_view gview[NW_MAX_VIEWS];
   int copies_out;
   /* Checked views (viewcheck.h): private read views, write views' initial bytes. */
   unsigned char *check_read[NW_MAX_BOUND_SPACES];
@@ -550,5 +563,11 @@ void nw_reduce_tree_free(nw_task_state *t);
 nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
                            const nw_access *access, uint64_t subtask, nw_region *read,
                            nw_region *write, char *why, size_t why_len);
+/* The same, also giving the subtask's scratch buffer (scratch->with_buffer: with its host
+ * bytes, which the caller frees). */
+nw_status nw_subscriptions_scratch(const nw_task_kind *kind, const nw_task_info *info,
+                                   const nw_access *access, uint64_t subtask, nw_region *read,
+                                   nw_region *write, nw_scratch *scratch, char *why,
+                                   size_t why_len);
 
 #endif
