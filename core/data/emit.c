@@ -8,7 +8,6 @@
  * applies between subtasks and nodes (reduce.c), so a key's final value is the fold of every
  * value emitted for it, whichever subtask emitted it.
  */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
