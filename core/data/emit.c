@@ -90,17 +90,6 @@ nw_status nw_reduce_identity(nw_reduce_op op, nw_elem_type type, void *out) {
   return NW_OK;
 }
 
-nw_status nw_subscribe_keys(nw_subscriber *s, int space_index, nw_elem_type type, uint64_t first,
-                            uint64_t count) {
-  uint64_t es = nw_reduce_elem_size(type);
-  if (!es || count == 0)
-    return NW_ERR_ARG;
-  if (first > UINT64_MAX / es || count > UINT64_MAX / es || first * es > UINT64_MAX - count * es)
-    return NW_ERR_RANGE; /* past 2^64 bytes: outside any space */
-  /* nw_subscribe checks the range against the space and names the subtask when it fails */
-  return nw_subscribe(s, space_index, NW_WRITE_ONLY, first * es, count * es, count * es, 1);
-}
-
 nw_status nw_emitter_init_buffer(nw_emitter *e, void *elems, nw_reduce_op op, nw_elem_type type,
                                  uint64_t first, uint64_t count) {
   uint64_t bits;

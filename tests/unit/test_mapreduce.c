@@ -441,7 +441,9 @@ typedef struct mr_conf {
   uint64_t keys;          /* of the output */
   uint64_t stride, width; /* subtask k's keys: [k * stride, k * stride + width), clipped */
   uint64_t pairs;         /* emitted per subtask */
-  int stray;              /* every subtask subscribes keys past the output (a refusal) */
+  /* Refusals: every subtask subscribes keys past the output (1), no keys (2), keys of an
+   * unknown type (3). */
+  int bad_keys;
 } mr_conf;
 
 static int kernel_faults; /* emits answered otherwise than they should have been */
@@ -458,7 +460,8 @@ static nw_status mr_sub(nw_subscriber *s, const nw_task_info *t, uint64_t k) {
   key_range(c, k, &lo, &n);
   nw_status st = nw_subscribe(s, 0, NW_READ_ONLY, k * 8, 8, 8, 1); /* its salt */
   if (st == NW_OK)
-    st = nw_subscribe_keys(s, 1, (nw_elem_type)c->type, lo, n + (c->stray ? c->keys : 0));
+    st = nw_subscribe_keys(s, 1, c->bad_keys == 3 ? (nw_elem_type)0 : (nw_elem_type)c->type, lo,
+                           c->bad_keys == 2 ? 0 : n + (c->bad_keys == 1 ? c->keys : 0));
   return st;
 }
 
@@ -714,8 +717,8 @@ static nw_status refusal_main(nw_runtime *rt, const nw_app_args *a, nw_app_outco
     if (st == NW_OK)
       st = nw_task_submit(first);
     break;
-  default: /* a subtask subscribing keys past the output: refused at submission */
-    c.stray = 1;
+  default: /* subscriptions of bad keys: refused at submission */
+    c.bad_keys = refusal_case - 8;
     break;
   }
   if (st == NW_OK) {
@@ -752,8 +755,12 @@ static void test_refusals(void) {
                                      "no output space",
                                      "already bound",
                                      "wait for it first",
-                                     "past the end of the 1600-byte space"};
-  for (refusal_case = 0; refusal_case < 10; refusal_case++) {
+                                     "subtask 0, space index 1: quad (offset 0, length 1840, "
+                                     "step 1840, count 1) ends at byte 1840, past the end of "
+                                     "the 1600-byte space",
+                                     "subtask 0, space index 1: subscribes no keys",
+                                     "subtask 0, space index 1: keys of an unknown element type"};
+  for (refusal_case = 0; refusal_case < 12; refusal_case++) {
     loop_config lc;
     loop_config_defaults(&lc);
     lc.nodes = 2;
