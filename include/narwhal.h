@@ -170,6 +170,101 @@ typedef enum {
   NW_TYPE_DOUBLE
 } nw_elem_type;
 
+/* MapReduce over reductions (paper section 4.6; README, "MapReduce"). A map subtask emits
+ * (key, value) pairs; values of equal keys are combined with the task's reduction op over
+ * elements of one type. Keys index a dense array of elements in a write-only output space:
+ * key k is the element at byte offset k * nw_elem_size(type). A subtask write-subscribes a
+ * range of keys (nw_subscribe_keys); its kernel starts an emitter on that range, which sets
+ * every key of it to the op's identity (a reduced space's private view otherwise starts as
+ * zeros, which is the identity of ADD, OR and XOR only), then folds each emitted value into
+ * its key. After the task every key holds the combination of all values emitted for it by any
+ * subtask on any node, and a key nobody emitted holds the identity: keys inside some subtask's
+ * range get it from the emitters, the others from nw_mapreduce_create's fill of the output.
+ * Built-in ops only: NW_REDUCE_CUSTOM has no identity the runtime could know, and is refused. */
+
+/* Bytes of one element of `type`; 0 for an unknown type. */
+size_t nw_elem_size(nw_elem_type type);
+
+/* Writes the identity element of op over type to out (nw_elem_size(type) bytes): the e for
+ * which e op x gives x for every x (for the logical ops, x's truth value, 1 or 0). ADD,
+ * LOGICAL_OR/XOR, BIT_OR/XOR: 0, +0.0 for float and double (-0.0 would be exact for x = -0.0
+ * too, where +0.0 gives +0.0, equal to it; +0.0 leaves an output nobody wrote all zero bytes,
+ * which --compression network encodes); PRODUCT, LOGICAL_AND: 1; MIN: the type's largest
+ * value, +inf for float and double; MAX: its smallest, -inf; BIT_AND: every bit set. For a GPU
+ * kernel, which fills its output itself. NW_ERR_ARG for NW_REDUCE_CUSTOM or an unknown op or
+ * type. */
+nw_status nw_reduce_identity(nw_reduce_op op, nw_elem_type type, void *out);
+
+/* Write-subscribes keys [first, first + count) of bound space space_index, whose elements
+ * are of `type`: one quad of count elements, element-aligned as a reduced space needs.
+ * NW_ERR_ARG for no keys or an unknown type; the checks of nw_subscribe otherwise. */
+nw_status nw_subscribe_keys(nw_subscriber *s, int space_index, nw_elem_type type, uint64_t first,
+                            uint64_t count);
+
+/* A map kernel's output: the elements of keys [first, first + count), contiguous. */
+typedef struct nw_emitter {
+  unsigned char *elems; /* key first's element; key k's is (k - first) * elem_size further */
+  uint64_t first, count;
+  size_t elem_size;
+  nw_reduce_op op;
+  nw_elem_type type;
+  uint64_t refused; /* emits refused: a key out of range, or no value */
+  /* Set by the init: op over type on one element (the combination the runtime applies). */
+  void (*fold)(void *into, const void *from);
+} nw_emitter;
+
+/* Starts an emitter on keys [first, first + count) of a CPU view (nw_emitter_init), a GPU view
+ * (nw_emitter_init_gpu: for a modelled GPU's emulated kernel, or host code over device
+ * memory's layout), or count elements at `elems` (nw_emitter_init_buffer), and set each of
+ * those keys to the identity of op over type. The keys must be ones the subtask subscribed to
+ * write (nw_subscribe_keys): a range outside the view gives NW_ERR_RANGE, an unknown or custom
+ * op or type NW_ERR_ARG, and the emitter then refuses every key. One emitter per subtask and
+ * key range: each start resets its keys. */
+nw_status nw_emitter_init(nw_emitter *e, const nw_view *v, nw_reduce_op op, nw_elem_type type,
+                          uint64_t first, uint64_t count);
+nw_status nw_emitter_init_gpu(nw_emitter *e, const nw_gpu_view *v, nw_reduce_op op,
+                              nw_elem_type type, uint64_t first, uint64_t count);
+nw_status nw_emitter_init_buffer(nw_emitter *e, void *elems, nw_reduce_op op, nw_elem_type type,
+                                 uint64_t first, uint64_t count);
+/* Folds *value (one element of the emitter's type) into key's element with the emitter's op.
+ * A key outside [first, first + count) writes nothing: NW_ERR_RANGE, counted in refused (as
+ * is a NULL value: NW_ERR_ARG).
+ * Inline: a map kernel calls it once per pair (pagerank: once per link). */
+static inline nw_status nw_emit(nw_emitter *e, uint64_t key, const void *value) {
+  if (key - e->first >= e->count || !value) { /* a key below first wraps around: too large */
+    e->refused++;
+    return value ? NW_ERR_RANGE : NW_ERR_ARG;
+  }
+  e->fold(e->elems + (key - e->first) * e->elem_size, value);
+  return NW_OK;
+}
+
+/* A MapReduce task, for nw_mapreduce_create. */
+typedef struct nw_mapreduce_spec {
+  const nw_task_kind *kind; /* its subscribe calls nw_subscribe_keys, its kernels nw_emit */
+  uint64_t subtasks;
+  const void *conf;
+  size_t conf_size;
+  nw_space *const *inputs; /* bound read-only, as space indices 0 .. ninputs - 1 */
+  int ninputs;             /* 0 to NW_MAX_BOUND_SPACES - 1 */
+  nw_space *output;        /* bound write-only as index ninputs, reduced with op over type */
+  nw_reduce_op op;         /* a built-in op */
+  nw_elem_type type;
+  unsigned flags; /* NW_MAPREDUCE_* */
+} nw_mapreduce_spec;
+
+/* Every key lies in some subtask's key range (every subtask subscribing every key, say): the
+ * emitters set them all, so nw_mapreduce_create skips its fill of the output. */
+#define NW_MAPREDUCE_KEYS_COVERED 1u
+
+/* Creates a MapReduce task: nw_task_create, the bindings and nw_task_reduce as the spec says.
+ * The output's size must be a whole number of elements. Unless NW_MAPREDUCE_KEYS_COVERED, it
+ * first writes the identity over the whole output with nw_space_write: the output must not be
+ * bound to a queued or running task then, and a task that writes the output and runs between
+ * this call and this task replaces the fill where it writes. Submit, wait for and destroy *out
+ * as any task; on failure *out is NULL and nw_runtime_error says why. */
+nw_status nw_mapreduce_create(nw_runtime *rt, const nw_mapreduce_spec *m, nw_task **out);
+
 /* Subscription quad (paper section 3): count segments of length bytes, the first at offset,
  * each next one step bytes further. count == 1 is a contiguous range. */
 nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint64_t offset,

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "../common/place.h"
-#include "../common/run_task.h"
 #include "pagerank.h"
 #include "pagerank_rank.h"
 #include "pagerank_ref.h"
@@ -54,13 +53,27 @@ static nw_status pr_check(const nw_app_args *a, char *why, size_t len) {
   return NW_OK;
 }
 
-/* One iteration: reads space `in`, leaves the summed ranks in `out`. */
+/* One iteration, a MapReduce task: reads space `in`, leaves the summed ranks in `out`. Every
+ * subtask subscribes every page, so the output needs no fill (NW_MAPREDUCE_KEYS_COVERED). */
 static nw_status iterate(nw_runtime *rt, const pagerank_conf *conf, nw_space *in, nw_space *out) {
-  nw_app_binding bind[] = {
-      {.space = in, .access = NW_READ_ONLY},
-      {.space = out, .access = NW_WRITE_ONLY, .reduce = NW_REDUCE_ADD, .type = NW_TYPE_UINT64}};
-  return nw_app_run_task(rt, &nw_pagerank_kind, conf->g.n / conf->block, conf, sizeof *conf, bind,
-                         2);
+  nw_mapreduce_spec m = {.kind = &nw_pagerank_kind,
+                         .subtasks = conf->g.n / conf->block,
+                         .conf = conf,
+                         .conf_size = sizeof *conf,
+                         .inputs = &in,
+                         .ninputs = 1,
+                         .output = out,
+                         .op = PR_OP,
+                         .type = PR_TYPE,
+                         .flags = NW_MAPREDUCE_KEYS_COVERED};
+  nw_task *task;
+  nw_status st = nw_mapreduce_create(rt, &m, &task);
+  if (st == NW_OK)
+    st = nw_task_submit(task);
+  if (st == NW_OK)
+    st = nw_task_wait(task);
+  nw_task_destroy(task);
+  return st;
 }
 
 /* Compares the final ranks with the reference run from `ranks` (the initial ones, replaced). */

@@ -110,6 +110,55 @@ void nw_reduce_builtin(nw_reduce_op op, nw_elem_type type, void *into, const voi
   }
 }
 
+/* One element of one op and type, the switches above resolved at compile time. */
+#define FOLD_ONE(NAME, T, BITS, OP)                                                                \
+  static void NAME(void *into, const void *from) {                                                 \
+    T a, b, r;                                                                                     \
+    memcpy(&a, into, sizeof a);                                                                    \
+    memcpy(&b, from, sizeof b);                                                                    \
+    COMBINE(T, BITS, a, b, OP, r);                                                                 \
+    memcpy(into, &r, sizeof r);                                                                    \
+  }
+#define FOLDS(T, BITS, TAG)                                                                        \
+  FOLD_ONE(add_##TAG, T, BITS, NW_REDUCE_ADD)                                                      \
+  FOLD_ONE(min_##TAG, T, BITS, NW_REDUCE_MIN)                                                      \
+  FOLD_ONE(max_##TAG, T, BITS, NW_REDUCE_MAX)                                                      \
+  FOLD_ONE(product_##TAG, T, BITS, NW_REDUCE_PRODUCT)                                              \
+  FOLD_ONE(land_##TAG, T, BITS, NW_REDUCE_LOGICAL_AND)                                             \
+  FOLD_ONE(lor_##TAG, T, BITS, NW_REDUCE_LOGICAL_OR)                                               \
+  FOLD_ONE(lxor_##TAG, T, BITS, NW_REDUCE_LOGICAL_XOR)                                             \
+  FOLD_ONE(band_##TAG, T, BITS, NW_REDUCE_BIT_AND)                                                 \
+  FOLD_ONE(bor_##TAG, T, BITS, NW_REDUCE_BIT_OR)                                                   \
+  FOLD_ONE(bxor_##TAG, T, BITS, NW_REDUCE_BIT_XOR)
+#define FOLD_ROW(TAG)                                                                              \
+  {                                                                                                \
+    add_##TAG, min_##TAG, max_##TAG, product_##TAG, land_##TAG, lor_##TAG, lxor_##TAG, band_##TAG, \
+        bor_##TAG, bxor_##TAG                                                                      \
+  }
+
+#define ARITH_ADD(T, BITS, a, b) (T)((BITS)(a) + (BITS)(b))
+#define ARITH_MUL(T, BITS, a, b) (T)((BITS)(a) * (BITS)(b))
+FOLDS(int32_t, uint32_t, i32)
+FOLDS(uint32_t, uint32_t, u32)
+FOLDS(int64_t, uint64_t, i64)
+FOLDS(uint64_t, uint64_t, u64)
+#undef ARITH_ADD
+#undef ARITH_MUL
+#define ARITH_ADD(T, BITS, a, b) ((a) + (b))
+#define ARITH_MUL(T, BITS, a, b) ((a) * (b))
+FOLDS(float, uint32_t, f32)
+FOLDS(double, uint64_t, f64)
+#undef ARITH_ADD
+#undef ARITH_MUL
+
+nw_reduce_fold_fn nw_reduce_fold(nw_reduce_op op, nw_elem_type type) {
+  static const nw_reduce_fold_fn table[NW_TYPE_DOUBLE][NW_REDUCE_BIT_XOR] = {
+      FOLD_ROW(i32), FOLD_ROW(u32), FOLD_ROW(i64), FOLD_ROW(u64), FOLD_ROW(f32), FOLD_ROW(f64)};
+  if (op < NW_REDUCE_ADD || op > NW_REDUCE_BIT_XOR || type < NW_TYPE_INT32 || type > NW_TYPE_DOUBLE)
+    return NULL;
+  return table[type - NW_TYPE_INT32][op - NW_REDUCE_ADD];
+}
+
 int nw_reduce_aligned(const nw_region *r, size_t elem_size) {
   for (size_t i = 0; i < r->n; i++) {
     const nw_rect *x = &r->r[i];

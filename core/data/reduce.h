@@ -36,6 +36,12 @@ const char *nw_reduce_type_name(nw_elem_type type);
 void nw_reduce_builtin(nw_reduce_op op, nw_elem_type type, void *into, const void *from,
                        uint64_t bytes);
 
+/* into = into op from for one element of `type` (no alignment needed): nw_reduce_builtin's
+ * combination, specialised per op and type for callers that fold one element at a time (the
+ * emitters of emit.c). NULL for NW_REDUCE_CUSTOM or an unknown op or type. */
+typedef void (*nw_reduce_fold_fn)(void *into, const void *from);
+nw_reduce_fold_fn nw_reduce_fold(nw_reduce_op op, nw_elem_type type);
+
 /* Whether every byte run of r starts and ends on a multiple of elem_size (as offsets in the
  * space). */
 int nw_reduce_aligned(const nw_region *r, size_t elem_size);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "node_internal.h"
+#include "reduce.h"
 
 struct nw_subscriber {
   const nw_task_info *info;
@@ -83,6 +84,27 @@ nw_status nw_subscribe(nw_subscriber *s, int space_index, nw_access access, uint
   if (st == NW_OK && (access & NW_WRITE_ONLY))
     st = nw_region_add_quad(&s->write[space_index], q);
   return st;
+}
+
+nw_status nw_subscribe_keys(nw_subscriber *s, int space_index, nw_elem_type type, uint64_t first,
+                            uint64_t count) {
+  if (!s)
+    return NW_ERR_ARG;
+  uint64_t es = nw_reduce_elem_size(type);
+  if (!es || count == 0) {
+    snprintf(s->why, s->why_len, "subtask %llu, space index %d: %s", (unsigned long long)s->subtask,
+             space_index, es ? "subscribes no keys" : "keys of an unknown element type");
+    return NW_ERR_ARG;
+  }
+  if (first > UINT64_MAX / es || count > UINT64_MAX / es || first * es > UINT64_MAX - count * es) {
+    snprintf(s->why, s->why_len,
+             "subtask %llu, space index %d: %llu keys from key %llu end past 2^64 bytes",
+             (unsigned long long)s->subtask, space_index, (unsigned long long)count,
+             (unsigned long long)first);
+    return NW_ERR_RANGE;
+  }
+  /* one quad of whole elements: aligned as a reduced space needs */
+  return nw_subscribe(s, space_index, NW_WRITE_ONLY, first * es, count * es, count * es, 1);
 }
 
 nw_status nw_subscriptions_scratch(const nw_task_kind *kind, const nw_task_info *info,
