@@ -229,6 +229,11 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
 }
 
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
+  if (!s)
+    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space is NULL", t->kind->name);
+  if (s->rt != t->rt)
+    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space belongs to another runtime",
+                t->kind->name);
   if (t->submitted)
     return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the task is already submitted");
   if (access != NW_READ_ONLY && access != NW_WRITE_ONLY && access != NW_READ_WRITE)

@@ -6,7 +6,7 @@
  *   wrote;
  * - tasks sharing a space read-only run at once;
  * - nw_task_depend refuses a task not submitted yet, the task itself, a destroyed task, and a
- *   call after submission, each with a message.
+ *   call after submission, and nw_task_bind a NULL space, each with a message.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +129,10 @@ static nw_status graph_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome
     st = nw_task_depend(t1, gone); /* compared, never read through */
     break;
   }
+  case 8: /* binding no space */
+    nw_task_create(rt, &fill_kind, SUBTASKS, "", 1, &t1);
+    st = nw_task_bind(t1, NULL, NW_READ_ONLY);
+    break;
   default: /* after submission */
     t1 = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
     t2 = task_of(rt, &fill_kind, 1, y, NW_WRITE_ONLY, NULL);
@@ -178,8 +182,8 @@ int main(void) {
   CHECK(run(2, 0, NULL, &ok) == 1 && ok == 1);
   CHECK(run(3, 0, NULL, &ok) == 2 && ok == 1);
   static const char *const want[] = {"not submitted yet", "itself", "not a live task",
-                                     "already submitted"};
-  for (int k = 0; k < 4; k++) {
+                                     "already submitted", "the space is NULL"};
+  for (int k = 0; k < 5; k++) {
     nw_status st = NW_OK;
     run(4 + k, 0, &st, &ok);
     CHECK(st != NW_OK && strstr(said, want[k]) != NULL);
