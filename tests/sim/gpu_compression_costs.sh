@@ -23,13 +23,13 @@ one=(--nodes 1 --cores 2 --gpus 1)
 "$gen" "${one[@]}" --gpu-prop rle_per_byte=0 --cpu-prop rt_rle_per_byte=1e-8 >"$tmp/d1.xml"
 pr=(run --backend sim --app pagerank --nodes 1 --devices gpu --n 65536 --block 4096
   --app-param iterations=2 --compression gpu --json)
+declare -A o
 for p in default e0 e1 e2 d1; do
-  out=$("$nw" "${pr[@]}" --platform "$tmp/$p.xml") || fail "run on platform $p"
-  printf -v "o_$p" '%s' "$out"
+  o[$p]=$("$nw" "${pr[@]}" --platform "$tmp/$p.xml") || fail "run on platform $p"
 done
-m0=$(field "$o_e0" makespan_s) m1=$(field "$o_e1" makespan_s) m2=$(field "$o_e2" makespan_s)
-md=$(field "$o_default" makespan_s) mdec=$(field "$o_d1" makespan_s)
-raw=$(field "$o_e2" bytes_gpu_reduction_raw) sent=$(field "$o_e2" bytes_gpu_reduction_sent)
+m0=$(field "${o[e0]}" makespan_s) m1=$(field "${o[e1]}" makespan_s) m2=$(field "${o[e2]}" makespan_s)
+md=$(field "${o[default]}" makespan_s) mdec=$(field "${o[d1]}" makespan_s)
+raw=$(field "${o[e2]}" bytes_gpu_reduction_raw) sent=$(field "${o[e2]}" bytes_gpu_reduction_sent)
 echo "encoding: $m0 s (free), $md s (default), $m1 s (100 ns/byte), $m2 s (200 ns/byte);" \
   "$raw raw bytes, $sent sent; decoding at 10 ns/byte: $mdec s"
 awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v b="$raw" -v s="$sent" 'BEGIN {
