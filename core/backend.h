@@ -27,6 +27,15 @@ typedef struct nw_copy {
   unsigned char *host;
   uint64_t host_pitch, rows, width;
   void *owner; /* the core's; the backend leaves it alone */
+  /* Device to host only, set when the core compresses a reduced result on the GPU (paper
+   * 4.6, `--compression gpu`; functional data: host is not NULL). The backend run-length
+   * encodes the rows * width device bytes on the GPU in core/data/rle.h's format, byte for
+   * byte what nw_rle_encode writes, moves only the encoding over the link, puts it in
+   * `encoded` (the core's buffer, room for nw_rle_bound(rows * width) bytes) and sets
+   * encoded_len; it leaves `host` alone: the core decodes into it. */
+  int encode;
+  unsigned char *encoded;
+  uint64_t encoded_len;
 } nw_copy;
 
 /* Two channels, as in Unicorn's network subsystem (section 4.1): light control messages must

@@ -6,7 +6,7 @@
 set -euo pipefail
 nodes=4 cores=4 core_speed=1Gf gpus=0 gpu_speed=10Gf gpu_mem=1073741824
 pcie_bw=1GBps pcie_lat=10us nic_bw=100MBps nic_lat=50us bb_bw=1GBps bb_lat=1us comment=""
-backbone=shared cpu_props=""
+backbone=shared cpu_props="" gpu_props=""
 die() { echo "gen-platform: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "option $1 needs a value"
@@ -20,6 +20,10 @@ while [ $# -gt 0 ]; do
     # costs of a calibrated platform, rt_exec_done=2e-5: README, "Calibration")
     [[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*=[0-9.eE+-]+$ ]] || die "--cpu-prop '$2': expected KEY=NUMBER"
     cpu_props+="<prop id=\"${2%%=*}\" value=\"${2#*=}\"/>" ;;
+  --gpu-prop) # KEY=VALUE, repeatable: a property of every n<i>-gpu<k> host (e.g. the seconds
+    # per byte of run-length encoding a result, rle_per_byte=2e-11: platforms/README.md)
+    [[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*=[0-9.eE+-]+$ ]] || die "--gpu-prop '$2': expected KEY=NUMBER"
+    gpu_props+="<prop id=\"${2%%=*}\" value=\"${2#*=}\"/>" ;;
   *) die "unknown option $1" ;;
   esac
   shift 2
@@ -39,7 +43,7 @@ for ((i = 0; i < nodes; i++)); do
   echo "    <zone id=\"n$i\" routing=\"Full\">"
   echo "      <host id=\"n$i-cpu\" speed=\"$core_speed\" core=\"$cores\"><prop id=\"kind\" value=\"cpu\"/>$cpu_props</host>"
   for ((k = 0; k < gpus; k++)); do
-    echo "      <host id=\"n$i-gpu$k\" speed=\"$gpu_speed\"><prop id=\"kind\" value=\"gpu\"/><prop id=\"memsize\" value=\"$gpu_mem\"/></host>"
+    echo "      <host id=\"n$i-gpu$k\" speed=\"$gpu_speed\"><prop id=\"kind\" value=\"gpu\"/><prop id=\"memsize\" value=\"$gpu_mem\"/>$gpu_props</host>"
   done
   for ((k = 0; k < gpus; k++)); do
     echo "      <link id=\"n$i-pcie$k\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"SPLITDUPLEX\"/>"

@@ -442,6 +442,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.sched = cfg->sched;
   nc.check_views = cfg->check_views;
   nc.compress_network = cfg->compress_network;
+  nc.compress_gpu = cfg->compress_gpu;
   nc.kinds = app->kinds;
   nc.perfmodel = rs.rank == 0 ? cfg->perfmodel : NULL; /* node 0's */
   nc.calibrate = cfg->calibrate;

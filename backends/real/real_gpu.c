@@ -5,7 +5,8 @@
  * another while the other direction and the kernels overlap: the copy engines of paper 4.3.1),
  * and a thread per stream that runs the kind's CUDA kernel on its stream. Copies are from and to
  * the node's ordinary host memory; the CUDA driver stages pageable memory through its own
- * pinned buffers.
+ * pinned buffers. A copy out the core asks to encode (--compression gpu) is run-length encoded
+ * by the device-to-host thread on its stream (real_rle.h), so that only the encoding crosses.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "real_gpu.h"
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "real_rle.h"
 
 typedef struct job {
   nw_copy *copy;
@@ -33,6 +36,7 @@ typedef struct worker {
   int to_device; /* copy workers */
   int kernels;   /* 1: runs kernels, 0: copies */
   cudaStream_t stream;
+  real_rle *rle; /* the device-to-host copier's encoder, made at its first encoded copy */
 } worker;
 
 struct real_gpu {
@@ -122,6 +126,20 @@ static void post(real_queue *q, nw_event_kind kind, nw_copy *c, nw_exec *e) {
 static void do_copy(worker *w, nw_copy *c) {
   real_gpu *g = w->gpu;
   unsigned char *dev = g->memory + c->dev_off;
+  if (c->encode) { /* the device side is packed: rows * width bytes from dev */
+    char why[256] = "out of memory";
+    if (!w->rle)
+      w->rle = real_rle_new();
+    c->encoded_len = w->rle ? real_rle_encode(w->rle, dev, c->rows * c->width, c->encoded,
+                                              (void *)w->stream, why, sizeof why)
+                            : 0;
+    if (c->encoded_len == 0) {
+      fprintf(stderr, "narwhal: encoding a result on GPU %d failed: %s\n", g->device, why);
+      exit(1);
+    }
+    post(g->q, NW_EVENT_COPY_DONE, c, NULL);
+    return;
+  }
   cudaError_t err = c->to_device
                         ? cudaMemcpy2DAsync(dev, c->width, c->host, c->host_pitch, c->width,
                                             c->rows, cudaMemcpyHostToDevice, w->stream)
@@ -171,6 +189,7 @@ static void *worker_main(void *arg) {
     }
     free(j);
   }
+  real_rle_free(w->rle); /* on this thread, whose device it used */
   cudaStreamDestroy(w->stream);
   return NULL;
 }

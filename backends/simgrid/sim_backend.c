@@ -38,6 +38,7 @@
 #include "due_heap.h"
 #include "perfdata.h"
 #include "platform_check.h"
+#include "rle.h"
 #include "rng.h"
 #include "sendq.h"
 #include "sim_costs.h"
@@ -50,6 +51,13 @@ typedef struct evq {
 /* Kernel launch latency of a modelled GPU when its host has no launch_latency property: a few
  * microseconds, as CUDA documents for a launch on an idle stream. */
 #define DEFAULT_LAUNCH_S 5e-6
+/* Seconds per raw byte a modelled GPU spends run-length encoding a result (--compression gpu)
+ * when its host has no rle_per_byte property: the CUDA encoder (backends/real/real_rle.cu)
+ * reads its input three times from device memory (two passes that find the tokens and their
+ * sizes, one that writes them), so 3 bytes of memory traffic per byte at the paper's Tesla
+ * M2070's 148 GB/s (NVIDIA's data sheet, ECC off): 3 / 148e9 = 2.0e-11. An estimate from
+ * bandwidth, not a measurement; the paper gives no rate. */
+#define DEFAULT_GPU_RLE_S_PER_BYTE 2e-11
 
 typedef struct copy_item {
   nw_copy *c;
@@ -70,7 +78,8 @@ typedef struct sim_gpu {
   uint64_t memsize;      /* the budget the core manages */
   unsigned char *memory; /* functional mode: the device's bytes, allocated at first use */
   double launch_s;
-  sim_engine engine[2]; /* [0] device to host, [1] host to device */
+  double rle_s_per_byte; /* encoding a result before its copy out (--compression gpu) */
+  sim_engine engine[2];  /* [0] device to host, [1] host to device */
 } sim_gpu;
 
 typedef struct sim_device {
@@ -412,7 +421,12 @@ static void device_actor(int argc, char **argv) {
 }
 
 /* A GPU copy engine: each copy crosses the PCIe route between the node's CPU host and the GPU
- * host as one SimGrid communication; the bytes move (functional mode) when it completes. */
+ * host as one SimGrid communication; the bytes move (functional mode) when it completes. A copy
+ * out that the core asks to encode (nw_copy.encode) is run-length encoded first, from the
+ * modelled GPU's bytes (what the emulated kernel wrote), with the CPU encoder, which writes
+ * the same bytes as the CUDA one: the engine spends the GPU's rle_per_byte on every raw byte,
+ * then moves only the encoding. The encoding's time is the engine's own: it does not slow the
+ * GPU's kernels (nor do copies). */
 static void engine_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_engine *e = sg_actor_self_get_data();
@@ -427,8 +441,15 @@ static void engine_actor(int argc, char **argv) {
       e->tail = NULL;
     nw_copy *c = it->c;
     free(it);
-    sg_mailbox_put(mb, c, (long)(c->rows * c->width));
-    if (functional && c->host) {
+    uint64_t moved = c->rows * c->width;
+    if (c->encode) { /* the core asks only for functional copies out */
+      c->encoded_len = nw_rle_encode(gpu_memory(g) + c->dev_off, moved, c->encoded);
+      if (g->rle_s_per_byte > 0)
+        sg_actor_sleep_for((double)moved * g->rle_s_per_byte);
+      moved = c->encoded_len;
+    }
+    sg_mailbox_put(mb, c, (long)moved);
+    if (functional && c->host && !c->encode) {
       unsigned char *dev = gpu_memory(g) + c->dev_off;
       for (uint64_t r = 0; r < c->rows; r++) {
         if (c->to_device)
@@ -643,10 +664,18 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     gpu->host = sg_host_by_name(name);
     double mem = host_property(gpu->host, "memsize", -1);
     gpu->launch_s = host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
+    gpu->rle_s_per_byte = host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
     if (mem <= 0 || gpu->launch_s < 0) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s needs a memsize property (bytes > 0)%s", cfg->platform,
                name, gpu->launch_s < 0 ? " and a launch_latency in seconds" : "");
+      return NW_ERR_ARG;
+    }
+    if (gpu->rle_s_per_byte < 0 || !isfinite(gpu->rle_s_per_byte)) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property rle_per_byte='%.40s' is not a number of "
+               "seconds >= 0",
+               cfg->platform, name, sg_host_get_property_value(gpu->host, "rle_per_byte"));
       return NW_ERR_ARG;
     }
     if (cfg->gpu_mem > (uint64_t)mem) {
@@ -708,6 +737,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->sched = cfg->sched;
   nc->check_views = cfg->check_views;
   nc->compress_network = cfg->compress_network;
+  nc->compress_gpu = cfg->compress_gpu;
   nc->kinds = w->app->kinds;
   nc->calibrate = cfg->calibrate;
   nc->measure = cfg->perfmodel != NULL;

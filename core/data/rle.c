@@ -161,16 +161,40 @@ static int get_varint(const unsigned char *s, size_t len, size_t *i, uint64_t *v
   return -1;
 }
 
-int nw_rle_decode(const void *src, size_t len, void *dst, size_t n) {
-  const unsigned char *s = src;
-  unsigned char *d = dst;
+/* Where decoded bytes go: rows of `width` bytes, `pitch` apart; the next byte is at column col
+ * of the row starting at offset row. One row of n bytes is a plain buffer. */
+typedef struct rows_out {
+  unsigned char *d;
+  size_t row, col, width, pitch;
+} rows_out;
+
+/* Writes k bytes (a literal's, or zeros when lit is NULL) at the next position, across rows. */
+static void put_bytes(rows_out *w, const unsigned char *lit, size_t k) {
+  while (k > 0) {
+    size_t m = w->width - w->col < k ? w->width - w->col : k;
+    if (lit) {
+      memcpy(w->d + w->row + w->col, lit, m);
+      lit += m;
+    } else {
+      memset(w->d + w->row + w->col, 0, m);
+    }
+    k -= m;
+    w->col += m;
+    if (w->col == w->width) {
+      w->col = 0;
+      w->row += w->pitch;
+    }
+  }
+}
+
+/* Decodes len bytes into n = rows x width bytes at w (the caller checked n). */
+static int decode(const unsigned char *s, size_t len, rows_out *w, size_t n) {
   if (len == 0)
     return -1;
   if (s[0] == RLE_STORED) {
     if (len - 1 != n)
       return -1;
-    if (n > 0)
-      memcpy(d, s + 1, n);
+    put_bytes(w, s + 1, n);
     return 0;
   }
   if (s[0] != RLE_PACKED)
@@ -185,14 +209,29 @@ int nw_rle_decode(const void *src, size_t len, void *dst, size_t n) {
       return -1;
     size_t k = (size_t)run;
     if ((h & 1) == TOKEN_ZEROS) {
-      memset(d + o, 0, k);
+      put_bytes(w, NULL, k);
     } else {
       if (k > len - i)
         return -1;
-      memcpy(d + o, s + i, k);
+      put_bytes(w, s + i, k);
       i += k;
     }
     o += k;
   }
   return o == n ? 0 : -1;
+}
+
+int nw_rle_decode(const void *src, size_t len, void *dst, size_t n) {
+  rows_out w = {dst, 0, 0, n, n};
+  return decode(src, len, &w, n);
+}
+
+int nw_rle_decode_rows(const void *src, size_t len, void *dst, size_t rows, size_t width,
+                       size_t pitch) {
+  if (width > 0 && rows > SIZE_MAX / width)
+    return -1;
+  if (rows > 1 && pitch < width)
+    return -1;
+  rows_out w = {dst, 0, 0, width, pitch};
+  return decode(src, len, &w, rows * width);
 }

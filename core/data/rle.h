@@ -1,8 +1,9 @@
 /* rle.h: run-length compression of reduction data (paper section 4.6).
  *
- * Unicorn compresses the data a reduction sends between nodes: the arrays it reduces are sparse
- * (PageRank's contribution arrays: uint64 fixed-point values, mostly zero), so runs of zero
- * bytes travel as their lengths. Only zeros are run-length coded: other repeated bytes are rare
+ * Unicorn compresses the data a reduction sends between nodes, and a GPU's results for a reduced
+ * space before they are copied to the host (encoded on the GPU: backends/real/real_rle.cu
+ * writes this same format): the arrays it reduces are sparse (PageRank's contribution arrays:
+ * uint64 fixed-point values, mostly zero), so runs of zero bytes travel as their lengths. Only zeros are run-length coded: other repeated bytes are rare
  * in such data and would cost a compare per byte on every message.
  *
  * Byte layout of an encoding of n input bytes:
@@ -36,5 +37,12 @@ size_t nw_rle_encode(const void *src, size_t n, void *dst);
  * malformed, truncated, or does not decode to exactly n bytes (never reads or writes out of
  * bounds; on -1 the bytes at dst are unspecified). */
 int nw_rle_decode(const void *src, size_t len, void *dst, size_t n);
+/* The same into a rectangle: the n = rows x width decoded bytes go to `rows` rows of `width`
+ * bytes, `pitch` bytes apart (pitch >= width), at dst; the bytes between rows are left alone.
+ * A GPU copies a subtask's result back this way (core/backend.h, nw_copy: the device side is
+ * packed, the host side has the space's row pitch). -1 as nw_rle_decode, and when rows x width
+ * overflows or pitch < width with more than one row. */
+int nw_rle_decode_rows(const void *src, size_t len, void *dst, size_t rows, size_t width,
+                       size_t pitch);
 
 #endif

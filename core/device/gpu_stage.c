@@ -16,16 +16,27 @@
  * Copies are actions of the core (backend.h, copy()); the backend runs them on copy engines,
  * one per direction, and answers with NW_EVENT_COPY_DONE. A copy pins its entry, so memory is
  * never reused while bytes still flow into or out of it.
+ *
+ * With --compression gpu (paper 4.6 and Fig. 18: "we compress data computed by subtasks before
+ * transferring ... from GPU to CPU"), a result for a reduced space is run-length encoded on
+ * the GPU by the backend, only the encoding crosses the link, and the copy's completion
+ * decodes it here into the exec's private view, where the commit combines it as any other
+ * (so results are the same bytes as without compression). Decoding runs on the node's CPU,
+ * in its event loop, as the merges of reductions do; it is counted in bytes_rle, which the
+ * simulator charges at the platform's rt_rle_per_byte. Only reduced spaces: their results
+ * (PageRank's contributions) are sparse by nature; a plain result is dense and written once.
  */
 #include <stdlib.h>
 
 #include "node_internal.h"
+#include "rle.h"
 
 typedef struct copy_job {
   nw_copy c;
   nw_cache_entry *entry;
   nw_exec *exec; /* a copy out: the exec whose result it carries */
   int device;
+  int reduced; /* a copy out of a reduced space's result */
 } copy_job;
 
 nw_status nw_gpu_init(nw_node *n) {
@@ -82,18 +93,24 @@ static uint64_t key_bytes(const nw_cache_key *k) {
   return (k->row1 - k->row0) * (k->col1 - k->col0);
 }
 
-static void start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device,
-                       unsigned char *host, uint64_t host_pitch, nw_exec *exec) {
+/* Starts a copy; encode: a result the backend run-length encodes on the GPU (copies out with
+ * host bytes only). Returns 0, or -1 (the node failed) when out of memory. */
+static int start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device, unsigned char *host,
+                      uint64_t host_pitch, nw_exec *exec, int reduced, int encode) {
   int g = n->cfg.device_gpu[device];
   copy_job *j = calloc(1, sizeof *j);
-  if (!j) {
+  unsigned char *encoded = encode ? malloc(nw_rle_bound(e->bytes)) : NULL;
+  if (!j || (encode && !encoded)) {
+    free(j);
+    free(encoded);
     nw_node_fail(n, "node %d: out of memory for a GPU copy", n->cfg.id);
-    return;
+    return -1;
   }
   e->pins++; /* the copy's own: the memory is not reused while bytes flow */
   j->entry = e;
   j->exec = exec;
   j->device = device;
+  j->reduced = reduced;
   j->c = (nw_copy){.gpu = g,
                    .to_device = to_device,
                    .dev_off = e->off,
@@ -101,17 +118,20 @@ static void start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device,
                    .host_pitch = host_pitch,
                    .rows = e->key.row1 - e->key.row0,
                    .width = e->key.col1 - e->key.col0,
-                   .owner = j};
+                   .owner = j,
+                   .encode = encode,
+                   .encoded = encoded};
   uint64_t bytes = e->bytes;
   nw_device_stats *ds = nw_dev_stats(n, device);
   if (to_device) {
     n->stats.bytes_h2d += bytes;
     ds->bytes_h2d += bytes;
-  } else {
+  } else if (!encode) { /* an encoding's length is known when it has crossed */
     n->stats.bytes_d2h += bytes;
     ds->bytes_d2h += bytes;
   }
   n->be.ops->copy(n->be.be, &j->c);
+  return 0;
 }
 
 /* Gives back what a failed staging attempt took; entries it created die with it. */
@@ -219,12 +239,12 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       continue;
     }
     if (i == t->info.nspaces) { /* the scratch buffer: zeroes, or what the callback wrote */
-      start_copy(n, d, p->entry[i], 1, p->scratch.buf, p->scratch.bytes, NULL);
+      start_copy(n, d, p->entry[i], 1, p->scratch.buf, p->scratch.bytes, NULL, 0, 0);
       continue;
     }
     nw_space_state *s = t->bound[i].space;
     unsigned char *host = n->cfg.functional ? s->data + key[i].row0 * s->pitch + key[i].col0 : NULL;
-    start_copy(n, d, p->entry[i], 1, host, s->pitch, NULL);
+    start_copy(n, d, p->entry[i], 1, host, s->pitch, NULL, 0, 0);
   }
   p->gpu_stage = GPU_COPYING;
   return nw_gpu_stage_in(n, t, d, p);
@@ -308,15 +328,43 @@ int nw_gpu_exec_done(nw_node *n, nw_exec *e) {
     unsigned char *host =
         e->write_buf[i] ? e->write_buf[i] + (x->key.row0 * s->pitch + x->key.col0 - e->views[i].lo)
                         : NULL;
-    e->copies_out++;
-    start_copy(n, e->device, x, 0, host, s->pitch, e);
+    int reduced = t->bound[i].reduce.op != 0;
+    if (start_copy(n, e->device, x, 0, host, s->pitch, e, reduced,
+                   reduced && host && n->cfg.compress_gpu) == 0)
+      e->copies_out++;
   }
   return e->copies_out == 0;
+}
+
+/* A reduced result came back: counts it, and decodes it into the exec's view if it came
+ * encoded. */
+static void reduced_copy_done(nw_node *n, copy_job *j) {
+  nw_copy *c = &j->c;
+  uint64_t raw = c->rows * c->width, sent = c->encode ? c->encoded_len : raw;
+  n->stats.bytes_gpu_reduction_raw += raw;
+  n->stats.bytes_gpu_reduction_sent += sent;
+  if (!c->encode)
+    return;
+  n->stats.bytes_d2h += sent;
+  nw_dev_stats(n, j->device)->bytes_d2h += sent;
+  n->stats.bytes_rle += raw;
+  if (nw_rle_decode_rows(c->encoded, c->encoded_len, c->host, c->rows, c->width, c->host_pitch) !=
+      0)
+    nw_node_fail(n,
+                 "node %d, GPU %d: the run-length encoded result of subtask %llu (%llu bytes "
+                 "for %llu x %llu) does not decode (a bug in the GPU encoder)",
+                 n->cfg.id, c->gpu, (unsigned long long)j->exec->subtask,
+                 (unsigned long long)c->encoded_len, (unsigned long long)c->rows,
+                 (unsigned long long)c->width);
+  free(c->encoded);
+  c->encoded = NULL;
 }
 
 void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
   copy_job *j = c->owner; /* c lives in j */
   int g = c->gpu;
+  if (j->reduced)
+    reduced_copy_done(n, j);
   if (c->to_device)
     j->entry->valid = 1;
   nw_cache_release(&n->gpu[g].cache, j->entry);
@@ -328,7 +376,8 @@ void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
 }
 
 void nw_copy_free(nw_copy *c) {
-  free(c->owner);
+  free(c->encoded);
+  free(c->owner); /* c lives in it */
 }
 
 void nw_gpu_space_written(nw_node *n, uint64_t space) {

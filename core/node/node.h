@@ -111,6 +111,10 @@ typedef struct nw_node_config {
   /* Reduction data between nodes goes run-length encoded (paper 4.6; data/rle.h); functional
    * mode only, since phantom data has no bytes to encode. */
   int compress_network;
+  /* A GPU subtask's result for a reduced space is run-length encoded on the GPU before it is
+   * copied to the host, and decoded there (paper 4.6; backend.h, nw_copy.encode); functional
+   * mode only. */
+  int compress_gpu;
 } nw_node_config;
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out);

@@ -139,6 +139,8 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->bytes_reduction_raw += s->bytes_reduction_raw;
     t->bytes_reduction_sent += s->bytes_reduction_sent;
     t->bytes_rle += s->bytes_rle;
+    t->bytes_gpu_reduction_raw += s->bytes_gpu_reduction_raw;
+    t->bytes_gpu_reduction_sent += s->bytes_gpu_reduction_sent;
     t->reduction_tree_s += s->reduction_tree_s;
     t->demand_overtakes += s->demand_overtakes;
     t->demand_wait_s += s->demand_wait_s;

@@ -32,6 +32,9 @@ typedef struct nw_run_config {
   int check_views;     /* viewcheck.h; default NW_CHECK_VIEWS_DEFAULT (1 in sanitizer builds) */
   /* Reduction data between nodes run-length encoded (paper 4.6; node.h, compress_network). */
   int compress_network;
+  /* GPU results for reduced spaces encoded on the GPU before the copy to the host (node.h,
+   * compress_gpu). */
+  int compress_gpu;
   int cpu_devices; /* CPU devices per node; 0: one per core not reserved */
   /* Cores per node kept for the runtime's own threads (paper 5.7: two of twelve with GPUs);
    * -1: 2 when the node uses GPUs (at most all but one core), else 0. */

@@ -101,7 +101,11 @@ typedef struct nw_stats {
   uint64_t bytes_reduced;
   uint64_t bytes_reduction_raw;
   uint64_t bytes_reduction_sent;
-  uint64_t bytes_rle; /* raw bytes it run-length encoded or decoded */
+  uint64_t bytes_rle; /* raw bytes it run-length encoded or decoded (on its CPU) */
+  /* GPU results for reduced spaces copied to the host: raw size, and what crossed the link
+   * (with --compression gpu the encoding, else the raw bytes). */
+  uint64_t bytes_gpu_reduction_raw;
+  uint64_t bytes_gpu_reduction_sent;
   /* As the root of reduced spaces' trees: seconds from its TASK_FINISH to its last merge,
    * summed over tasks and spaces (the paper's inter-node reduction stage, Fig. 8). */
   double reduction_tree_s;
@@ -118,7 +122,7 @@ typedef struct nw_stats {
   uint64_t cache_misses;    /* subscriptions that had to be copied in */
   uint64_t cache_evictions; /* live entries evicted to make room */
   uint64_t bytes_h2d;       /* bytes copied host to GPU */
-  uint64_t bytes_d2h;       /* bytes copied GPU to host */
+  uint64_t bytes_d2h;       /* bytes copied GPU to host (what crossed: an encoding's length) */
   /* Locality (paper 4.3.4), counted whether locality-aware scheduling is on or off: the bytes
    * that committed subtasks read, and how many of those their node held at the task's start
    * (owned, or a still-valid copy kept from an earlier task). */

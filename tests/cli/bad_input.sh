@@ -33,6 +33,7 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 
 printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/corrupt-model.json"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop rt_exec_done=-1 >"$tmp/bad-cost.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop rle_per_byte=-1e-9 >"$tmp/bad-gpu-rle.xml"
 printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
 
 want_status=2
@@ -113,6 +114,11 @@ app_param_malformed) args=(run --app taskbench --app-param iterations) want="--a
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
 taskbench_unknown_param) args=(run --app taskbench --app-param radix=3) want="taskbench: --app-param radix: unknown key" ;;
+compression_network_phantom) args=(run --compression network --data phantom) want="--compression network needs --data functional (phantom data has no bytes to encode)" ;;
+compression_gpu_phantom) args=(run --compression gpu --data phantom) want="--compression gpu needs --data functional (phantom data has no bytes to encode)" ;;
+compression_both_phantom) args=(run --compression both --data phantom) want="--compression both needs --data functional (phantom data has no bytes to encode)" ;;
+unknown_compression) args=(run --compression zip) want="--compression: unknown value 'zip' (one of: off, network, gpu, both)" ;;
+gpu_rle_cost_negative) args=(run --platform "$tmp/bad-gpu-rle.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property rle_per_byte='-1e-9' is not a number of seconds >= 0" ;;
 pagerank_block_not_dividing) args=(run --app pagerank --n 1000 --block 512) want="pagerank: --block 512 does not divide --n 1000" ;;
 pagerank_iterations_zero) args=(run --app pagerank --app-param iterations=0) want="pagerank: --app-param iterations=0: not a whole number from 1 to 1000" ;;
 unknown_placement) args=(run --placement diagonal) want="--placement: unknown value 'diagonal' (one of: spread, node0, blocks, rows, columns, rows-columns)" ;;

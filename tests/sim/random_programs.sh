@@ -5,7 +5,8 @@
 #   cpu: simulator, CPU devices only, 1-4 nodes, every scheduling mechanism on and off;
 #   gpu: simulator, modelled GPUs (alone and beside CPUs), every GPU cache policy, a GPU budget
 #        that holds fewer than two subtasks' data (--gpu-mem B with --block B), two streams,
-#        copies, work-groups, locality and steal retries;
+#        copies, work-groups, locality, steal retries, and reduced results run-length encoded
+#        on the GPU (--compression gpu, both);
 #   real: the real backend under mpirun with 2 or 3 ranks (CPUs; randprog has no CUDA kernel).
 # WHERE is the platform file (sim rotations) or the mpiexec to use (real).
 # Counts per configuration the runs that were wrong (exit 3 or "verified" not true), crashed
@@ -41,9 +42,9 @@ gpu)
   roomy="--gpu-mem 1000000"
   configs=(
     "--nodes 1 --devices gpu $roomy"
-    "--nodes 2 --devices gpu --gpu-cache lru $budget"
+    "--nodes 2 --devices gpu --gpu-cache lru $budget --compression gpu"
     "--nodes 2 --devices gpu --gpu-cache mru --gpu-streams 2 $budget"
-    "--nodes 3 --devices cpu+gpu --gpu-cache lfu $budget"
+    "--nodes 3 --devices cpu+gpu --gpu-cache lfu $budget --compression both"
     "--nodes 2 --devices gpu --gpu-cache mfu --gpu-streams 2 $budget"
     "--nodes 4 --devices cpu+gpu --gpu-cache random $budget --multi-assign on --slow 1:4"
     "--nodes 2 --devices gpu --gpu-cache none --gpu-streams 2 $budget"

@@ -3,7 +3,8 @@
  * they reach the threshold, whatever their alignment (the same bytes as a byte-at-a-time
  * reference encoder); a 99%-zero uint64 array shrinks below 5%; every truncation and many
  * corruptions of valid encodings are refused (or decode to exactly n bytes) without touching a
- * byte out of bounds. */
+ * byte out of bounds; decoding into rows a pitch apart (a GPU's result copied back to a
+ * space's rectangle) writes the rows and nothing between or after them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +339,59 @@ static void truncations_and_corruptions(void) {
   free(bad);
 }
 
+/* Decoded into rows of `width` bytes `pitch` apart, the bytes land in their rows, the gaps and
+ * what follows the last row keep their fill, and any prefix of the encoding is refused. */
+static void rows_case(const unsigned char *in, size_t rows, size_t width, size_t pitch,
+                      const char *what) {
+  size_t n = rows * width, span = rows ? (rows - 1) * pitch + width : 0;
+  unsigned char *enc = alloc(nw_rle_bound(n)), *out = alloc(span + GUARD);
+  size_t len = nw_rle_encode(in, n, enc);
+  memset(out, 0xa5, span + GUARD);
+  int ok = nw_rle_decode_rows(enc, len, out, rows, width, pitch) == 0;
+  for (size_t r = 0; ok && r < rows; r++) {
+    ok = memcmp(out + r * pitch, in + r * width, width) == 0;
+    for (size_t c = width; ok && r + 1 < rows && c < pitch; c++)
+      ok = out[r * pitch + c] == 0xa5;
+  }
+  for (size_t i = span; ok && i < span + GUARD; i++)
+    ok = out[i] == 0xa5;
+  for (size_t p = 0; ok && p < len; p++)
+    ok = nw_rle_decode_rows(enc, p, out, rows, width, pitch) == -1;
+  CHECK(ok);
+  if (!ok)
+    fprintf(stderr, "  rows: %s, %zu x %zu, pitch %zu, encoded %zu\n", what, rows, width, pitch,
+            len);
+  free(enc);
+  free(out);
+}
+
+static void decode_rows(void) {
+  static const size_t shapes[][3] = {{1, 1, 1},   {1, 100, 100},  {3, 8, 8},     {3, 8, 9},
+                                     {5, 7, 64},  {16, 9, 23},    {40, 64, 200}, {7, 1, 3},
+                                     {2, 33, 33}, {64, 128, 1000}};
+  static const unsigned pcts[] = {0, 50, 90, 99, 100};
+  unsigned char *in = alloc(64 * 128);
+  char what[64];
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+    for (size_t pi = 0; pi < sizeof pcts / sizeof *pcts; pi++) {
+      fill_random(in, shapes[si][0] * shapes[si][1], pcts[pi]);
+      snprintf(what, sizeof what, "random bytes, %u%% zero", pcts[pi]);
+      rows_case(in, shapes[si][0], shapes[si][1], shapes[si][2], what);
+    }
+  /* Zero runs and literals that cross rows: one run over three whole rows and into a fourth. */
+  memset(in, 0x42, 6 * 16);
+  memset(in + 10, 0, 3 * 16 + 4);
+  rows_case(in, 6, 16, 40, "a zero run across rows");
+  fill_sparse_u64(in, 64 * 128 / 8, 20, 24);
+  rows_case(in, 64, 128, 4096, "a sparse uint64 array in rows");
+  unsigned char enc[4] = {1, 2 * 4 + 1}, out[8];
+  CHECK(nw_rle_decode_rows(enc, 2, out, 2, 2, 1) == -1);        /* pitch below width */
+  CHECK(nw_rle_decode_rows(enc, 2, out, SIZE_MAX, 2, 2) == -1); /* rows x width overflows */
+  CHECK(nw_rle_decode_rows(enc, 2, out, 1, 4, 1) == 0);         /* one row: pitch unused */
+  CHECK(nw_rle_decode_rows(enc, 2, out, 2, 2, 3) == 0 && !out[0] && !out[1] && !out[3]);
+  free(in);
+}
+
 int main(void) {
   random_roundtrips();
   adversarial_roundtrips();
@@ -345,5 +399,6 @@ int main(void) {
   sparse_u64_ratio();
   malformed();
   truncations_and_corruptions();
+  decode_rows();
   return check_report("rle");
 }

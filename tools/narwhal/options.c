@@ -123,8 +123,9 @@ static const opt_def defs[] = {
      "independent tasks run at once (paper section 2); off: one at a time, in submission order"},
     {"compression",
      T_CHOICE,
-     {"off", "network"},
-     "reduction data between nodes run-length encoded (paper 4.6; functional only)"},
+     {"off", "network", "gpu", "both"},
+     "reduction data run-length encoded (paper 4.6; functional only): between nodes "
+     "(network), from GPU to host, encoded on the GPU (gpu), or both"},
     {"app-param",
      T_PARAM,
      {0},
@@ -139,6 +140,12 @@ static const opt_def defs[] = {
      "2 and why"},
 };
 enum { NDEFS = sizeof defs / sizeof defs[0] };
+
+/* --compression's value from the two switches it sets. */
+static const char *compression_name(const nw_run_config *c) {
+  return c->compress_network ? (c->compress_gpu ? "both" : "network")
+                             : (c->compress_gpu ? "gpu" : "off");
+}
 
 static const opt_def *find(const char *name) {
   for (int i = 0; i < NDEFS; i++)
@@ -310,9 +317,10 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     c->check_views = strcmp(v, "on") == 0;
   else if (!strcmp(n, "concurrent-tasks"))
     c->sched.sequential_tasks = strcmp(v, "off") == 0;
-  else if (!strcmp(n, "compression"))
-    c->compress_network = strcmp(v, "network") == 0;
-  else if (!strcmp(n, "multi-assign"))
+  else if (!strcmp(n, "compression")) {
+    c->compress_network = !strcmp(v, "network") || !strcmp(v, "both");
+    c->compress_gpu = !strcmp(v, "gpu") || !strcmp(v, "both");
+  } else if (!strcmp(n, "multi-assign"))
     c->sched.multi_assign = strcmp(v, "on") == 0;
   else if (!strcmp(n, "steal-policy"))
     c->sched.steal_policy = strcmp(v, "one-level") == 0 ? NW_STEAL_ONE_LEVEL : NW_STEAL_TWO_LEVEL;
@@ -534,10 +542,10 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     snprintf(why, len, "--verify needs --data functional (phantom mode moves no bytes)");
     return 1;
   }
-  if (o->run.compress_network && !o->run.functional) {
+  if ((o->run.compress_network || o->run.compress_gpu) && !o->run.functional) {
     snprintf(why, len,
-             "--compression network needs --data functional (phantom data has no bytes to "
-             "encode)");
+             "--compression %s needs --data functional (phantom data has no bytes to encode)",
+             compression_name(&o->run));
     return 1;
   }
   if (o->run.work_groups && o->run.cpu_devices > 0) {
@@ -626,7 +634,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "prosteal", c->sched.prosteal ? "on" : "off");
   cJSON_AddStringToObject(j, "check-views", c->check_views ? "on" : "off");
   cJSON_AddStringToObject(j, "concurrent-tasks", c->sched.sequential_tasks ? "off" : "on");
-  cJSON_AddStringToObject(j, "compression", c->compress_network ? "network" : "off");
+  cJSON_AddStringToObject(j, "compression", compression_name(c));
   cJSON_AddNumberToObject(j, "steal-retry", c->sched.steal_retry_s);
   cJSON_AddNumberToObject(j, "steal-probes", c->sched.steal_probes);
   cJSON_AddStringToObject(j, "steal-policy",

@@ -129,6 +129,8 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "bytes_reduced", (double)r->total.bytes_reduced);
   cJSON_AddNumberToObject(j, "bytes_reduction_raw", (double)r->total.bytes_reduction_raw);
   cJSON_AddNumberToObject(j, "bytes_reduction_sent", (double)r->total.bytes_reduction_sent);
+  cJSON_AddNumberToObject(j, "bytes_gpu_reduction_raw", (double)r->total.bytes_gpu_reduction_raw);
+  cJSON_AddNumberToObject(j, "bytes_gpu_reduction_sent", (double)r->total.bytes_gpu_reduction_sent);
   cJSON_AddNumberToObject(j, "reduction_tree_s", r->total.reduction_tree_s);
   cJSON_AddNumberToObject(j, "tasks_concurrent_max", (double)r->total.tasks_concurrent_max);
   cJSON_AddNumberToObject(j, "tasks", (double)r->total.tasks_run);
