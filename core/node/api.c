@@ -12,10 +12,7 @@
 #include "node_internal.h"
 #include "region.h"
 
-static nw_status fail(nw_runtime *rt, nw_status st, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static nw_status fail(nw_runtime *rt, nw_status st, const char *fmt, ...) {
+nw_status nw_runtime_fail(nw_runtime *rt, nw_status st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(rt->error, sizeof rt->error, fmt, ap);
@@ -42,17 +39,17 @@ const char *nw_runtime_error(const nw_runtime *rt) {
 
 nw_status nw_space_create(nw_runtime *rt, uint64_t size, uint64_t pitch, nw_space **out) {
   if (size == 0 || pitch == 0)
-    return fail(rt, NW_ERR_ARG, "nw_space_create: size and pitch must be positive");
+    return nw_runtime_fail(rt, NW_ERR_ARG, "nw_space_create: size and pitch must be positive");
   nw_space *s = calloc(1, sizeof *s);
   if (!s)
-    return fail(rt, NW_ERR_NOMEM, "nw_space_create: out of memory");
+    return nw_runtime_fail(rt, NW_ERR_NOMEM, "nw_space_create: out of memory");
   *s = (nw_space){.rt = rt, .size = size, .pitch = pitch};
   nw_driver_call c = {.kind = CALL_SPACE_CREATE, .space = s};
   nw_status st = call(rt, &c);
   if (st != NW_OK) {
     free(s);
-    return fail(rt, st, "nw_space_create: cannot create a %llu-byte space",
-                (unsigned long long)size);
+    return nw_runtime_fail(rt, st, "nw_space_create: cannot create a %llu-byte space",
+                           (unsigned long long)size);
   }
   *out = s;
   return NW_OK;
@@ -75,9 +72,9 @@ uint64_t nw_space_size(const nw_space *s) {
 
 static nw_status check_range(nw_space *s, const char *fn, uint64_t offset, uint64_t length) {
   if (offset > s->size || length > s->size - offset)
-    return fail(s->rt, NW_ERR_RANGE, "%s: bytes [%llu, +%llu) are outside the %llu-byte space", fn,
-                (unsigned long long)offset, (unsigned long long)length,
-                (unsigned long long)s->size);
+    return nw_runtime_fail(
+        s->rt, NW_ERR_RANGE, "%s: bytes [%llu, +%llu) are outside the %llu-byte space", fn,
+        (unsigned long long)offset, (unsigned long long)length, (unsigned long long)s->size);
   return NW_OK;
 }
 
@@ -99,7 +96,7 @@ nw_status nw_space_read(nw_space *s, uint64_t offset, void *dst, uint64_t length
       .kind = CALL_SPACE_READ, .space = s, .offset = offset, .length = length, .dst = dst};
   st = call(s->rt, &c);
   if (st != NW_OK && !s->rt->error[0])
-    fail(s->rt, st, "nw_space_read failed");
+    nw_runtime_fail(s->rt, st, "nw_space_read failed");
   return st;
 }
 
@@ -107,12 +104,12 @@ nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t
                          uint64_t count, int node) {
   nw_runtime *rt = s->rt;
   if (node < 0 || node >= rt->nodes)
-    return fail(rt, NW_ERR_ARG, "nw_space_place: node %d does not exist (%d nodes)", node,
-                rt->nodes);
+    return nw_runtime_fail(rt, NW_ERR_ARG, "nw_space_place: node %d does not exist (%d nodes)",
+                           node, rt->nodes);
   char why[256];
   nw_status st = nw_quad_check((nw_quad){offset, length, step, count}, s->size, why, sizeof why);
   if (st != NW_OK)
-    return fail(rt, st, "nw_space_place: %s", why);
+    return nw_runtime_fail(rt, st, "nw_space_place: %s", why);
   nw_driver_call c = {.kind = CALL_SPACE_PLACE,
                       .space = s,
                       .offset = offset,
@@ -127,17 +124,18 @@ static nw_status create_task(nw_runtime *rt, const char *fn, nw_task *parent,
                              const nw_task_kind *kind, uint64_t subtasks, const void *conf,
                              size_t conf_size, nw_task **out) {
   if (!kind || !kind->name || !kind->subscribe)
-    return fail(rt, NW_ERR_ARG, "%s: the task kind needs a name and a subscription callback", fn);
+    return nw_runtime_fail(rt, NW_ERR_ARG,
+                           "%s: the task kind needs a name and a subscription callback", fn);
   if (!kind->cpu_kernel)
-    return fail(rt, NW_ERR_ARG, "%s: task kind '%s' has no CPU kernel", fn, kind->name);
+    return nw_runtime_fail(rt, NW_ERR_ARG, "%s: task kind '%s' has no CPU kernel", fn, kind->name);
   if (subtasks == 0)
-    return fail(rt, NW_ERR_ARG, "%s: a task needs at least one subtask", fn);
+    return nw_runtime_fail(rt, NW_ERR_ARG, "%s: a task needs at least one subtask", fn);
   nw_task *t = calloc(1, sizeof *t);
   unsigned char *copy = malloc(conf_size ? conf_size : 1);
   if (!t || !copy) {
     free(t);
     free(copy);
-    return fail(rt, NW_ERR_NOMEM, "%s: out of memory", fn);
+    return nw_runtime_fail(rt, NW_ERR_NOMEM, "%s: out of memory", fn);
   }
   if (conf_size)
     memcpy(copy, conf, conf_size);
@@ -165,10 +163,11 @@ nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subt
 nw_status nw_task_create_nested(nw_task *parent, const nw_task_kind *kind, uint64_t subtasks,
                                 const void *conf, size_t conf_size, nw_task **out) {
   if (!parent->in_spawn)
-    return fail(parent->rt, NW_ERR_STATE,
-                "nw_task_create_nested: task '%s' is not running its spawn callback; tasks nest "
-                "in a parent only from there",
-                parent->kind->name);
+    return nw_runtime_fail(
+        parent->rt, NW_ERR_STATE,
+        "nw_task_create_nested: task '%s' is not running its spawn callback; tasks nest "
+        "in a parent only from there",
+        parent->kind->name);
   return create_task(parent->rt, "nw_task_create_nested", parent, kind, subtasks, conf, conf_size,
                      out);
 }
@@ -200,29 +199,32 @@ void nw_task_destroy(nw_task *t) {
 
 nw_status nw_task_depend(nw_task *t, nw_task *on) {
   if (t->submitted)
-    return fail(t->rt, NW_ERR_STATE, "nw_task_depend: task '%s' is already submitted",
-                t->kind->name);
+    return nw_runtime_fail(t->rt, NW_ERR_STATE, "nw_task_depend: task '%s' is already submitted",
+                           t->kind->name);
   const nw_task *live = t->rt->live_tasks;
   while (live && live != on) /* compared before anything is read through `on` */
     live = live->live_next;
   if (!live)
-    return fail(t->rt, NW_ERR_ARG,
-                "nw_task_depend: task '%s' depends on a task that is not a live task of this "
-                "runtime (destroyed, or another runtime's)",
-                t->kind->name);
+    return nw_runtime_fail(
+        t->rt, NW_ERR_ARG,
+        "nw_task_depend: task '%s' depends on a task that is not a live task of this "
+        "runtime (destroyed, or another runtime's)",
+        t->kind->name);
   if (on == t || !on->submitted)
-    return fail(t->rt, NW_ERR_STATE,
-                "nw_task_depend: task '%s' depends on %s; a task waits only for tasks submitted "
-                "before it, so no cycle can form",
-                t->kind->name, on == t ? "itself" : "a task not submitted yet");
+    return nw_runtime_fail(
+        t->rt, NW_ERR_STATE,
+        "nw_task_depend: task '%s' depends on %s; a task waits only for tasks submitted "
+        "before it, so no cycle can form",
+        t->kind->name, on == t ? "itself" : "a task not submitted yet");
   if (t->parent && on->parent != t->parent)
-    return fail(t->rt, NW_ERR_STATE,
-                "nw_task_depend: nested task '%s' may depend only on tasks nested in the same "
-                "parent ('%s'); others may be waiting for that parent",
-                t->kind->name, t->parent->kind->name);
+    return nw_runtime_fail(
+        t->rt, NW_ERR_STATE,
+        "nw_task_depend: nested task '%s' may depend only on tasks nested in the same "
+        "parent ('%s'); others may be waiting for that parent",
+        t->kind->name, t->parent->kind->name);
   nw_task **a = realloc(t->deps, (size_t)(t->ndeps + 1) * sizeof *a);
   if (!a)
-    return fail(t->rt, NW_ERR_NOMEM, "nw_task_depend: out of memory");
+    return nw_runtime_fail(t->rt, NW_ERR_NOMEM, "nw_task_depend: out of memory");
   t->deps = a;
   t->deps[t->ndeps++] = on;
   return NW_OK;
@@ -230,36 +232,41 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
 
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   if (!s)
-    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space is NULL", t->kind->name);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space is NULL",
+                           t->kind->name);
   if (s->rt != t->rt)
-    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space belongs to another runtime",
-                t->kind->name);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG,
+                           "nw_task_bind: task '%s': the space belongs to another runtime",
+                           t->kind->name);
   if (t->submitted)
-    return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the task is already submitted");
+    return nw_runtime_fail(t->rt, NW_ERR_STATE, "nw_task_bind: the task is already submitted");
   if (access != NW_READ_ONLY && access != NW_WRITE_ONLY && access != NW_READ_WRITE)
-    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: unknown access mode %d", (int)access);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: unknown access mode %d", (int)access);
   if (t->nbound == NW_MAX_BOUND_SPACES)
-    return fail(t->rt, NW_ERR_ARG, "nw_task_bind: at most %d spaces per task", NW_MAX_BOUND_SPACES);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: at most %d spaces per task",
+                           NW_MAX_BOUND_SPACES);
   for (int i = 0; i < t->nbound; i++)
     if (t->space[i] == s)
-      return fail(t->rt, NW_ERR_STATE, "nw_task_bind: the space is already bound to this task");
+      return nw_runtime_fail(t->rt, NW_ERR_STATE,
+                             "nw_task_bind: the space is already bound to this task");
   if (t->parent) { /* a nested task works within its parent's spaces (nested.c) */
     const nw_task *p = t->parent;
     int i = 0;
     while (i < p->nbound && p->space[i] != s)
       i++;
     if (i == p->nbound)
-      return fail(t->rt, NW_ERR_STATE,
-                  "nw_task_bind: nested task '%s' binds a space its parent '%s' does not bind; "
-                  "a nested task may use only its parent's spaces",
-                  t->kind->name, p->kind->name);
+      return nw_runtime_fail(
+          t->rt, NW_ERR_STATE,
+          "nw_task_bind: nested task '%s' binds a space its parent '%s' does not bind; "
+          "a nested task may use only its parent's spaces",
+          t->kind->name, p->kind->name);
     if (p->access[i] == NW_READ_ONLY && access != NW_READ_ONLY)
-      return fail(t->rt, NW_ERR_STATE,
-                  "nw_task_bind: nested task '%s' binds space index %d of its parent '%s' %s, "
-                  "but the parent binds it read-only (tasks running beside the parent may be "
-                  "reading it)",
-                  t->kind->name, i, p->kind->name,
-                  access == NW_WRITE_ONLY ? "write-only" : "read-write");
+      return nw_runtime_fail(
+          t->rt, NW_ERR_STATE,
+          "nw_task_bind: nested task '%s' binds space index %d of its parent '%s' %s, "
+          "but the parent binds it read-only (tasks running beside the parent may be "
+          "reading it)",
+          t->kind->name, i, p->kind->name, access == NW_WRITE_ONLY ? "write-only" : "read-write");
   }
   t->space[t->nbound] = s;
   t->access[t->nbound++] = access;
@@ -268,27 +275,29 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
 
 nw_status nw_task_reduce(nw_task *t, nw_space *s, nw_reduce_op op, nw_elem_type type) {
   if (t->submitted)
-    return fail(t->rt, NW_ERR_STATE, "nw_task_reduce: the task is already submitted");
+    return nw_runtime_fail(t->rt, NW_ERR_STATE, "nw_task_reduce: the task is already submitted");
   int i = 0;
   while (i < t->nbound && t->space[i] != s)
     i++;
   if (i == t->nbound)
-    return fail(t->rt, NW_ERR_STATE,
-                "nw_task_reduce: the space is not bound to task '%s' (bind it first)",
-                t->kind->name);
+    return nw_runtime_fail(t->rt, NW_ERR_STATE,
+                           "nw_task_reduce: the space is not bound to task '%s' (bind it first)",
+                           t->kind->name);
   if (!nw_reduce_op_name(op))
-    return fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown reduction %d", (int)op);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown reduction %d", (int)op);
   if (!nw_reduce_type_name(type))
-    return fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown element type %d", (int)type);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_reduce: unknown element type %d", (int)type);
   if (op == NW_REDUCE_CUSTOM && !t->kind->reduce)
-    return fail(t->rt, NW_ERR_ARG,
-                "nw_task_reduce: NW_REDUCE_CUSTOM needs a reduce callback in task kind '%s'",
-                t->kind->name);
+    return nw_runtime_fail(
+        t->rt, NW_ERR_ARG,
+        "nw_task_reduce: NW_REDUCE_CUSTOM needs a reduce callback in task kind '%s'",
+        t->kind->name);
   if (t->access[i] != NW_WRITE_ONLY)
-    return fail(t->rt, NW_ERR_ARG,
-                "nw_task_reduce: task '%s' binds space index %d %s; only a write-only space "
-                "can be reduced",
-                t->kind->name, i, t->access[i] == NW_READ_ONLY ? "read-only" : "read-write");
+    return nw_runtime_fail(
+        t->rt, NW_ERR_ARG,
+        "nw_task_reduce: task '%s' binds space index %d %s; only a write-only space "
+        "can be reduced",
+        t->kind->name, i, t->access[i] == NW_READ_ONLY ? "read-only" : "read-write");
   t->reduce_op[i] = op;
   t->reduce_type[i] = type;
   return NW_OK;
@@ -331,12 +340,13 @@ static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space)
       nw_region_bounds(&common, &lo, &hi);
       nw_region_free(&common);
       free_sets(wa, t->nbound);
-      return fail(t->rt, NW_ERR_ARG,
-                  "task '%s': subtasks %llu and %llu both write byte %llu of space index %d; "
-                  "writes of different subtasks must not overlap (which one would win is not "
-                  "defined without a reduction)",
-                  t->kind->name, (unsigned long long)a, (unsigned long long)b,
-                  (unsigned long long)lo, space);
+      return nw_runtime_fail(
+          t->rt, NW_ERR_ARG,
+          "task '%s': subtasks %llu and %llu both write byte %llu of space index %d; "
+          "writes of different subtasks must not overlap (which one would win is not "
+          "defined without a reduction)",
+          t->kind->name, (unsigned long long)a, (unsigned long long)b, (unsigned long long)lo,
+          space);
     }
     free_sets(wa, t->nbound);
   }
@@ -379,8 +389,9 @@ static nw_status check_subscriptions(nw_task *t, double *flops) {
     if (st != NW_OK) {
       free_sets(all, t->nbound);
       if (st == NW_ERR_NOMEM && !why[0])
-        return fail(t->rt, st, "task '%s': out of memory checking subscriptions", t->kind->name);
-      return fail(t->rt, st, "task '%s': %s", t->kind->name, why);
+        return nw_runtime_fail(t->rt, st, "task '%s': out of memory checking subscriptions",
+                               t->kind->name);
+      return nw_runtime_fail(t->rt, st, "task '%s': %s", t->kind->name, why);
     }
     if (t->kind->flops)
       *flops += t->kind->flops(&info, k, NW_DEVICE_CPU);
@@ -395,7 +406,7 @@ static nw_status check_subscriptions(nw_task *t, double *flops) {
 
 nw_status nw_task_submit(nw_task *t) {
   if (t->submitted)
-    return fail(t->rt, NW_ERR_STATE, "nw_task_submit: the task is already submitted");
+    return nw_runtime_fail(t->rt, NW_ERR_STATE, "nw_task_submit: the task is already submitted");
   double flops;
   nw_status st = check_subscriptions(t, &flops);
   if (st != NW_OK)
@@ -420,8 +431,8 @@ static void run_spawn(nw_runtime *rt, nw_task *t) {
   if (st != NW_OK) {
     char why[sizeof rt->error];
     snprintf(why, sizeof why, "%s", rt->error);
-    fail(rt, st, "task '%s': its spawn callback failed: %s", t->kind->name,
-         why[0] ? why : "(no message)");
+    nw_runtime_fail(rt, st, "task '%s': its spawn callback failed: %s", t->kind->name,
+                    why[0] ? why : "(no message)");
   }
   nw_driver_call c = {.kind = CALL_SPAWN_DONE, .task = t, .status = st};
   rt->post(rt->be, &c);
@@ -444,16 +455,17 @@ static nw_status wait_running_spawns(nw_runtime *rt, nw_task *t, nw_space *s) {
 
 nw_status nw_task_wait(nw_task *t) {
   if (!t->submitted)
-    return fail(t->rt, NW_ERR_STATE, "nw_task_wait: the task was never submitted");
+    return nw_runtime_fail(t->rt, NW_ERR_STATE, "nw_task_wait: the task was never submitted");
   nw_runtime *rt = t->rt;
   if (rt->spawning && !nw_nested_is_ancestor(rt->spawning, t))
-    return fail(rt, NW_ERR_STATE,
-                "nw_task_wait: inside the spawn callback of task '%s', only its nested tasks "
-                "can be waited for (the others may be waiting for it)",
-                rt->spawning->kind->name);
+    return nw_runtime_fail(
+        rt, NW_ERR_STATE,
+        "nw_task_wait: inside the spawn callback of task '%s', only its nested tasks "
+        "can be waited for (the others may be waiting for it)",
+        rt->spawning->kind->name);
   nw_status st = wait_running_spawns(rt, t, NULL);
   if (st != NW_OK && !rt->error[0])
-    fail(rt, st, "task '%s' failed", t->kind->name);
+    nw_runtime_fail(rt, st, "task '%s' failed", t->kind->name);
   return st;
 }
 

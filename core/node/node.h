@@ -141,5 +141,9 @@ struct nw_runtime {
 
 /* Ends the run: posted by the backend's driver thread after the application main returns. */
 void nw_runtime_shutdown(nw_runtime *rt);
+/* Sets the runtime's error message (nw_runtime_error) and returns st: how a driver-side call
+ * refuses (api.c, mapreduce.c). */
+nw_status nw_runtime_fail(nw_runtime *rt, nw_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif
