@@ -27,6 +27,7 @@
  * (PageRank's contributions) are sparse by nature; a plain result is dense and written once.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "node_internal.h"
 #include "rle.h"
@@ -36,7 +37,8 @@ typedef struct copy_job {
   nw_cache_entry *entry;
   nw_exec *exec; /* a copy out: the exec whose result it carries */
   int device;
-  int reduced; /* a copy out of a reduced space's result */
+  int reduced;        /* a copy out of a reduced space's result */
+  unsigned char *own; /* host bytes the copy owns (a scratch buffer's, copied): freed with it */
 } copy_job;
 
 nw_status nw_gpu_init(nw_node *n) {
@@ -94,9 +96,10 @@ static uint64_t key_bytes(const nw_cache_key *k) {
 }
 
 /* Starts a copy; encode: a result the backend run-length encodes on the GPU (copies out with
- * host bytes only). Returns 0, or -1 (the node failed) when out of memory. */
-static int start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device, unsigned char *host,
-                      uint64_t host_pitch, nw_exec *exec, int reduced, int encode) {
+ * host bytes only). Returns the copy's job, or NULL (the node failed) when out of memory. */
+static copy_job *start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device,
+                            unsigned char *host, uint64_t host_pitch, nw_exec *exec, int reduced,
+                            int encode) {
   int g = n->cfg.device_gpu[device];
   copy_job *j = calloc(1, sizeof *j);
   unsigned char *encoded = encode ? malloc(nw_rle_bound(e->bytes)) : NULL;
@@ -104,7 +107,7 @@ static int start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device, 
     free(j);
     free(encoded);
     nw_node_fail(n, "node %d: out of memory for a GPU copy", n->cfg.id);
-    return -1;
+    return NULL;
   }
   e->pins++; /* the copy's own: the memory is not reused while bytes flow */
   j->entry = e;
@@ -131,7 +134,25 @@ static int start_copy(nw_node *n, int device, nw_cache_entry *e, int to_device, 
     ds->bytes_d2h += bytes;
   }
   n->be.ops->copy(n->be.be, &j->c);
-  return 0;
+  return j;
+}
+
+/* Copies a scratch buffer in from a copy of its host bytes that the copy owns: the prepared
+ * subtask holding the buffer may be dropped (stolen away) while the copy engine still reads
+ * (ASan found that in the random programs). */
+static void start_scratch_copy(nw_node *n, int device, nw_cache_entry *e, const nw_scratch *sc) {
+  unsigned char *own = sc->buf ? malloc(sc->bytes) : NULL;
+  if (sc->buf && !own) {
+    nw_node_fail(n, "node %d: out of memory for a GPU copy", n->cfg.id);
+    return;
+  }
+  if (own)
+    memcpy(own, sc->buf, sc->bytes);
+  copy_job *j = start_copy(n, device, e, 1, own, sc->bytes, NULL, 0, 0);
+  if (j)
+    j->own = own;
+  else
+    free(own);
 }
 
 /* Gives back what a failed staging attempt took; entries it created die with it. */
@@ -239,7 +260,7 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       continue;
     }
     if (i == t->info.nspaces) { /* the scratch buffer: zeroes, or what the callback wrote */
-      start_copy(n, d, p->entry[i], 1, p->scratch.buf, p->scratch.bytes, NULL, 0, 0);
+      start_scratch_copy(n, d, p->entry[i], &p->scratch);
       continue;
     }
     nw_space_state *s = t->bound[i].space;
@@ -330,7 +351,7 @@ int nw_gpu_exec_done(nw_node *n, nw_exec *e) {
                         : NULL;
     int reduced = t->bound[i].reduce.op != 0;
     if (start_copy(n, e->device, x, 0, host, s->pitch, e, reduced,
-                   reduced && host && n->cfg.compress_gpu) == 0)
+                   reduced && host && n->cfg.compress_gpu))
       e->copies_out++;
   }
   return e->copies_out == 0;
@@ -369,6 +390,7 @@ void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
     j->entry->valid = 1;
   nw_cache_release(&n->gpu[g].cache, j->entry);
   nw_exec *e = j->exec;
+  free(j->own);
   free(j);
   if (e && --e->copies_out == 0)
     nw_pipeline_exec_result(n, e);
@@ -377,6 +399,7 @@ void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
 
 void nw_copy_free(nw_copy *c) {
   free(c->encoded);
+  free(((copy_job *)c->owner)->own);
   free(c->owner); /* c lives in it */
 }
 

@@ -474,4 +474,8 @@ void nw_runtime_shutdown(nw_runtime *rt) {
   wait_running_spawns(rt, NULL, NULL);
   nw_driver_call c = {.kind = CALL_SHUTDOWN};
   call(rt, &c);
+  /* Handles the application did not destroy (a task it never waited for, and what nests in
+   * it): no node reads them any more. */
+  while (rt->live_tasks)
+    nw_task_destroy(rt->live_tasks);
 }
