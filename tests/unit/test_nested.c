@@ -13,54 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_kinds.h"
 #include "check.h"
 #include "loop_backend.h"
-
-enum { CHUNK = 64, SUBTASKS = 4, BYTES = CHUNK * SUBTASKS };
-
-/* fill: space 0 := conf[0]. */
-static nw_status fill_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  return nw_subscribe(s, 0, NW_WRITE_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-}
-static void fill_kernel(const nw_task_info *t, uint64_t i, const nw_view *v) {
-  memset(nw_view_at(&v[0], i * CHUNK), *(const unsigned char *)t->conf, CHUNK);
-}
-/* inc: space 0 += 1 (read-write). */
-static nw_status inc_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  return nw_subscribe(s, 0, NW_READ_WRITE, i * CHUNK, CHUNK, CHUNK, 1);
-}
-static void inc_kernel(const nw_task_info *t, uint64_t i, const nw_view *v) {
-  (void)t;
-  unsigned char *p = nw_view_at(&v[0], i * CHUNK);
-  for (int k = 0; k < CHUNK; k++)
-    p[k]++;
-}
-/* copy: space 1 := space 0 + 1. */
-static nw_status copy_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  nw_status st = nw_subscribe(s, 0, NW_READ_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-  return st != NW_OK ? st : nw_subscribe(s, 1, NW_WRITE_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-}
-static void copy_kernel(const nw_task_info *t, uint64_t i, const nw_view *v) {
-  (void)t;
-  const unsigned char *in = nw_view_at(&v[0], i * CHUNK);
-  unsigned char *out = nw_view_at(&v[1], i * CHUNK);
-  for (int k = 0; k < CHUNK; k++)
-    out[k] = (unsigned char)(in[k] + 1);
-}
-static double flops(const nw_task_info *t, uint64_t i, nw_device_kind k) {
-  (void)t, (void)i, (void)k;
-  return 1e6;
-}
-
-static const nw_task_kind fill_kind = {
-    .name = "fill", .subscribe = fill_sub, .cpu_kernel = fill_kernel, .flops = flops};
-static const nw_task_kind inc_kind = {
-    .name = "inc", .subscribe = inc_sub, .cpu_kernel = inc_kernel, .flops = flops};
-static const nw_task_kind copy_kind = {
-    .name = "copy", .subscribe = copy_sub, .cpu_kernel = copy_kernel, .flops = flops};
 
 static int scenario;
 static char said[512];
@@ -84,7 +39,7 @@ static nw_space *z_space;
 static nw_status nest(nw_task *parent, const nw_task_kind *k, unsigned char v, nw_space *a,
                       nw_access aa, nw_space *b, nw_task **out) {
   nw_task *t = NULL;
-  nw_status st = nw_task_create_nested(parent, k, SUBTASKS, &v, 1, &t);
+  nw_status st = nw_task_create_nested(parent, k, BK_SUBTASKS, &v, 1, &t);
   if (st == NW_OK)
     st = nw_task_bind(t, a, aa);
   if (st == NW_OK && b)
@@ -107,20 +62,20 @@ static nw_status fill_spawn(nw_task *self, const nw_task_info *t) {
   switch (scenario) {
   case CHILDREN:
   case NO_WAIT:
-    st = nest(self, &inc_kind, 0, x, NW_READ_WRITE, NULL, NULL);
-    return st != NW_OK ? st : nest(self, &copy_kind, 0, x, NW_READ_ONLY, y, NULL);
+    st = nest(self, &bk_inc_kind, 0, x, NW_READ_WRITE, NULL, NULL);
+    return st != NW_OK ? st : nest(self, &bk_copy_kind, 0, x, NW_READ_ONLY, y, NULL);
   case WAIT_CHILD:
-    st = nest(self, &inc_kind, 0, x, NW_READ_WRITE, NULL, &child);
+    st = nest(self, &bk_inc_kind, 0, x, NW_READ_WRITE, NULL, &child);
     if (st == NW_OK)
       st = nw_task_wait(child);
     nw_task_destroy(child); /* freed early: the parent's handle no longer lists it */
     return st;
   case BIND_OTHER:
-    return nest(self, &fill_kind, 1, z_space, NW_WRITE_ONLY, NULL, NULL);
+    return nest(self, &bk_fill_kind, 1, z_space, NW_WRITE_ONLY, NULL, NULL);
   case WAIT_OTHER:
     return nw_task_wait(outside);
   case DEPEND_OTHER:
-    return nest(self, &inc_kind, 0, x, NW_READ_WRITE, NULL, NULL);
+    return nest(self, &bk_inc_kind, 0, x, NW_READ_WRITE, NULL, NULL);
   default:
     return NW_OK;
   }
@@ -141,52 +96,31 @@ static nw_status inc_deep_spawn(nw_task *self, const nw_task_info *t) {
 /* copy-parent (binds x read-only, y write-only): nests a task writing x (refused). */
 static nw_status copy_spawn(nw_task *self, const nw_task_info *t) {
   (void)t;
-  return nest(self, &inc_kind, 0, nw_task_space(self, 0), NW_READ_WRITE, NULL, NULL);
+  return nest(self, &bk_inc_kind, 0, nw_task_space(self, 0), NW_READ_WRITE, NULL, NULL);
 }
 
 static const nw_task_kind fill_parent_kind = {.name = "fill-parent",
-                                              .subscribe = fill_sub,
-                                              .cpu_kernel = fill_kernel,
-                                              .flops = flops,
+                                              .subscribe = bk_fill_sub,
+                                              .cpu_kernel = bk_fill_kernel,
+                                              .flops = bk_flops,
                                               .spawn = fill_spawn};
 static const nw_task_kind inc_deep_kind = {.name = "inc-deep",
-                                           .subscribe = inc_sub,
-                                           .cpu_kernel = inc_kernel,
-                                           .flops = flops,
+                                           .subscribe = bk_inc_sub,
+                                           .cpu_kernel = bk_inc_kernel,
+                                           .flops = bk_flops,
                                            .spawn = inc_deep_spawn};
 static const nw_task_kind copy_parent_kind = {.name = "copy-parent",
-                                              .subscribe = copy_sub,
-                                              .cpu_kernel = copy_kernel,
-                                              .flops = flops,
+                                              .subscribe = bk_copy_sub,
+                                              .cpu_kernel = bk_copy_kernel,
+                                              .flops = bk_flops,
                                               .spawn = copy_spawn};
-
-static nw_task *task_of(nw_runtime *rt, const nw_task_kind *k, unsigned char v, nw_space *a,
-                        nw_access aa, nw_space *b) {
-  nw_task *t = NULL;
-  nw_task_create(rt, k, SUBTASKS, &v, 1, &t);
-  nw_task_bind(t, a, aa);
-  if (b)
-    nw_task_bind(t, b, NW_WRITE_ONLY);
-  return t;
-}
-
-/* Every byte of s is v. */
-static int holds(nw_space *s, unsigned char v) {
-  unsigned char got[BYTES];
-  if (nw_space_read(s, 0, got, BYTES) != NW_OK)
-    return 0;
-  for (int k = 0; k < BYTES; k++)
-    if (got[k] != v)
-      return 0;
-  return 1;
-}
 
 static nw_status nested_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
   (void)a;
   nw_space *x, *y, *z;
-  nw_space_create(rt, BYTES, CHUNK, &x);
-  nw_space_create(rt, BYTES, CHUNK, &y);
-  nw_space_create(rt, BYTES, CHUNK, &z);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &x);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &y);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &z);
   z_space = z;
   nw_task *t1 = NULL, *t2 = NULL;
   outside = NULL;
@@ -194,31 +128,31 @@ static nw_status nested_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcom
   out->verified = 0;
   switch (scenario) {
   case CHILDREN: /* x = 1, then 2; y = 3; the later task: z = 4 */
-    t1 = task_of(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
-    t2 = task_of(rt, &copy_kind, 0, y, NW_READ_ONLY, z);
+    t1 = bk_task(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
+    t2 = bk_task(rt, &bk_copy_kind, 0, y, NW_READ_ONLY, z);
     nw_task_submit(t1);
     nw_task_submit(t2);
     st = nw_task_wait(t2); /* runs t1's callback */
-    out->verified = st == NW_OK && holds(x, 2) && holds(y, 3) && holds(z, 4);
+    out->verified = st == NW_OK && bk_holds(x, 2) && bk_holds(y, 3) && bk_holds(z, 4);
     if (st == NW_OK)
       st = nw_task_wait(t1);
     break;
   case DEEP: /* x: 0 + 4 */
-    t1 = task_of(rt, &fill_kind, 0, x, NW_WRITE_ONLY, NULL);
-    t2 = task_of(rt, &inc_deep_kind, 3, x, NW_READ_WRITE, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 0, x, NW_WRITE_ONLY, NULL);
+    t2 = bk_task(rt, &inc_deep_kind, 3, x, NW_READ_WRITE, NULL);
     nw_task_submit(t1);
     nw_task_submit(t2);
     st = nw_task_wait(t2);
-    out->verified = st == NW_OK && holds(x, 4);
+    out->verified = st == NW_OK && bk_holds(x, 4);
     break;
   case WAIT_CHILD:
-    t1 = task_of(rt, &fill_parent_kind, 5, x, NW_WRITE_ONLY, y);
+    t1 = bk_task(rt, &fill_parent_kind, 5, x, NW_WRITE_ONLY, y);
     nw_task_submit(t1);
     st = nw_task_wait(t1);
-    out->verified = st == NW_OK && holds(x, 6);
+    out->verified = st == NW_OK && bk_holds(x, 6);
     break;
   case NO_WAIT:
-    t1 = task_of(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
+    t1 = bk_task(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
     st = nw_task_submit(t1);
     out->verified = st == NW_OK;
     t1 = NULL; /* still running: its handle lives until the run ends */
@@ -226,22 +160,22 @@ static nw_status nested_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcom
   case BIND_OTHER:
   case WAIT_OTHER:
   case DEPEND_OTHER:
-    outside = task_of(rt, &fill_kind, 1, z, NW_WRITE_ONLY, NULL);
+    outside = bk_task(rt, &bk_fill_kind, 1, z, NW_WRITE_ONLY, NULL);
     nw_task_submit(outside);
-    t1 = task_of(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
+    t1 = bk_task(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
     nw_task_submit(t1);
     st = nw_task_wait(t1);
     break;
   case WRITE_RO:
-    t1 = task_of(rt, &copy_parent_kind, 0, x, NW_READ_ONLY, y);
+    t1 = bk_task(rt, &copy_parent_kind, 0, x, NW_READ_ONLY, y);
     nw_task_submit(t1);
     st = nw_task_wait(t1);
     break;
   case OUTSIDE: {
-    t1 = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 1, x, NW_WRITE_ONLY, NULL);
     nw_task_submit(t1);
     nw_task *c = NULL;
-    st = nw_task_create_nested(t1, &inc_kind, SUBTASKS, NULL, 0, &c);
+    st = nw_task_create_nested(t1, &bk_inc_kind, BK_SUBTASKS, NULL, 0, &c);
     snprintf(said, sizeof said, "%s", nw_runtime_error(rt));
     nw_task_wait(t1);
     out->verified = 0;
@@ -262,11 +196,11 @@ static nw_status nested_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcom
   return st;
 }
 
-static const nw_app nested_app = {"nested",
-                                  (const nw_task_kind *const[]){&fill_kind, &inc_kind, &copy_kind,
-                                                                &fill_parent_kind, &inc_deep_kind,
-                                                                &copy_parent_kind, NULL},
-                                  NULL, nested_main};
+static const nw_app nested_app = {
+    "nested",
+    (const nw_task_kind *const[]){&bk_fill_kind, &bk_inc_kind, &bk_copy_kind, &fill_parent_kind,
+                                  &inc_deep_kind, &copy_parent_kind, NULL},
+    NULL, nested_main};
 
 /* Runs a scenario on 3 nodes; the run's status, whether the driver verified its bytes, and
  * the tasks run (all, nested). */

@@ -11,131 +11,79 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_kinds.h"
 #include "check.h"
 #include "loop_backend.h"
-
-enum { CHUNK = 64, SUBTASKS = 4, BYTES = CHUNK * SUBTASKS };
-
-/* fill: writes byte value conf[0] over its space, a chunk per subtask. */
-static nw_status fill_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  return nw_subscribe(s, 0, NW_WRITE_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-}
-static void fill_kernel(const nw_task_info *t, uint64_t i, const nw_view *v) {
-  memset(nw_view_at(&v[0], i * CHUNK), *(const unsigned char *)t->conf, CHUNK);
-}
-/* copy: space 1 := space 0 + 1, chunk by chunk. */
-static nw_status copy_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  nw_status st = nw_subscribe(s, 0, NW_READ_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-  return st != NW_OK ? st : nw_subscribe(s, 1, NW_WRITE_ONLY, i * CHUNK, CHUNK, CHUNK, 1);
-}
-static void copy_kernel(const nw_task_info *t, uint64_t i, const nw_view *v) {
-  (void)t;
-  const unsigned char *in = nw_view_at(&v[0], i * CHUNK);
-  unsigned char *out = nw_view_at(&v[1], i * CHUNK);
-  for (int k = 0; k < CHUNK; k++)
-    out[k] = (unsigned char)(in[k] + 1);
-}
-static double flops(const nw_task_info *t, uint64_t i, nw_device_kind k) {
-  (void)t, (void)i, (void)k;
-  return 1e6;
-}
-static const nw_task_kind fill_kind = {
-    .name = "fill", .subscribe = fill_sub, .cpu_kernel = fill_kernel, .flops = flops};
-static const nw_task_kind copy_kind = {
-    .name = "copy", .subscribe = copy_sub, .cpu_kernel = copy_kernel, .flops = flops};
 
 static int scenario;
 static char said[512];
 
-static nw_task *task_of(nw_runtime *rt, const nw_task_kind *k, unsigned char v, nw_space *a,
-                        nw_access aa, nw_space *b) {
-  nw_task *t = NULL;
-  nw_task_create(rt, k, SUBTASKS, &v, 1, &t);
-  nw_task_bind(t, a, aa);
-  if (b)
-    nw_task_bind(t, b, NW_WRITE_ONLY);
-  return t;
-}
-
-/* Every byte of s is v. */
-static int holds(nw_space *s, unsigned char v) {
-  unsigned char got[BYTES];
-  if (nw_space_read(s, 0, got, BYTES) != NW_OK)
-    return 0;
-  for (int k = 0; k < BYTES; k++)
-    if (got[k] != v)
-      return 0;
-  return 1;
-}
-
 static nw_status graph_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
   (void)a;
   nw_space *x, *y, *z;
-  nw_space_create(rt, BYTES, CHUNK, &x);
-  nw_space_create(rt, BYTES, CHUNK, &y);
-  nw_space_create(rt, BYTES, CHUNK, &z);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &x);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &y);
+  nw_space_create(rt, BK_BYTES, BK_CHUNK, &z);
   nw_task *t1 = NULL, *t2 = NULL, *t3 = NULL;
   nw_status st = NW_OK;
   out->verified = 0;
   switch (scenario) {
   case 0: /* independent: two fills of different spaces */
   case 1: /* the same, the second depending on the first */
-    t1 = task_of(rt, &fill_kind, 7, x, NW_WRITE_ONLY, NULL);
-    t2 = task_of(rt, &fill_kind, 9, y, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 7, x, NW_WRITE_ONLY, NULL);
+    t2 = bk_task(rt, &bk_fill_kind, 9, y, NW_WRITE_ONLY, NULL);
     nw_task_submit(t1);
     if (scenario == 1)
       st = nw_task_depend(t2, t1);
     nw_task_submit(t2);
     nw_task_wait(t1);
     nw_task_wait(t2);
-    out->verified = st == NW_OK && holds(x, 7) && holds(y, 9);
+    out->verified = st == NW_OK && bk_holds(x, 7) && bk_holds(y, 9);
     break;
   case 2: /* a reader submitted with the writer of its space */
-    t1 = task_of(rt, &fill_kind, 5, x, NW_WRITE_ONLY, NULL);
-    t2 = task_of(rt, &copy_kind, 0, x, NW_READ_ONLY, y);
+    t1 = bk_task(rt, &bk_fill_kind, 5, x, NW_WRITE_ONLY, NULL);
+    t2 = bk_task(rt, &bk_copy_kind, 0, x, NW_READ_ONLY, y);
     nw_task_submit(t1);
     nw_task_submit(t2);
     nw_task_wait(t2);
     nw_task_wait(t1);
-    out->verified = holds(y, 6);
+    out->verified = bk_holds(y, 6);
     break;
   case 3: /* two readers of one space (after its writer) */
-    t1 = task_of(rt, &fill_kind, 3, x, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 3, x, NW_WRITE_ONLY, NULL);
     nw_task_submit(t1);
     nw_task_wait(t1);
-    t2 = task_of(rt, &copy_kind, 0, x, NW_READ_ONLY, y);
-    t3 = task_of(rt, &copy_kind, 0, x, NW_READ_ONLY, z);
+    t2 = bk_task(rt, &bk_copy_kind, 0, x, NW_READ_ONLY, y);
+    t3 = bk_task(rt, &bk_copy_kind, 0, x, NW_READ_ONLY, z);
     nw_task_submit(t2);
     nw_task_submit(t3);
     nw_task_wait(t2);
     nw_task_wait(t3);
-    out->verified = holds(y, 4) && holds(z, 4);
+    out->verified = bk_holds(y, 4) && bk_holds(z, 4);
     break;
   case 4: /* on a task not submitted yet */
-    t1 = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
-    t2 = task_of(rt, &fill_kind, 1, y, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 1, x, NW_WRITE_ONLY, NULL);
+    t2 = bk_task(rt, &bk_fill_kind, 1, y, NW_WRITE_ONLY, NULL);
     st = nw_task_depend(t2, t1);
     break;
   case 5: /* on itself */
-    t1 = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 1, x, NW_WRITE_ONLY, NULL);
     st = nw_task_depend(t1, t1);
     break;
   case 6: { /* on a destroyed task */
-    nw_task *gone = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
+    nw_task *gone = bk_task(rt, &bk_fill_kind, 1, x, NW_WRITE_ONLY, NULL);
     nw_task_destroy(gone);
-    t1 = task_of(rt, &fill_kind, 1, y, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 1, y, NW_WRITE_ONLY, NULL);
     st = nw_task_depend(t1, gone); /* compared, never read through */
     break;
   }
   case 8: /* binding no space */
-    nw_task_create(rt, &fill_kind, SUBTASKS, "", 1, &t1);
+    nw_task_create(rt, &bk_fill_kind, BK_SUBTASKS, "", 1, &t1);
     st = nw_task_bind(t1, NULL, NW_READ_ONLY);
     break;
   default: /* after submission */
-    t1 = task_of(rt, &fill_kind, 1, x, NW_WRITE_ONLY, NULL);
-    t2 = task_of(rt, &fill_kind, 1, y, NW_WRITE_ONLY, NULL);
+    t1 = bk_task(rt, &bk_fill_kind, 1, x, NW_WRITE_ONLY, NULL);
+    t2 = bk_task(rt, &bk_fill_kind, 1, y, NW_WRITE_ONLY, NULL);
     nw_task_submit(t1);
     nw_task_submit(t2);
     st = nw_task_depend(t2, t1);
@@ -154,7 +102,7 @@ static nw_status graph_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome
 }
 
 static const nw_app graph_app = {
-    "graph", (const nw_task_kind *const[]){&fill_kind, &copy_kind, NULL}, NULL, graph_main};
+    "graph", (const nw_task_kind *const[]){&bk_fill_kind, &bk_copy_kind, NULL}, NULL, graph_main};
 
 /* Runs a scenario; returns the most tasks that ran at once (0 when the run failed). */
 static uint64_t run(int which, int sequential, nw_status *st_out, int *verified) {
