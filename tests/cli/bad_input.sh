@@ -8,6 +8,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 small=$src/platforms/small.xml
 printf '{"nodes": 2, "bogus": 1}\n' >"$tmp/unknown-key.json"
+printf '{"nodse": 2}\n' >"$tmp/key-typo.json"
 printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
 printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
 printf '{"app-param": 3}\n' >"$tmp/app-param-number.json"
@@ -39,6 +40,10 @@ printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\
 want_status=2
 case $case in
 unknown_option) args=(run --bogus 1) want="--bogus" ;;
+option_typo) args=(run --pipline on) want="--pipline: unknown option; did you mean --pipeline?" ;;
+key_typo) args=(run --config "$tmp/key-typo.json") want="unknown key 'nodse'; did you mean 'nodes'?" ;;
+negated_with_value) args=(run --no-verify=1) want="--no-verify: takes no value" ;;
+equals_bad_value) args=(run --nodes=two) want="--nodes: 'two' is not a whole number" ;;
 nodes_not_number) args=(run --nodes abc) want="--nodes: 'abc'" ;;
 nodes_negative) args=(run --nodes -3) want="--nodes" ;;
 n_trailing_garbage) args=(run --n 12x) want="--n: '12x'" ;;

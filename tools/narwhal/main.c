@@ -13,6 +13,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "text_file.h"
+#include "version.h"
 
 #include <cjson/cJSON.h>
 
@@ -131,6 +132,10 @@ static int run(int argc, char **argv, char **all_argv) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    printf("narwhal %s\n", NW_TOOL_VERSION);
+    return 0;
+  }
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     tool_options_usage(argc < 2 ? stderr : stdout); /* no command: a mistake */
     return argc < 2 ? 2 : 0;

@@ -154,6 +154,46 @@ static const opt_def *find(const char *name) {
   return NULL;
 }
 
+/* Edit distance between a and b (insertions, deletions, substitutions), at most 63 bytes
+ * each counted. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strnlen(a, 63), lb = strnlen(b, 63), row[64];
+  for (size_t j = 0; j <= lb; j++)
+    row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (a[i - 1] != b[j - 1]);
+      best = up + 1 < best ? up + 1 : best;
+      best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* The option a mistyped name most likely meant ("; did you mean PREFIX NAME SUFFIX?"), or "". Only
+ * close matches: at most 2 edits, and at most half the name. */
+static void did_you_mean(const char *name, const char *prefix, const char *suffix, char *out,
+                         size_t len) {
+  const opt_def *best = NULL;
+  size_t best_d = 3;
+  for (int i = 0; i < NDEFS; i++) {
+    size_t d = edit_distance(name, defs[i].name);
+    if (d < best_d && 2 * d <= strlen(defs[i].name)) {
+      best = &defs[i];
+      best_d = d;
+    }
+  }
+  if (best)
+    snprintf(out, len, "; did you mean %s%s%s?", prefix, best->name, suffix);
+  else if (len)
+    out[0] = '\0';
+}
+
 static int parse_u64(const char *s, unsigned long long *out) {
   if (!*s || *s == '-' || *s == '+')
     return 0;
@@ -394,7 +434,9 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
     char who[300], text[64];
     snprintf(who, sizeof who, "%s: key '%s'", where, item->string);
     if (!d) {
-      snprintf(why, len, "%s: unknown key '%s'", where, item->string);
+      char hint[100];
+      did_you_mean(item->string, "'", "'", hint, sizeof hint);
+      snprintf(why, len, "%s: unknown key '%s'%s", where, item->string, hint);
       return 1;
     }
     const char *v = text;
@@ -516,15 +558,32 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
       snprintf(why, len, "unexpected argument '%s' (options start with --)", a);
       return 1;
     }
-    const char *name = a + 2;
+    /* --name=value as well as --name value (GNU style) */
+    char name[64];
+    const char *eq = strchr(a + 2, '=');
+    size_t name_len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+    if (name_len >= sizeof name) {
+      snprintf(why, len, "%.80s...: unknown option (see narwhal run --help)", a);
+      return 1;
+    }
+    memcpy(name, a + 2, name_len);
+    name[name_len] = '\0';
     int negated = !strncmp(name, "no-", 3) && find(name + 3) && find(name + 3)->type == T_BOOL;
     const opt_def *d = find(negated ? name + 3 : name);
     if (!d) {
-      snprintf(why, len, "%s: unknown option (see narwhal run --help)", a);
+      char hint[100];
+      did_you_mean(name, "--", "", hint, sizeof hint);
+      snprintf(why, len, "--%s: unknown option%s (see narwhal run --help)", name, hint);
       return 1;
     }
     const char *v;
-    if (d->type == T_BOOL) {
+    if (eq && negated) {
+      snprintf(why, len, "--%s: takes no value", name);
+      return 1;
+    }
+    if (eq) {
+      v = eq + 1; /* a bool's is true or false */
+    } else if (d->type == T_BOOL) {
       v = negated ? "false" : "true";
     } else {
       if (i + 1 >= argc || !strncmp(argv[i + 1], "--", 2)) {
@@ -533,7 +592,9 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
       }
       v = argv[++i];
     }
-    if (set(o, d, v, a, why, len))
+    char who[70];
+    snprintf(who, sizeof who, "--%s", name);
+    if (set(o, d, v, eq ? who : a, why, len))
       return 1;
   }
   if (!o->verify_set)
