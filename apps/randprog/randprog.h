@@ -50,7 +50,9 @@
  * nw_space_place moved off node 0; "reductions" draws no reduced binding (the program a seed
  * drew before reductions existed); "nested" runs every task from the driver (by default a task
  * submitted with no driver action before it may run nested in the task before it,
- * randprog_main.c). RANDPROG_TASKS=K runs only the first K tasks of the
+ * randprog_main.c); "wait-all" has the driver wait for every task in flight before each task the
+ * program did not join, as it did before it learned to wait only before its own reads and
+ * writes. RANDPROG_TASKS=K runs only the first K tasks of the
  * program (its driver actions up to task K included), to narrow a failure down.
  */
 #ifndef NW_APP_RANDPROG_H

@@ -257,7 +257,12 @@ static nw_status run_program(run *r, nw_runtime *rt) {
   for (int k = 0; st == NW_OK && k <= p->ntasks; k++) {
     if (k < p->ntasks && r->parent[k] >= 0)
       continue; /* its parent's spawn callback submits it */
-    if (k == p->ntasks || !p->task[k].joined)
+    /* The driver waits for the tasks in flight only where it reads or writes a space next:
+     * a task the program did not join but with no driver action before it goes in at once
+     * too (RANDPROG_SKIP=wait-all: it waits, as programs did before), so more tasks run beside
+     * each other, ordered by the spaces they share alone. */
+    int acts = p->nevents[k] > 0 || rp_skipped("wait-all");
+    if (k == p->ntasks || (!p->task[k].joined && acts))
       st = wait_all(flight, &nflight, st);
     for (int i = 0; st == NW_OK && i < p->nevents[k]; i++)
       st = event(r, k, &p->events[k][i], nodes);
