@@ -49,10 +49,8 @@ typedef struct run {
    * several subtasks' writes were combined, or WRITER_DRIVER */
   uint32_t *writer[RP_MAX_SPACES];
   unsigned char *buf;
-  /* Nested tasks: parent[k] is the task k is nested in, or -1; handle[k] the task's handle
-   * once submitted (a spawn callback finds its program task by it). */
+  /* Nested tasks: parent[k] is the task k is nested in, or -1. */
   int parent[RP_MAX_TASKS];
-  nw_task *handle[RP_MAX_TASKS];
 } run;
 
 /* The run whose spawn callbacks the driver's thread calls (one run per process at a time). */
@@ -185,12 +183,11 @@ static nw_status bind_task(run *r, nw_task *task, int k) {
 
 /* The spawn callback of a task with nested tasks: submits them, in program order. */
 nw_status rp_spawn_nested(nw_task *self, const nw_task_info *info) {
-  (void)info;
   run *r = nesting_run;
-  int k = r->p->ntasks - 1; /* the latest: a freed task's handle may be reused */
-  while (k >= 0 && r->handle[k] != self)
-    k--;
-  nw_status st = k >= 0 ? NW_OK : NW_ERR_INTERNAL;
+  rp_conf_head h; /* the configuration names the program task */
+  rp_conf_get_head(info->conf, &h);
+  int k = (int)h.task;
+  nw_status st = k < r->p->ntasks ? NW_OK : NW_ERR_INTERNAL;
   for (int c = k + 1; st == NW_OK && c < r->p->ntasks && r->parent[c] == k; c++) {
     const rp_task_def *t = &r->p->task[c];
     nw_task *task = NULL;
@@ -220,7 +217,6 @@ static nw_status submit(run *r, nw_runtime *rt, int k, nw_task **out) {
     nw_task_destroy(*out);
     *out = NULL;
   }
-  r->handle[k] = *out;
   /* The nested tasks run after this one and before every later task: their place in the
    * program, so the reference runs them now. */
   for (int c = k; st == NW_OK && r->check && c < r->p->ntasks && (c == k || r->parent[c] == k);
