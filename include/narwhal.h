@@ -301,7 +301,9 @@ nw_status nw_space_place(nw_space *s, uint64_t offset, uint64_t length, uint64_t
 uint64_t nw_space_size(const nw_space *s);
 /* Frees the driver's handle; the space's data stays in the cluster until the run ends. Waits
  * first until no submitted task that binds the space is still incomplete (running the spawn
- * callbacks that fall due meanwhile), as those tasks hold the handle. */
+ * callbacks that fall due meanwhile), as those tasks hold the handle; inside a spawn callback
+ * it does not wait (it might wait for the callback's own task) and the handle is freed when
+ * the run ends. */
 void nw_space_destroy(nw_space *s);
 
 nw_status nw_task_create(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,

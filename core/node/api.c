@@ -61,7 +61,14 @@ void nw_space_destroy(nw_space *s) {
   if (!s)
     return;
   /* Node 0's queue reads the handle of every space a queued task binds: wait until none does
-   * (and a spawn callback due meanwhile may still ask its task for it). */
+   * (and a spawn callback due meanwhile may still ask its task for it). Inside a spawn
+   * callback that wait could be for the callback's own task, or for a task that waits for it:
+   * the handle then lives until the run ends. */
+  if (s->rt->spawning) {
+    s->doomed_next = s->rt->doomed_spaces;
+    s->rt->doomed_spaces = s;
+    return;
+  }
   wait_running_spawns(s->rt, NULL, s);
   free(s);
 }
@@ -478,4 +485,9 @@ void nw_runtime_shutdown(nw_runtime *rt) {
    * it): no node reads them any more. */
   while (rt->live_tasks)
     nw_task_destroy(rt->live_tasks);
+  while (rt->doomed_spaces) {
+    nw_space *s = rt->doomed_spaces;
+    rt->doomed_spaces = s->doomed_next;
+    free(s);
+  }
 }

@@ -134,6 +134,8 @@ struct nw_runtime {
   struct nw_task *live_tasks;
   /* The task whose spawn callback the driver's thread is running, innermost first (api.c). */
   struct nw_task *spawning;
+  /* Spaces destroyed inside a spawn callback, freed at the run's end (api.c). */
+  struct nw_space *doomed_spaces;
   int functional;
   int nodes;
   char error[512];

@@ -281,6 +281,7 @@ struct nw_driver_call {
 struct nw_space {
   nw_runtime *rt;
   uint64_t id, size, pitch;
+  struct nw_space *doomed_next; /* destroyed inside a spawn callback: freed at the run's end */
 };
 
 struct nw_task {

@@ -3,7 +3,8 @@
  * - a parent's nested tasks run after its subtasks and before a later task that reads what
  *   they wrote, whose wait runs the parent's spawn callback (bytes checked);
  * - nesting three deep, the driver waiting only for the outermost task;
- * - a spawn callback waiting for its own nested task;
+ * - a spawn callback waiting for its own nested task, then destroying a space its own task
+ *   binds (no wait for that task: the handle is freed at the run's end);
  * - a driver that waits for nothing: its end still runs the callbacks (tasks counted);
  * - refusals, each with its message: a nested task binding a space its parent does not bind,
  *   or writing one its parent binds read-only; nesting outside the parent's callback; waiting
@@ -24,7 +25,7 @@ static nw_task *outside; /* a driver's task, not nested in any callback's task *
 enum {
   CHILDREN,     /* fill x; nests inc x, then copy x -> y; the driver's later copy y -> z */
   DEEP,         /* inc x nesting inc x nesting inc x nesting inc x */
-  WAIT_CHILD,   /* fill x; the callback waits for its nested inc x */
+  WAIT_CHILD,   /* fill x; the callback waits for its nested inc x, then destroys y's handle */
   NO_WAIT,      /* CHILDREN's parent, and the driver waits for nothing */
   BIND_OTHER,   /* refused: a nested task binds z, which its parent does not */
   WRITE_RO,     /* refused: a nested task writes x, which its parent reads only */
@@ -69,6 +70,7 @@ static nw_status fill_spawn(nw_task *self, const nw_task_info *t) {
     if (st == NW_OK)
       st = nw_task_wait(child);
     nw_task_destroy(child); /* freed early: the parent's handle no longer lists it */
+    nw_space_destroy(y);    /* its task binds it: waiting for that would never end */
     return st;
   case BIND_OTHER:
     return nest(self, &bk_fill_kind, 1, z_space, NW_WRITE_ONLY, NULL, NULL);
@@ -150,6 +152,7 @@ static nw_status nested_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcom
     nw_task_submit(t1);
     st = nw_task_wait(t1);
     out->verified = st == NW_OK && bk_holds(x, 6);
+    y = NULL; /* the callback destroyed it */
     break;
   case NO_WAIT:
     t1 = bk_task(rt, &fill_parent_kind, 1, x, NW_WRITE_ONLY, y);
