@@ -306,6 +306,7 @@ static void fail_queue(nw_node *n, nw_status st) {
   while (n->submitted) {
     nw_submitted *e = n->submitted;
     n->submitted = e->next;
+    n->queue_removals++;
     e->task->complete = 1;
     e->task->result = st;
     if (e->wait_call)
@@ -322,6 +323,7 @@ static void complete_entry(nw_node *n, nw_submitted **at) {
   nw_submitted *e = *at;
   nw_task *t = e->task, *parent = t->parent; /* read before the waiter may free t */
   *at = e->next;
+  n->queue_removals++;
   t->complete = 1;
   t->result = NW_OK;
   if (e->wait_call)

@@ -319,6 +319,10 @@ struct nw_task {
 typedef struct nw_submitted {
   nw_task *task;
   nw_driver_call *wait_call; /* a driver blocked in nw_task_wait on it */
+  /* Not started because an entry before it conflicts: 1 + the node's queue_removals then.
+   * Entries only leave ahead of it by removal, so while that count is unchanged it stays
+   * blocked and nw_task_start_ready skips the O(queue) check (issue 16). 0: not known. */
+  uint64_t blocked_at;
   struct nw_submitted *next;
 } nw_submitted;
 
@@ -344,6 +348,7 @@ struct nw_node {
   /* node 0 */
   nw_submitted *submitted; /* submission order, a nested task right after its parent's
                             * other descendants; started entries are running */
+  uint64_t queue_removals; /* entries that left `submitted` so far (nw_submitted.blocked_at) */
   /* Tasks whose spawn callback is due, oldest first, for the driver's next wait (nested.c). */
   nw_task **spawn_due;
   size_t spawn_due_n, spawn_due_cap;

@@ -149,11 +149,15 @@ void nw_task_start_ready(nw_node *n) {
     }
     if (n->cfg.sched.sequential_tasks && busy_before(n, e))
       return;
+    if (e->blocked_at == n->queue_removals + 1)
+      continue;      /* nothing left the queue since it was found blocked */
     int blocked = 0; /* a nested task's ancestors are incomplete until it is (nested.c) */
     for (const nw_submitted *f = n->submitted; f != e && !blocked; f = f->next)
       blocked = !nw_nested_is_ancestor(f->task, e->task) && conflict(f->task, e->task);
-    if (blocked)
+    if (blocked) {
+      e->blocked_at = n->queue_removals + 1;
       continue;
+    }
     start_task(n, e->task);
     running++;
     if ((uint64_t)running > n->stats.tasks_concurrent_max)
