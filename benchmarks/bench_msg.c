@@ -4,11 +4,11 @@
  *
  * Run under `mpirun -np 2`. Each round trip of the Narwhal side is what two nodes' event loops
  * do with a control message: rank 0's loop sends it (real_net_send), rank 1's loop gets it as an
- * event from its queue (real_queue_pop, polling MPI meanwhile: real_net.h) and sends one back,
- * which rank 0's loop gets the same way. Half a round trip is the send-to-handle latency. The
- * baseline is MPI_Send/MPI_Recv ping-pong of the same bytes. The two alternate (A, B, A, B, ...),
- * REPS times each, and each side's best is printed with their ratio, since this machine is
- * noisy. Usage: bench_msg [BYTES=8] [ROUNDS=2000] [REPS=5].
+ * event from its queue (real_queue_wait, polling MPI meanwhile: real_net.h, then real_queue_take)
+ * and sends one back, which rank 0's loop gets the same way. Half a round trip is the
+ * send-to-handle latency. The baseline is MPI_Send/MPI_Recv ping-pong of the same bytes. The two
+ * alternate (A, B, A, B, ...), REPS times each, and each side's best is printed with their ratio,
+ * since this machine is noisy. Usage: bench_msg [BYTES=8] [ROUNDS=2000] [REPS=5].
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -46,7 +46,11 @@ static void *copy_of(const char *buf, int bytes) {
 
 /* Waits for the peer's message as an event loop does, and checks it is one. */
 static void handle_one(real_queue *q, real_net *net, int bytes) {
-  nw_event *ev = real_queue_pop(q, real_net_poll, net, 20e-6);
+  nw_event *ev = NULL;
+  while (!ev) {
+    real_queue_wait(q, real_net_poll, net, 20e-6);
+    ev = real_queue_take(q);
+  }
   if (ev->kind != NW_EVENT_MESSAGE || ev->len != (size_t)bytes) {
     fprintf(stderr, "bench_msg: expected a %d-byte message\n", bytes);
     exit(1);

@@ -1,19 +1,31 @@
 /* real_backend.c: the core's node on real hardware, one MPI rank per node (DESIGN.md).
  *
- * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread runs the node and
- * is also the rank's MPI progress engine (real_net.h: it posts sends itself and polls MPI while
- * it waits, so MPI_THREAD_SERIALIZED suffices: MPI_Init, the statistics gather and
- * MPI_Finalize (nw_real_finish) happen while it is not running); one compute thread per CPU device
- * runs kernels (a work-group device adds a thread per further core, real_team.c). On rank 0 the
- * main thread runs the application's driver. Every thread that waits for another spins briefly
- * before it sleeps (real_spin.h), so a hand-off between threads costs no context switch when both
- * run.
+ * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread, which is also the
+ * rank's MPI progress engine (real_net.h: it polls MPI while it waits); one compute thread per
+ * CPU device runs kernels (a work-group device adds a thread per further core, real_team.c). On
+ * rank 0 the main thread runs the application's driver. Every thread that waits for another
+ * spins briefly before it sleeps (real_spin.h), so a hand-off between threads costs no context
+ * switch when both run.
+ *
+ * Who handles the node's events (issue 16: hand-offs were most of a small task's cost). The
+ * node is one state machine (core/backend.h: one event at a time); node_mu makes it so. A
+ * compute thread that finished a subtask, and the driver that made a call, queue the event and
+ * then handle the queue themselves if node_mu is free (drain), instead of handing the event to
+ * the event loop and waiting for it there: the subtask's commit, the next launch onto this same
+ * device and the driver's answer then cost no thread hop at all. If node_mu is taken, its
+ * holder handles the event before it lets go (drain looks at the queue again after unlocking),
+ * so nothing waits for a sleeping loop. The event loop handles what arrives otherwise: messages
+ * from other ranks, timers, GPU completions. Events are taken in the order they were queued,
+ * whoever takes them. MPI calls (sends from handlers, the loop's polls) are serialized by
+ * net_mu: MPI_THREAD_SERIALIZED suffices (MPI_Init, the statistics gather and MPI_Finalize,
+ * nw_real_finish, happen while no other thread runs).
  */
 #include "real_backend.h"
 
 #include <cblas.h>
 #include <mpi.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +79,12 @@ typedef struct rank_state {
   pthread_cond_t drv_cv;
   _Atomic(nw_driver_call *) drv_returned; /* read without the lock while the driver spins */
   int drv_sleeping;                       /* under drv_mu */
-  nw_rt_costs costs; /* the runtime's own costs: the event loop's, then the devices' */
+  nw_rt_costs costs;       /* the runtime's own costs: the event loop's, then the devices' */
+  pthread_mutex_t node_mu; /* held while handling events: see the header comment */
+  pthread_mutex_t net_mu;  /* held around every MPI call once the threads run */
+  atomic_int finished;     /* the node finished: events are no longer handled */
+  atomic_int unstarted;    /* execs launched on compute threads that have not taken them */
+  atomic_int handling;     /* a thread holds node_mu in drain */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -93,15 +110,17 @@ static uint64_t op_random(void *be) {
 static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
   rank_state *rs = be;
   (void)wire;
-  if (dst == rs->rank) {
+  if (dst == rs->rank) { /* the thread handling this event takes it next (drain) */
     nw_event *ev = new_event(NW_EVENT_MESSAGE);
     ev->src = dst;
     ev->buf = buf;
     ev->len = len;
-    real_queue_push(&rs->q, ev);
+    real_queue_push_quiet(&rs->q, ev);
     return;
   }
+  pthread_mutex_lock(&rs->net_mu);
   real_net_send(rs->net, dst, ch, buf, len);
+  pthread_mutex_unlock(&rs->net_mu);
 }
 
 static void op_launch(void *be, int d, nw_exec *exec) {
@@ -122,6 +141,7 @@ static void op_launch(void *be, int d, nw_exec *exec) {
   }
   dv->pending_at[dv->npending] = real_monotonic();
   dv->pending[dv->npending++] = exec;
+  atomic_fetch_add(&dv->rs->unstarted, 1);
   atomic_store_explicit(&dv->queued, dv->npending, memory_order_release);
   if (dv->sleeping)
     pthread_cond_signal(&dv->cv);
@@ -158,6 +178,8 @@ static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, 
 
 /* ---- threads */
 
+static int drain(rank_state *rs);
+
 /* Spins until the device has an exec queued or the budget is spent. */
 static void spin_for_work(device *dv) {
   double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
@@ -180,6 +202,7 @@ static void *compute_thread(void *arg) {
     nw_exec *e = NULL;
     if (dv->npending) {
       e = dv->pending[0];
+      atomic_fetch_sub(&dv->rs->unstarted, 1);
       dv->launches++;
       dv->launch_s += real_monotonic() - dv->pending_at[0];
       memmove(dv->pending, dv->pending + 1, (dv->npending - 1) * sizeof *dv->pending);
@@ -197,11 +220,12 @@ static void *compute_thread(void *arg) {
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     ev->stamp = real_monotonic();
-    real_queue_push(&dv->rs->q, ev);
+    real_queue_push_quiet(&dv->rs->q, ev);
+    drain(dv->rs); /* handles it here, or the lock's holder does */
   }
 }
 
-/* A sleeping event loop polls MPI after 20 us, then less often (real_queue_pop). */
+/* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
 #define POLL_S 20e-6
 
 /* Handles one event, measuring the runtime's own cost (nw_rt_costs): two clock reads
@@ -228,12 +252,59 @@ static void handle_measured(rank_state *rs, nw_event *ev) {
   c->bytes_s[kind] += bytes * s;
 }
 
-static void event_loop(rank_state *rs) {
-  while (!nw_node_finished(rs->node)) {
-    nw_event *ev = real_queue_pop(&rs->q, rs->net ? real_net_poll : NULL, rs->net, POLL_S);
-    handle_measured(rs, ev);
-    free(ev);
+/* Handles queued events while node_mu is free; returns how many. Called by whoever queued one
+ * (and by the event loop). After unlocking it looks at the queue again: an event queued while
+ * it held the lock, by a thread whose trylock failed, is its to handle. Once the node finished,
+ * events stay queued (real_queue_destroy frees them): the node is done with them. */
+static int drain(rank_state *rs) {
+  int handled = 0;
+  while (!atomic_load(&rs->finished) && real_queue_ready(&rs->q)) {
+    if (pthread_mutex_trylock(&rs->node_mu) != 0)
+      break; /* the holder will see the event before it lets go */
+    atomic_store_explicit(&rs->handling, 1, memory_order_relaxed);
+    for (nw_event *ev; !atomic_load_explicit(&rs->finished, memory_order_relaxed) &&
+                       (ev = real_queue_take(&rs->q));) {
+      handle_measured(rs, ev);
+      free(ev);
+      handled++;
+      if (nw_node_finished(rs->node)) {
+        atomic_store(&rs->finished, 1);
+        real_queue_wake(&rs->q); /* the event loop may sleep: it has to end */
+      }
+    }
+    atomic_store_explicit(&rs->handling, 0, memory_order_relaxed);
+    pthread_mutex_unlock(&rs->node_mu);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with the queue's count: see above */
   }
+  return handled;
+}
+
+/* The loop's MPI progress (a real_poll_fn). */
+static int poll_net(void *arg) {
+  rank_state *rs = arg;
+  pthread_mutex_lock(&rs->net_mu);
+  int active = real_net_poll(rs->net);
+  pthread_mutex_unlock(&rs->net_mu);
+  /* A launched subtask waits for a core while this loop spins, or a compute thread handles
+   * events (compute threads run at a lower priority, real_spin.h): give it this core. Where a
+   * core is free, this returns at once. */
+  if (atomic_load_explicit(&rs->unstarted, memory_order_relaxed) > 0 ||
+      atomic_load_explicit(&rs->handling, memory_order_relaxed))
+    sched_yield();
+  return active;
+}
+
+static void event_loop(rank_state *rs) {
+  unsigned polls = 0;
+  while (!atomic_load(&rs->finished)) {
+    real_queue_wait(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S);
+    if (drain(rs))
+      polls = 0;
+    else if (!atomic_load(&rs->finished) && real_queue_ready(&rs->q))
+      real_spin_pause(&polls); /* another thread is handling them */
+  }
+  pthread_mutex_lock(&rs->node_mu); /* a drain that saw the end may still be unwinding */
+  pthread_mutex_unlock(&rs->node_mu);
   if (rs->net)
     real_net_finish(rs->net);
 }
@@ -249,7 +320,8 @@ static void driver_post(void *be, nw_driver_call *call) {
   rank_state *rs = be;
   nw_event *ev = new_event(NW_EVENT_DRIVER);
   ev->call = call;
-  real_queue_push(&rs->q, ev);
+  real_queue_push_quiet(&rs->q, ev);
+  drain(rs); /* usually answers the call here, with no thread hop */
   double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
   while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
@@ -459,6 +531,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   rs.net = rs.size > 1 ? real_net_create(rs.rank, &rs.q) : NULL;
   pthread_mutex_init(&rs.drv_mu, NULL);
   pthread_cond_init(&rs.drv_cv, NULL);
+  pthread_mutex_init(&rs.node_mu, NULL);
+  pthread_mutex_init(&rs.net_mu, NULL);
+  atomic_init(&rs.finished, 0);
   st = nw_node_create(&nc, (nw_backend){&real_ops, &rs}, &rs.node);
   rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
   if (st != NW_OK || !rs.dev || (rs.size > 1 && !rs.net))
@@ -479,6 +554,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     free(rs.dev);
     real_net_destroy(rs.net);
     real_queue_destroy(&rs.q);
+    pthread_mutex_destroy(&rs.node_mu);
+    pthread_mutex_destroy(&rs.net_mu);
     return res->status = st != NW_OK ? st : NW_ERR_ARG;
   }
   MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
@@ -555,6 +632,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   free(rs.dev);
   pthread_mutex_destroy(&rs.drv_mu);
   pthread_cond_destroy(&rs.drv_cv);
+  pthread_mutex_destroy(&rs.node_mu);
+  pthread_mutex_destroy(&rs.net_mu);
   return res->status = st;
 }
 

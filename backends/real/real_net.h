@@ -1,10 +1,10 @@
-/* real_net.h: a rank's MPI transport, driven by its event-loop thread (issue 16: messages at
- * MPI speed).
+/* real_net.h: a rank's MPI transport (issue 16: messages at MPI speed).
  *
- * The event loop posts each send itself, at once (a control message goes out eagerly when MPI
- * takes it so; Open MPI does below its eager limit), and polls MPI while it waits for events
- * (real_queue_pop's poll function): no other thread makes point-to-point MPI calls, so no
- * hand-off between threads sits on a message's path and MPI_THREAD_SERIALIZED suffices.
+ * The thread handling the node's event posts each send itself, at once (a control message goes
+ * out eagerly when MPI takes it so; Open MPI does below its eager limit), and the event loop
+ * polls MPI while it waits for events (real_queue_wait's poll function): no hand-off between
+ * threads sits on a message's path. Not thread-safe: the caller serializes every call
+ * (real_backend.c's net_mu), so MPI_THREAD_SERIALIZED suffices.
  *
  * Messages travel with tag = channel, so control and data are separate streams, as in
  * Unicorn's network subsystem (paper section 4.2). Data priority (core/data/sendq.h): demand

@@ -22,6 +22,7 @@ void real_queue_init(real_queue *q) {
   atomic_init(&q->queued, 0);
   atomic_init(&q->next_at, NO_TIMER);
   q->sleeping = 0;
+  q->woken = 0;
 }
 
 static void free_event(nw_event *ev) {
@@ -55,7 +56,7 @@ static void wake(real_queue *q) {
     pthread_cond_signal(&q->cv);
 }
 
-void real_queue_push(real_queue *q, nw_event *ev) {
+static void append(real_queue *q, nw_event *ev, int signal) {
   ev->next = NULL;
   pthread_mutex_lock(&q->mu);
   if (q->tail)
@@ -63,9 +64,18 @@ void real_queue_push(real_queue *q, nw_event *ev) {
   else
     q->head = ev;
   q->tail = ev;
-  atomic_fetch_add_explicit(&q->queued, 1, memory_order_release);
-  wake(q);
+  atomic_fetch_add_explicit(&q->queued, 1, memory_order_seq_cst);
+  if (signal)
+    wake(q);
   pthread_mutex_unlock(&q->mu);
+}
+
+void real_queue_push(real_queue *q, nw_event *ev) {
+  append(q, ev, 1);
+}
+
+void real_queue_push_quiet(real_queue *q, nw_event *ev) {
+  append(q, ev, 0);
 }
 
 void real_queue_push_at(real_queue *q, nw_event *ev, double at) {
@@ -113,23 +123,33 @@ static int ready(real_queue *q, double now) {
          atomic_load_explicit(&q->next_at, memory_order_acquire) <= now;
 }
 
-static nw_event *take_locked(real_queue *q, double now) {
+nw_event *real_queue_take(real_queue *q) {
+  if (!ready(q, real_monotonic()))
+    return NULL;
   pthread_mutex_lock(&q->mu);
-  nw_event *ev = take(q, now);
+  nw_event *ev = take(q, real_monotonic());
   pthread_mutex_unlock(&q->mu);
   return ev;
+}
+
+int real_queue_ready(real_queue *q) {
+  return ready(q, real_monotonic());
+}
+
+void real_queue_wake(real_queue *q) {
+  pthread_mutex_lock(&q->mu);
+  q->woken = 1;
+  wake(q);
+  pthread_mutex_unlock(&q->mu);
 }
 
 /* The longest a sleeping consumer goes without polling: the old network thread's back-off. */
 #define POLL_MAX_S 500e-6
 
-nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double poll_s) {
+void real_queue_wait(real_queue *q, real_poll_fn poll, void *ctx, double poll_s) {
   double now = real_monotonic();
-  if (ready(q, now)) {
-    nw_event *ev = take_locked(q, now);
-    if (ev)
-      return ev;
-  }
+  if (ready(q, now))
+    return;
   for (;;) {
     /* Spin: poll and look again until the budget is spent without anything happening. */
     double until = now + real_spin_budget(REAL_WAIT_LOOP);
@@ -137,11 +157,8 @@ nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double pol
     for (;;) {
       int active = poll && poll(ctx);
       now = real_monotonic();
-      if (ready(q, now)) {
-        nw_event *ev = take_locked(q, now);
-        if (ev)
-          return ev;
-      }
+      if (ready(q, now))
+        return;
       if (active) {
         until = now + real_spin_budget(REAL_WAIT_LOOP);
         /* A transfer is moving and moves only while we poll: keep the core (compute threads
@@ -158,10 +175,10 @@ nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double pol
     pthread_mutex_lock(&q->mu);
     for (;;) {
       now = real_monotonic();
-      nw_event *ev = take(q, now);
-      if (ev) {
+      if (q->woken || q->head || (q->timers && q->timers->at <= now)) {
+        q->woken = 0;
         pthread_mutex_unlock(&q->mu);
-        return ev;
+        return;
       }
       double at = q->timers ? q->timers->at : NO_TIMER;
       if (poll && poll_s > 0 && now + interval < at)

@@ -1,12 +1,15 @@
 /* real_queue.h: a node's event queue on hardware: events posted by any thread, timers that
- * fall due at a wall-clock time, one consumer (the event-loop thread).
+ * fall due at a wall-clock time. Whoever holds the node's lock takes them (real_backend.c:
+ * the event-loop thread, or a compute thread or the driver handling what it just posted).
  *
- * The consumer spins before it sleeps (real_spin.h): a hand-off between two running threads
- * then costs a cache-line transfer, not a futex wake-up and a context switch (tens of
- * microseconds each; issue 16's profile of a 1-rank run was 50% futex). A producer enters the
- * kernel only when the consumer actually sleeps. While it spins, and every poll interval while
- * it sleeps, the consumer calls a poll function: the event-loop thread is also the rank's MPI
- * progress engine (real_net.h), and MPI cannot wake a sleeping thread. */
+ * The event-loop thread waits for events with real_queue_wait: it spins before it sleeps
+ * (real_spin.h), so a hand-off between two running threads costs a cache-line transfer, not a
+ * futex wake-up and a context switch (tens of microseconds each; issue 16's profile of a
+ * 1-rank run was 50% futex). real_queue_push wakes it only when it actually sleeps;
+ * real_queue_push_quiet never does: for a producer that then handles the event itself. While
+ * it spins, and every poll interval while it sleeps, the waiter calls a poll function: the
+ * event-loop thread is also the rank's MPI progress engine (real_net.h), and MPI cannot wake
+ * a sleeping thread. */
 #ifndef NW_REAL_QUEUE_H
 #define NW_REAL_QUEUE_H
 
@@ -29,6 +32,7 @@ typedef struct real_queue {
   atomic_int queued;      /* events in head..tail, read without the lock while spinning */
   _Atomic double next_at; /* the first timer's time, or a huge value */
   int sleeping;           /* under mu: the consumer waits on cv, a push must signal */
+  int woken;              /* under mu: real_queue_wake was called, the waiter returns */
 } real_queue;
 
 /* Called by the consumer while it waits; returns 1 if it did something (it may push events).
@@ -39,10 +43,20 @@ void real_queue_init(real_queue *q);
 /* Frees the events (and message buffers) still queued. */
 void real_queue_destroy(real_queue *q);
 void real_queue_push(real_queue *q, nw_event *ev);
+/* Queues ev without waking a sleeping waiter: the caller will take it (or the thread that
+ * holds the node's lock will, real_backend.c's drain). */
+void real_queue_push_quiet(real_queue *q, nw_event *ev);
 void real_queue_push_at(real_queue *q, nw_event *ev, double at);
-/* Returns the next event: spins (polling) for up to the spin budget, then sleeps until an event
- * is pushed or a timer falls due, waking every poll_s seconds to poll (poll_s <= 0: sleep
- * until woken; the poll function is then called only while spinning). */
-nw_event *real_queue_pop(real_queue *q, real_poll_fn poll, void *ctx, double poll_s);
+/* Whether an event is queued or a timer is due; lock-free. */
+int real_queue_ready(real_queue *q);
+/* The next event queued or timer due, or NULL at once. FIFO among pushes. */
+nw_event *real_queue_take(real_queue *q);
+/* Returns once an event is queued or a timer due (or real_queue_wake was called), without
+ * taking it: spins (polling) for up to the spin budget, then sleeps until an event is pushed
+ * or a timer falls due, waking every poll_s seconds to poll (poll_s <= 0: sleep until woken;
+ * the poll function is then called only while spinning). */
+void real_queue_wait(real_queue *q, real_poll_fn poll, void *ctx, double poll_s);
+/* Makes a waiting (or the next) real_queue_wait return. */
+void real_queue_wake(real_queue *q);
 
 #endif

@@ -40,7 +40,7 @@ double real_monotonic(void);
  * lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a rank has no core to
  * spare, the loop then gets one as soon as it has work instead of after a kernel's time slice.
  * It matters most for large messages: MPI moves one only while both sides' loops poll
- * (real_queue_pop spins without yielding meanwhile); with the loop at equal priority a
+ * (real_queue_wait spins without yielding meanwhile); with the loop at equal priority a
  * 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
  * (EXPERIMENTS.md, section 11). */
 #define REAL_COMPUTE_NICE 10
