@@ -116,6 +116,9 @@ void nw_exec_run(nw_exec *exec);
 int nw_exec_items(const nw_exec *exec);
 void nw_exec_run_item(nw_exec *exec, int item);
 double nw_exec_flops(const nw_exec *exec);
+/* The bytes the subtask moves to and from memory (the kind's bytes cost model; 0: none given):
+ * with a memory bandwidth, a simulator charges max(flops / speed, bytes / bandwidth). */
+double nw_exec_bytes(const nw_exec *exec);
 /* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of
  * core/device/devmem.h are relative to it). nw_exec_run_gpu runs the kind's CUDA kernel on
  * `stream`; nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */

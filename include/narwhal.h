@@ -135,6 +135,12 @@ typedef struct nw_task_kind {
    * driver is busy in its own code (README, "Nested tasks"). A status other than NW_OK fails
    * the run; nw_runtime_error gives the message. May be NULL. */
   nw_status (*spawn)(nw_task *self, const nw_task_info *t);
+  /* Cost model, memory side: bytes one subtask moves between memory and a device of the given
+   * kind (reads and writes of its data). With flops it gives the kind's arithmetic intensity
+   * (flops per byte), which the roofline policy's split needs (README, "Roofline split"), and
+   * the simulator charges a subtask max(flops / peak, bytes / memory bandwidth) where the
+   * platform gives a memory bandwidth. May be NULL: the kind is taken as compute-bound. */
+  double (*bytes)(const nw_task_info *t, uint64_t subtask, nw_device_kind kind);
 } nw_task_kind;
 
 /* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a

@@ -28,6 +28,10 @@ double nw_exec_flops(const nw_exec *e) {
   return e->flops;
 }
 
+double nw_exec_bytes(const nw_exec *e) {
+  return e->bytes;
+}
+
 /* The views' bases hold offsets into the GPU's memory until the device side adds its base;
  * the scratch buffer's view, if any, follows the bound spaces'. */
 static void gpu_views(const nw_exec *e, unsigned char *memory, nw_gpu_view *out) {

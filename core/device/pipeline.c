@@ -197,6 +197,7 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   e->prep = p;
   nw_device_kind kind = n->cfg.device_kind[d];
   e->flops = t->kind->flops ? t->kind->flops(&t->info, p->subtask, kind) : 0.0;
+  e->bytes = t->kind->bytes ? t->kind->bytes(&t->info, p->subtask, kind) : 0.0;
   e->items = is_work_group(n, d) && t->kind->cpu_work_item ? t->dev[d].wg.next : 1;
   int checked = n->cfg.check_views && n->cfg.functional && kind == NW_DEVICE_CPU;
   for (int i = 0; i < t->info.nspaces; i++) {

@@ -127,6 +127,7 @@ struct nw_exec {
   int device;
   uint64_t subtask;
   double flops;
+  double bytes; /* the kind's memory-side cost model (0 when it has none) */
   double started_s;
   nw_prepared *prep;
   int items; /* work-items: the cores of its work-group it runs on (1 elsewhere) */
