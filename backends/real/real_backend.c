@@ -424,8 +424,9 @@ static nw_status agree(nw_status st, int rank, nw_run_result *res) {
   return st != NW_OK ? st : NW_ERR_ARG;
 }
 
-/* Every rank's devices, for the cluster-wide policies (nw_node_config.cluster): kinds and
- * cores; nominal speeds are unknown on hardware (0), the policies then learn durations. */
+/* Every rank's devices, for the cluster-wide policies (nw_node_config.cluster): kinds, and a
+ * CPU's cores or a GPU stream's GPU; nominal speeds are unknown on hardware (0), the policies
+ * then learn durations. */
 static nw_device_desc *gather_devices(const nw_node_config *nc) {
   int total = 0, counts[NW_MAX_NODES], displs[NW_MAX_NODES];
   for (int k = 0; k < nc->nodes; k++) {
@@ -438,7 +439,7 @@ static nw_device_desc *gather_devices(const nw_node_config *nc) {
     mine[2 * d] = (int)nc->device_kind[d];
     mine[2 * d + 1] = nc->device_kind[d] == NW_DEVICE_CPU
                           ? (nc->device_cores[d] > 1 ? nc->device_cores[d] : 1)
-                          : 0;
+                          : nc->device_gpu[d];
   }
   int *all = malloc((size_t)(total > 0 ? total : 1) * 2 * sizeof *all);
   nw_device_desc *cluster = calloc((size_t)(total > 0 ? total : 1), sizeof *cluster);
@@ -448,7 +449,9 @@ static nw_device_desc *gather_devices(const nw_node_config *nc) {
   }
   MPI_Allgatherv(mine, nc->devices * 2, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
   for (int g = 0; g < total; g++)
-    cluster[g] = (nw_device_desc){(nw_device_kind)all[2 * g], all[2 * g + 1], 0.0};
+    cluster[g] = all[2 * g] == NW_DEVICE_CPU
+                     ? (nw_device_desc){NW_DEVICE_CPU, all[2 * g + 1], 0.0, 0}
+                     : (nw_device_desc){NW_DEVICE_GPU, 0, 0.0, all[2 * g + 1]};
   free(all);
   return cluster;
 }

@@ -79,6 +79,7 @@ typedef struct sim_gpu {
   unsigned char *memory; /* functional mode: the device's bytes, allocated at first use */
   double launch_s;
   double rle_s_per_byte; /* encoding a result before its copy out (--compression gpu) */
+  double mem_bw;         /* its memory's bytes/s (property mem_bw); 0: kernels compute-bound */
   sim_engine engine[2];  /* [0] device to host, [1] host to device */
 } sim_gpu;
 
@@ -86,8 +87,12 @@ typedef struct sim_device {
   struct sim_node *node;
   int index;
   nw_device_kind kind;
-  int gpu;         /* GPU streams: the node's GPU */
-  sg_host_t host;  /* where it computes */
+  int gpu;        /* GPU streams: the node's GPU */
+  sg_host_t host; /* where it computes */
+  /* Memory bytes/s one of its work-items streams (a CPU core's share of the node's dram_bw,
+   * shared by the cores that compute, a GPU's mem_bw): a subtask whose kind gives bytes takes
+   * max(flops / speed, bytes / this), the roofline (platforms/README.md); 0: flops alone. */
+  double bytes_per_s;
   nw_exec **queue; /* execs launched, not yet started: at most one in practice */
   size_t n, cap;
   sg_sem_t sem;
@@ -117,6 +122,7 @@ typedef struct sim_node {
   uint64_t rng;
   double *route_latency, *route_bandwidth; /* to each node, filled as first needed */
   sim_costs costs;                         /* the runtime's own, from the platform */
+  double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
   char data_mbox[32];                      /* where data transfers to this node arrive */
 } sim_node;
 
@@ -376,6 +382,17 @@ static unsigned char *gpu_memory(sim_gpu *g) {
   return g->memory;
 }
 
+/* The flops a subtask's work-item is charged at the host's speed: its own, or, when moving its
+ * bytes at the device's memory bandwidth takes longer, the flops that would take as long (the
+ * roofline: Williams, Waterman, Patterson, CACM 2009; the PRS paper's equations 6-7). */
+static double roofline_work(const sim_device *d, nw_exec *e) {
+  double items = nw_exec_items(e), flops = nw_exec_flops(e) / items;
+  if (d->bytes_per_s <= 0)
+    return flops;
+  double memory = nw_exec_bytes(e) / items / d->bytes_per_s * sg_host_get_speed(d->host);
+  return memory > flops ? memory : flops;
+}
+
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
@@ -411,7 +428,7 @@ static void device_actor(int argc, char **argv) {
     if (from_model)
       execute_slowed(d, modelled * sg_host_get_speed(d->host));
     else
-      execute_slowed(d, nw_exec_flops(e) / nw_exec_items(e));
+      execute_slowed(d, roofline_work(d, e));
     if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
       sg_actor_sleep_for(d->node->costs.done_s);
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
@@ -665,6 +682,13 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     double mem = host_property(gpu->host, "memsize", -1);
     gpu->launch_s = host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
     gpu->rle_s_per_byte = host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
+    gpu->mem_bw = host_property(gpu->host, "mem_bw", 0);
+    if (gpu->mem_bw < 0 || !isfinite(gpu->mem_bw)) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property mem_bw='%.40s' is not a number of bytes/s >= 0",
+               cfg->platform, name, sg_host_get_property_value(gpu->host, "mem_bw"));
+      return NW_ERR_ARG;
+    }
     if (mem <= 0 || gpu->launch_s < 0) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s needs a memsize property (bytes > 0)%s", cfg->platform,
@@ -715,6 +739,7 @@ static void transfer_models(sim_world *w, nw_node_config *nc) {
     nc->net_bandwidth = sg_host_get_route_bandwidth(w->node[0].host, w->node[1].host);
     nc->net_latency = sg_host_get_route_latency(w->node[0].host, w->node[1].host);
   }
+  nc->dram_bandwidth = w->node[0].dram_bw;
   if (w->node[0].ngpu > 0) {
     nc->pcie_bandwidth = sg_host_get_route_bandwidth(w->node[0].host, w->node[0].gpu[0].host);
     nc->pcie_latency = sg_host_get_route_latency(w->node[0].host, w->node[0].gpu[0].host);
@@ -751,6 +776,14 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     st = sim_costs_read(h, cfg->platform, &w->node[i].costs, res->error, sizeof res->error);
     if (st != NW_OK)
       break;
+    w->node[i].dram_bw = host_property(h, "dram_bw", 0);
+    if (w->node[i].dram_bw < 0 || !isfinite(w->node[i].dram_bw)) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property dram_bw='%.40s' is not a number of bytes/s >= 0",
+               cfg->platform, name, sg_host_get_property_value(h, "dram_bw"));
+      st = NW_ERR_ARG;
+      break;
+    }
     st = setup_gpus(w, i, res);
     if (st != NW_OK)
       break;
@@ -809,10 +842,12 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                                 .kind = nc->device_kind[d],
                                 .gpu = gpu,
                                 .host = gpu < 0 ? sn->host : sn->gpu[gpu].host,
+                                .bytes_per_s = gpu < 0 ? sn->dram_bw / (cpus[i] * group[i])
+                                                       : sn->gpu[gpu].mem_bw,
                                 .sem = sg_sem_init(0)};
       int cores = gpu < 0 && group[i] > 1 ? group[i] : 1; /* a work-group spreads over its cores */
       w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d], gpu < 0 ? cores : 0,
-                                            sg_host_get_speed(sn->dev[d].host) * cores};
+                                            sg_host_get_speed(sn->dev[d].host) * cores, gpu};
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;

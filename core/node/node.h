@@ -65,6 +65,14 @@ typedef struct nw_sched_config {
    * earlier one it shares a space with, other than read-only by both, has completed (paper
    * section 2). */
   int sequential_tasks;
+  /* The roofline policy (sched/roofline.c): 0, equation (8) of the PRS paper decides the CPUs'
+   * fraction of each node's subtasks (the default); 1, roofline_p (0 to 1) does, for sweeps
+   * that find the best one by measurement (the paper's "p by app profiling"). */
+  int roofline_fixed;
+  double roofline_p;
+  /* The roofline split takes the GPUs' data as already in their memory (the paper's iterative
+   * applications: equation (7) without its PCIe term; sched/roofline_model.h). */
+  int roofline_resident;
 } nw_sched_config;
 
 /* One device of the cluster as the scheduler sees it (model-based policies, sched/). */
@@ -72,6 +80,9 @@ typedef struct nw_device_desc {
   nw_device_kind kind;
   int cores;    /* a CPU device's cores (its work-group), 1 for a single core; 0 for a GPU */
   double flops; /* nominal flop/s (the platform's speed times cores); 0 when unknown (real) */
+  /* A GPU stream: which GPU of its node it runs on (the streams of one GPU share its flops,
+   * which each of them lists); unused for a CPU. */
+  int gpu;
 } nw_device_desc;
 
 typedef struct nw_node_config {
@@ -100,6 +111,9 @@ typedef struct nw_node_config {
    * nodes and the host<->GPU link, bandwidth in bytes/s and latency in s (the simulator reads
    * them from its platform); a bandwidth of 0 is unknown. */
   double net_bandwidth, net_latency, pcie_bandwidth, pcie_latency;
+  /* A node's host memory bandwidth, bytes/s, for the roofline split (B_dram of the PRS paper;
+   * the simulator reads it from the platform's dram_bw property); 0: unknown. */
+  double dram_bandwidth;
   nw_sched_config sched;
   const nw_task_kind *const *kinds; /* the application's task kinds, NULL-terminated */
   /* Node 0: the run's performance model (sched/perfmodel.h), fed with every node's

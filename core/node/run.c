@@ -155,6 +155,15 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
+    if (k == 0) { /* node 0's alone (stats.h) */
+      t->roofline_p = s->roofline_p;
+      t->roofline_intensity = s->roofline_intensity;
+      t->roofline_ridge_cpu = s->roofline_ridge_cpu;
+      t->roofline_ridge_gpu = s->roofline_ridge_gpu;
+      t->roofline_overlap = s->roofline_overlap;
+      t->roofline_range = s->roofline_range;
+      t->roofline_cpu_subtasks = s->roofline_cpu_subtasks;
+    }
     t->events_handled += s->events_handled;
     nw_rt_costs_add(&t->rt, &s->rt);
     t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;

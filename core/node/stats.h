@@ -135,6 +135,14 @@ typedef struct nw_stats {
   double task_first_submit_s;    /* node 0 only: first submission */
   double task_last_complete_s;   /* node 0 only: last completion */
   double total_flops;            /* node 0 only: cost-model work of all tasks */
+  /* Node 0 only, under the roofline policy (sched/roofline.c): its last task's split (the
+   * CPUs' fraction p, the line of equation (8), 0 without speeds; the kind's flops per byte on
+   * a CPU; the ridge points; equation (9)'s transfer share of a GPU block), and the subtasks
+   * it dealt CPU devices, cluster-wide, over all tasks. */
+  double roofline_p, roofline_intensity, roofline_ridge_cpu, roofline_ridge_gpu;
+  double roofline_overlap;
+  int roofline_range;
+  uint64_t roofline_cpu_subtasks;
   int devices;
   nw_device_stats device[NW_STATS_MAX_DEVICES];
 } nw_stats;

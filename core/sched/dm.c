@@ -70,8 +70,9 @@ static nw_device_desc desc_of(const nw_node *n, int g) {
     return n->cfg.cluster[g];
   int local, k = node_of(n, g, &local);
   if (k == n->cfg.id)
-    return (nw_device_desc){n->cfg.device_kind[local], n->cfg.device_cores[local], 0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0};
+    return (nw_device_desc){n->cfg.device_kind[local], n->cfg.device_cores[local], 0.0,
+                            n->cfg.device_gpu[local]};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0};
 }
 
 /* A subtask's footprint and data bytes, for the model. */

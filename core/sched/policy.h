@@ -97,5 +97,6 @@ extern const nw_policy nw_policy_heft;
 extern const nw_policy nw_policy_random;
 extern const nw_policy nw_policy_ws;
 extern const nw_policy nw_policy_lws;
+extern const nw_policy nw_policy_roofline;
 
 #endif

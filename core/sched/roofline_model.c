@@ -43,6 +43,6 @@ nw_roofline_split nw_roofline_split_work(const nw_roofline_machine *m, double a_
   r.p = total > 0 ? r.cpu_rate / total : 1.0; /* equation (5) */
   /* Equation (9) per byte of a block: transfer time over transfer plus compute time. */
   double compute = a_gpu > 0 && m->gpu_peak > 0 ? a_gpu / m->gpu_peak : 0.0;
-  r.overlap = s + compute > 0 ? s / (s + compute) : 0.0;
+  r.overlap = compute > 0 ? s / (s + compute) : NAN; /* no intensity: no block to weigh */
   return r;
 }

@@ -44,7 +44,8 @@ typedef struct nw_roofline_split {
   double ridge_cpu; /* A_cr, flops per byte (+inf when B_dram is unknown) */
   double ridge_gpu; /* A_gr (+inf when both bandwidths are unknown) */
   /* Equation (9): the share of a GPU block's time spent moving its data rather than computing
-   * (the block size cancels: the data and the work of a block grow together at fixed A). */
+   * (the block size cancels: the data and the work of a block grow together at fixed A); NaN
+   * without a GPU intensity. */
   double overlap;
 } nw_roofline_split;
 

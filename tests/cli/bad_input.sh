@@ -36,6 +36,8 @@ printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/co
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop rt_exec_done=-1 >"$tmp/bad-cost.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop rle_per_byte=-1e-9 >"$tmp/bad-gpu-rle.xml"
 printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop dram_bw=-5 >"$tmp/bad-dram.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mem_bw=-1 >"$tmp/bad-gpu-mem-bw.xml"
 
 want_status=2
 case $case in
@@ -130,6 +132,10 @@ unknown_placement) args=(run --placement diagonal) want="--placement: unknown va
 conv2d_placement_rows_columns) args=(run --app conv2d --n 64 --block 16 --placement rows-columns) want="--placement rows-columns: conv2d cannot place its inputs that way (it takes spread, blocks, node0, rows, columns)" ;;
 pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--placement rows: pagerank cannot place its inputs that way (it takes spread, blocks, node0)" ;;
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
+roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofline-p: '1.5' is neither auto nor a fraction from 0 to 1" ;;
+roofline_resident_bad) args=(run --roofline-resident maybe) want="--roofline-resident: unknown value 'maybe' (one of: on, off)" ;;
+platform_dram_bw_negative) args=(run --platform "$tmp/bad-dram.xml" --n 64 --block 16) want="host n0-cpu: property dram_bw='-5' is not a number of bytes/s >= 0" ;;
+platform_mem_bw_negative) args=(run --platform "$tmp/bad-gpu-mem-bw.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property mem_bw='-1' is not a number of bytes/s >= 0" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

@@ -108,8 +108,10 @@ static void local_first(const char *policy, int expect_origin) {
 
 /* 2 nodes of 2 devices, node 1's device 0 described as a GPU: its weight is 13.33 of 16.33. */
 static void random_run(uint64_t seed, script *s, uint64_t count[4], uint64_t *bytes) {
-  static const nw_device_desc cluster[4] = {
-      {NW_DEVICE_CPU, 1, 0}, {NW_DEVICE_CPU, 1, 0}, {NW_DEVICE_GPU, 0, 0}, {NW_DEVICE_CPU, 1, 0}};
+  static const nw_device_desc cluster[4] = {{NW_DEVICE_CPU, 1, 0, 0},
+                                            {NW_DEVICE_CPU, 1, 0, 0},
+                                            {NW_DEVICE_GPU, 0, 0, 0},
+                                            {NW_DEVICE_CPU, 1, 0, 0}};
   loop_config c;
   loop_config_defaults(&c);
   c.nodes = 2;
@@ -145,6 +147,40 @@ static void random_weighted(void) {
   CHECK(memcmp(a.by, b.by, sizeof a.by) == 0);
   random_run(12, &b, cb, &bytes);
   CHECK(memcmp(a.by, b.by, sizeof a.by) != 0);
+}
+
+/* roofline (PRS's static split) on 2 nodes of 2 devices described with speeds: node 0 a 1
+ * GFlop/s CPU and a 9 GFlop/s GPU, node 1 two 1 GFlop/s CPUs. matmul's kind has no bytes model,
+ * so it is compute-bound: the nodes get 10 : 2 of the 1024 subtasks (853, 171), node 0 p =
+ * 1 / 10 to its CPU (85) and the rest to its GPU (768), node 1 its share by rounding (86, 85). A
+ * fixed p
+ * (--roofline-p 0.5) splits node 0's share evenly and leaves node 1, which has no GPU, alone.
+ * Nothing is stolen, and the result is the reference's. */
+static void roofline_split(int fixed, const uint64_t expect[4]) {
+  static const nw_device_desc cluster[4] = {{NW_DEVICE_CPU, 1, 1e9, 0},
+                                            {NW_DEVICE_GPU, 0, 9e9, 0},
+                                            {NW_DEVICE_CPU, 1, 1e9, 0},
+                                            {NW_DEVICE_CPU, 1, 1e9, 0}};
+  loop_config c;
+  loop_config_defaults(&c);
+  c.nodes = 2;
+  c.devices = 2;
+  c.cluster = cluster;
+  static script s;
+  script_reset(&s, 2, 2);
+  use_script(&c, &s, "roofline");
+  c.sched.roofline_fixed = fixed;
+  c.sched.roofline_p = 0.5;
+  nw_app_args mm = {.n = 256, .block = 8, .seed = 5, .verify = 1, .spread = 1};
+  nw_run_result res;
+  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+  CHECK(res.verified == 1 && res.subtasks == 1024 && res.ndevices == 4);
+  CHECK(res.total.steals_attempted == 0);
+  for (int g = 0; g < 4; g++)
+    CHECK(res.devices[g].s.subtasks == expect[g]);
+  CHECK(res.total.roofline_p == (fixed ? 0.5 : 0.1) && res.total.roofline_range == 3);
+  CHECK(res.total.roofline_cpu_subtasks == expect[0] + expect[2] + expect[3]);
+  nw_run_result_free(&res);
 }
 
 /* eager hands subtasks out in FIFO order: one device launches them in id order, and on two
@@ -234,5 +270,7 @@ int main(void) {
   local_first("ws", 2);
   local_first("lws", 0);
   random_weighted();
+  roofline_split(0, (const uint64_t[4]){85, 768, 86, 85});
+  roofline_split(1, (const uint64_t[4]){427, 426, 86, 85});
   return check_report("policies");
 }

@@ -61,7 +61,16 @@ static const opt_def defs[] = {
      T_STRING,
      {0},
      "scheduling policy: unicorn (default), eager, prio, random, ws, lws, dm, dmda, dmdar, "
-     "dmdas, heft (README, \"Scheduling policies\")"},
+     "dmdas, heft, roofline (README, \"Scheduling policies\")"},
+    {"roofline-p",
+     T_STRING,
+     {0},
+     "roofline: the CPUs' fraction of each node's subtasks, 0 to 1; auto: equation (8) of the "
+     "PRS paper"},
+    {"roofline-resident",
+     T_CHOICE,
+     {"on", "off"},
+     "roofline: take the GPUs' data as already in their memory (iterative apps: no PCIe term)"},
     {"prefetch-depth",
      T_INT,
      {0},
@@ -335,6 +344,17 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     snprintf(c->sched.policy, sizeof c->sched.policy, "%s", v);
   } else if (!strcmp(n, "prefetch-depth"))
     c->sched.prefetch_depth = (int)u;
+  else if (!strcmp(n, "roofline-p")) {
+    int fixed = strcmp(v, "auto") != 0;
+    double p = fixed ? strtod(v, &end) : 0;
+    if (fixed && (*end || !(p >= 0 && p <= 1))) {
+      snprintf(why, len, "%s: '%s' is neither auto nor a fraction from 0 to 1", who, v);
+      return 1;
+    }
+    c->sched.roofline_fixed = fixed;
+    c->sched.roofline_p = p;
+  } else if (!strcmp(n, "roofline-resident"))
+    c->sched.roofline_resident = strcmp(v, "on") == 0;
   else if (!strcmp(n, "perfmodel")) {
     if (strlen(v) >= sizeof o->perfmodel) {
       snprintf(why, len, "%s: the path is too long", who);
@@ -474,6 +494,8 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
         snprintf(text, sizeof text, "%.17g", x);
       else
         snprintf(text, sizeof text, "%llu", (unsigned long long)x);
+    } else if (!strcmp(d->name, "roofline-p") && cJSON_IsNumber(item)) {
+      snprintf(text, sizeof text, "%.17g", item->valuedouble); /* a fraction, or "auto" */
     } else if (d->type == T_CHOICE && !strcmp(d->name, "pipeline") && cJSON_IsBool(item)) {
       v = cJSON_IsTrue(item) ? "on" : "off";
     } else {
@@ -685,6 +707,11 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "work-groups", c->work_groups ? "on" : "off");
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
   cJSON_AddNumberToObject(j, "prefetch-depth", c->sched.prefetch_depth);
+  if (c->sched.roofline_fixed)
+    cJSON_AddNumberToObject(j, "roofline-p", c->sched.roofline_p);
+  else
+    cJSON_AddStringToObject(j, "roofline-p", "auto");
+  cJSON_AddStringToObject(j, "roofline-resident", c->sched.roofline_resident ? "on" : "off");
   if (o->perfmodel[0])
     cJSON_AddStringToObject(j, "perfmodel", o->perfmodel);
   cJSON_AddStringToObject(j, "calibrate", c->calibrate ? "on" : "off");

@@ -2,8 +2,30 @@
 #include "report.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* A number, or null where it is not one (an infinite ridge point) or `absent`. */
+static void add_number_or_null(cJSON *j, const char *key, double x, int absent) {
+  if (absent || !isfinite(x))
+    cJSON_AddNullToObject(j, key);
+  else
+    cJSON_AddNumberToObject(j, key, x);
+}
+
+/* The roofline policy's split of its last task (sched/roofline.c); null under other policies. */
+static void add_roofline(cJSON *j, const nw_run_config *c, const nw_stats *t) {
+  int other = strcmp(c->sched.policy, "roofline") != 0;
+  add_number_or_null(j, "roofline_p", t->roofline_p, other);
+  add_number_or_null(j, "roofline_range", t->roofline_range, other);
+  add_number_or_null(j, "roofline_intensity", t->roofline_intensity, other);
+  add_number_or_null(j, "roofline_ridge_cpu", t->roofline_ridge_cpu, other);
+  add_number_or_null(j, "roofline_ridge_gpu", t->roofline_ridge_gpu, other);
+  add_number_or_null(j, "roofline_overlap", t->roofline_overlap, other);
+  add_number_or_null(j, "roofline_cpu_subtasks", (double)t->roofline_cpu_subtasks, other);
+}
 
 static const char *kind_name(nw_device_kind k) {
   return k == NW_DEVICE_GPU ? "gpu" : "cpu";
@@ -152,6 +174,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "pcie_bandwidth", r->total.pcie_bandwidth);
   cJSON_AddNumberToObject(j, "pcie_latency", r->total.pcie_latency);
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
+  add_roofline(j, c, &r->total);
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
   cJSON_AddNumberToObject(j, "locality_local_bytes", (double)r->total.locality_local_bytes);
