@@ -847,7 +847,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                                 .sem = sg_sem_init(0)};
       int cores = gpu < 0 && group[i] > 1 ? group[i] : 1; /* a work-group spreads over its cores */
       w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d], gpu < 0 ? cores : 0,
-                                            sg_host_get_speed(sn->dev[d].host) * cores, gpu};
+                                            sg_host_get_speed(sn->dev[d].host) * cores, gpu,
+                                            sn->dev[d].bytes_per_s * cores};
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;

@@ -83,6 +83,10 @@ typedef struct nw_device_desc {
   /* A GPU stream: which GPU of its node it runs on (the streams of one GPU share its flops,
    * which each of them lists); unused for a CPU. */
   int gpu;
+  /* Bytes/s its kernels stream from memory (a CPU device: its cores' share of the node's host
+   * memory bandwidth; a GPU: its own memory's); 0 when unknown. With a kind's bytes model, a
+   * subtask takes max(flops / flops, bytes / mem_bw), as the simulator charges it. */
+  double mem_bw;
 } nw_device_desc;
 
 typedef struct nw_node_config {

@@ -71,8 +71,8 @@ static nw_device_desc desc_of(const nw_node *n, int g) {
   int local, k = node_of(n, g, &local);
   if (k == n->cfg.id)
     return (nw_device_desc){n->cfg.device_kind[local], n->cfg.device_cores[local], 0.0,
-                            n->cfg.device_gpu[local]};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0};
+                            n->cfg.device_gpu[local], 0.0};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
 }
 
 /* A subtask's footprint and data bytes, for the model. */
@@ -97,14 +97,20 @@ static nw_status shape_of(nw_task_state *t, uint64_t s, dm_shape *out) {
 }
 
 /* Seconds subtask s takes on device g, or < 0 when uncalibrated: the measured model first,
- * then (not calibrating) the cost model over the device's nominal speed. */
+ * then (not calibrating) the cost model over the device's nominal speed, or over its memory
+ * bandwidth where the kind's bytes take longer (the roofline the simulator charges). */
 static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_device_desc g) {
   double secs;
   if (nw_perf_predict(n, t->kind, g.kind, g.cores, sh.footprint, sh.size, &secs))
     return secs;
-  if (!n->cfg.calibrate && g.flops > 0 && t->kind->flops)
-    return t->kind->flops(&t->info, s, g.kind) / g.flops;
-  return -1.0;
+  if (n->cfg.calibrate || g.flops <= 0 || !t->kind->flops)
+    return -1.0;
+  secs = t->kind->flops(&t->info, s, g.kind) / g.flops;
+  if (g.mem_bw > 0 && t->kind->bytes) {
+    double memory = t->kind->bytes(&t->info, s, g.kind) / g.mem_bw;
+    secs = memory > secs ? memory : secs;
+  }
+  return secs;
 }
 
 /* Predicted seconds to bring s's reads to device g on node k (dmda's data penalty). */

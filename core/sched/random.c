@@ -54,8 +54,8 @@ static nw_device_desc describe(const nw_node *n, int g) {
   int d = g - first_device(n, n->cfg.id);
   if (d >= 0 && d < n->cfg.devices)
     return (nw_device_desc){n->cfg.device_kind[d], n->cfg.device_cores[d], 0.0,
-                            n->cfg.device_gpu[d]};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0};
+                            n->cfg.device_gpu[d], 0.0};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
 }
 
 /* Cumulative weights of the cluster's devices: cum[g] = weight of devices 0..g. */
