@@ -130,6 +130,14 @@ unknown_placement) args=(run --placement diagonal) want="--placement: unknown va
 conv2d_placement_rows_columns) args=(run --app conv2d --n 64 --block 16 --placement rows-columns) want="--placement rows-columns: conv2d cannot place its inputs that way (it takes spread, blocks, node0, rows, columns)" ;;
 pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--placement rows: pagerank cannot place its inputs that way (it takes spread, blocks, node0)" ;;
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
+gemv_block_not_dividing) args=(run --app gemv --n 100 --block 32) want="gemv: --block 32 does not divide --n 100" ;;
+gemv_unknown_param) args=(run --app gemv --n 64 --block 16 --app-param rows=3) want="gemv: --app-param rows: unknown key (cols)" ;;
+gemv_cols_too_large) args=(run --app gemv --n 64 --block 16 --app-param cols=300000) want="gemv: 300000 columns (--app-param cols, default --n) is more than 262143" ;;
+gemv_default_cols_too_large) args=(run --app gemv --n 300000 --block 1000) want="gemv: 300000 columns (--app-param cols, default --n) is more than 262143" ;;
+cmeans_block_not_dividing) args=(run --app cmeans --n 100 --block 32) want="cmeans: --block 32 does not divide --n 100" ;;
+cmeans_unknown_param) args=(run --app cmeans --n 64 --block 16 --app-param k=3) want="cmeans: --app-param k: unknown key (clusters, dims, iterations)" ;;
+cmeans_clusters_zero) args=(run --app cmeans --n 64 --block 16 --app-param clusters=0) want="cmeans: --app-param clusters=0: not a whole number from 1 to 1024" ;;
+cmeans_fewer_points_than_clusters) args=(run --app cmeans --n 8 --block 4) want="cmeans: --n 8 is fewer points than the 10 clusters" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
