@@ -136,6 +136,14 @@ roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofl
 roofline_resident_bad) args=(run --roofline-resident maybe) want="--roofline-resident: unknown value 'maybe' (one of: on, off)" ;;
 platform_dram_bw_negative) args=(run --platform "$tmp/bad-dram.xml" --n 64 --block 16) want="host n0-cpu: property dram_bw='-5' is not a number of bytes/s >= 0" ;;
 platform_mem_bw_negative) args=(run --platform "$tmp/bad-gpu-mem-bw.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property mem_bw='-1' is not a number of bytes/s >= 0" ;;
+gemv_block_not_dividing) args=(run --app gemv --n 100 --block 32) want="gemv: --block 32 does not divide --n 100" ;;
+gemv_unknown_param) args=(run --app gemv --n 64 --block 16 --app-param rows=3) want="gemv: --app-param rows: unknown key (cols)" ;;
+gemv_cols_too_large) args=(run --app gemv --n 64 --block 16 --app-param cols=300000) want="gemv: 300000 columns (--app-param cols, default --n) is more than 262143" ;;
+gemv_default_cols_too_large) args=(run --app gemv --n 300000 --block 1000) want="gemv: 300000 columns (--app-param cols, default --n) is more than 262143" ;;
+cmeans_block_not_dividing) args=(run --app cmeans --n 100 --block 32) want="cmeans: --block 32 does not divide --n 100" ;;
+cmeans_unknown_param) args=(run --app cmeans --n 64 --block 16 --app-param k=3) want="cmeans: --app-param k: unknown key (clusters, dims, iterations)" ;;
+cmeans_clusters_zero) args=(run --app cmeans --n 64 --block 16 --app-param clusters=0) want="cmeans: --app-param clusters=0: not a whole number from 1 to 1024" ;;
+cmeans_fewer_points_than_clusters) args=(run --app cmeans --n 8 --block 4) want="cmeans: --n 8 is fewer points than the 10 clusters" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
