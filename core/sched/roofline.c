@@ -81,11 +81,12 @@ static double intensity(const nw_task_state *t, nw_device_kind kind) {
 }
 
 /* Node k's machine for equations (6)-(8): its CPU devices' speeds summed, and its GPUs' (each
- * GPU once, however many streams list it); B_pcie the link's times the GPUs, since each GPU
- * has its own (platforms/README.md). *known: every device's speed is known. */
+ * GPU once, however many streams list it, with their memories' bandwidth); B_pcie the link's
+ * times the GPUs, since each GPU has its own (platforms/README.md). *known: every device's speed is
+ * known. */
 static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
-  nw_roofline_machine m = {0, 0, n->cfg.dram_bandwidth, n->cfg.pcie_bandwidth,
-                           n->cfg.sched.roofline_resident};
+  nw_roofline_machine m = {
+      0, 0, n->cfg.dram_bandwidth, n->cfg.pcie_bandwidth, n->cfg.sched.roofline_resident, 0};
   int g0 = first_device(n, k), seen[NW_MAX_GPUS_PER_NODE] = {0}, gpus = 0;
   for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
     nw_device_desc dd = describe(n, g);
@@ -94,6 +95,7 @@ static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
       m.cpu_peak += dd.flops;
     else if (dd.gpu < 0 || dd.gpu >= NW_MAX_GPUS_PER_NODE || !seen[dd.gpu]) {
       m.gpu_peak += dd.flops;
+      m.gpu_mem_bw += dd.mem_bw;
       gpus++;
       if (dd.gpu >= 0 && dd.gpu < NW_MAX_GPUS_PER_NODE)
         seen[dd.gpu] = 1;
@@ -105,7 +107,7 @@ static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
 
 /* Node k's split without speeds: StarPU's relative speed-ups, no bandwidths. */
 static nw_roofline_split speedup_split(const nw_node *n, int k) {
-  nw_roofline_machine m = {0, 0, 0, 0, 0};
+  nw_roofline_machine m = {0, 0, 0, 0, 0, 0};
   int g0 = first_device(n, k);
   for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
     nw_device_desc dd = describe(n, g);

@@ -9,9 +9,11 @@ static double per_byte(double bw) {
 }
 
 /* The GPU's data path, DRAM then PCIe: seconds per byte (equation 7's right-hand side / S);
- * for data resident on the GPU, DRAM alone (the paper's iterative applications). */
+ * for data resident on the GPU, its own memory (the paper's iterative applications). */
 static double gpu_per_byte(const nw_roofline_machine *m) {
-  return per_byte(m->dram_bw) + (m->gpu_resident ? 0.0 : per_byte(m->pcie_bw));
+  if (m->gpu_resident)
+    return per_byte(m->gpu_mem_bw);
+  return per_byte(m->dram_bw) + per_byte(m->pcie_bw);
 }
 
 double nw_roofline_cpu_rate(const nw_roofline_machine *m, double a) {

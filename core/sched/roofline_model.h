@@ -17,6 +17,8 @@
  * CPU's ridge at 97.3% and C-means (A = 500) above the GPU's at 11.2%, B_dram would have to be
  * both below P_c / 2 and above 0.57 P_c (tests/unit/test_roofline_model.c).
  *
+ * With data resident on the GPUs (gpu_resident), equation (7)'s data path is their own memory.
+ *
  * A bandwidth of 0 means unknown and is taken as unlimited (the kernel is then compute-bound
  * on that side); so is an intensity of 0 or less (a kind without a bytes model).
  */
@@ -28,12 +30,14 @@ typedef struct nw_roofline_machine {
   double gpu_peak; /* P_g: the node's GPUs together, flop/s */
   double dram_bw;  /* B_dram: host memory, bytes/s (0: unknown, unlimited) */
   double pcie_bw;  /* B_pcie: host to GPU, bytes/s (0: unknown, unlimited) */
-  /* The GPUs' data is already in their memory, so it crosses neither DRAM nor PCIe on the way:
-   * the paper's iterative applications (section IV.C: "the average arithmetic intensity of
-   * C-means and GMM depend on the bandwidth of DRAM and peak performance of GPU, rather than
-   * bandwidth of PCI-E bus", their loop-invariant data staying on the GPU). Equation (7) then
-   * keeps only the DRAM term. */
+  /* The GPUs' data is already in their memory, so it crosses neither host memory nor PCIe: the
+   * paper's iterative applications (section IV.C: "the average arithmetic intensity of C-means
+   * and GMM depend on the bandwidth of DRAM and peak performance of GPU, rather than bandwidth
+   * of PCI-E bus", their loop-invariant data staying on the GPU). Equation (7) then has the
+   * GPUs stream their own memory: F_g = min(P_g, A_g * gpu_mem_bw). The paper's "DRAM" there is
+   * read as the GPU's (GDDR5), where resident data is. */
   int gpu_resident;
+  double gpu_mem_bw; /* the GPUs' own memory together, bytes/s (0: unknown, unlimited) */
 } nw_roofline_machine;
 
 typedef struct nw_roofline_split {

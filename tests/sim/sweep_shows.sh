@@ -20,6 +20,22 @@ less() {
   awk -v a="$a" -v b="$b" -v f="${5:-1}" 'BEGIN { exit !(a != "missing" && b != "missing" && a * f < b) }' ||
     { echo "sweep_shows $name: 0 passed, 1 failed"; exit 1; }
 }
+# within COL ROW LO HI: LO < COL[ROW] < HI
+within() {
+  a=$(val "$1" "$2")
+  echo "$1[$2] = $a; wanted between $3 and $4"
+  awk -v a="$a" -v lo="$3" -v hi="$4" 'BEGIN { exit !(a != "missing" && a > lo && a < hi) }' ||
+    { echo "sweep_shows $name: 0 passed, 1 failed"; exit 1; }
+}
+# near_best COL ROW FACTOR: COL[ROW] <= FACTOR * the smallest COL of any row
+near_best() {
+  a=$(val "$1" "$2")
+  best=$(awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+    k && (m == "" || $k < m) { m = $k } END { print m == "" ? "missing" : m }' "$tmp/out.csv")
+  echo "$1[$2] = $a; smallest $1 = $best; wanted $1[$2] <= $3 x smallest"
+  awk -v a="$a" -v b="$best" -v f="$3" 'BEGIN { exit !(a != "missing" && b != "missing" && a <= f * b) }' ||
+    { echo "sweep_shows $name: 0 passed, 1 failed"; exit 1; }
+}
 rows=$(($(wc -l <"$tmp/out.csv") - 1))
 case $name in
 matmul-scaling) # every doubling of nodes is faster; 14 nodes at least 10x one node
@@ -50,6 +66,22 @@ sched-policies-conv2d) # tiles spread at random: placing each subtask where its 
 sched-hetero) # a fast GPU beside slow cores: predicting each device's finish wins
   less makespan_s dmda makespan_s eager 5
   less makespan_s dmda makespan_s random 2 ;;
+roofline-gemv) # equation (8)'s p puts most of gemv on the CPUs (bandwidth-bound on the GPUs'
+  # PCIe) and runs within 5% of the best fixed p
+  within roofline_p auto 0.5 1
+  near_best makespan_s auto 1.05 ;;
+roofline-cmeans) # most of C-means on the GPUs (compute-bound, points resident there); within 5%
+  within roofline_p auto 0 0.5
+  near_best makespan_s auto 1.05 ;;
+roofline-vs-dynamic-gemv) # the static split is close to the dynamic policies; dmda, whose
+  # model hides every transfer behind queued work, floods the PCIe-bound GPUs
+  near_best makespan_s roofline 1.1
+  less makespan_s roofline makespan_s dmda 3 ;;
+roofline-vs-dynamic-cmeans) # a static split keeps each GPU's points cached across iterations;
+  # stealing and a shared queue move subtasks, so the points are copied again
+  less makespan_s roofline makespan_s unicorn 1.2
+  less makespan_s roofline makespan_s eager 1.2
+  less cache_misses roofline cache_misses unicorn ;;
 prefetch-priority) [ "$rows" -eq 2 ] || { echo "sweep_shows $name: $rows rows, wanted 2"; exit 1; } ;;
 *) echo "sweep_shows: no check for $name"; exit 2 ;;
 esac

@@ -14,7 +14,8 @@
  * - the ones for which equation (8) gives Table 5's values. The paper evaluates C-means and
  *   GMM with their loop-invariant data already on the GPU (section IV.C: their intensity
  *   depends "on the bandwidth of DRAM and peak performance of GPU, rather than bandwidth of
- *   PCI-E bus"; nw_roofline_machine.gpu_resident), GEMV with its data crossing PCIe. Then the
+ *   PCI-E bus"; nw_roofline_machine.gpu_resident: the GPUs stream their own memory, 2 x 144
+ *   GB/s), GEMV with its data crossing PCIe. Then the
  *   third line of equation (8) fixes P_g / P_c = 1/0.112 - 1 = 7.93 and its first, with
  *   A_c = A_g, (B_dram + B_pcie) / (B_dram + 2 B_pcie) = 0.973, so B_dram / B_pcie =
  *   (2 x 0.973 - 1) / (1 - 0.973) = 35.0. Keeping the data sheets' P_c and B_dram: P_g = 1066
@@ -40,7 +41,7 @@ static double percent(double p) {
 }
 
 static void table5_data_sheets(void) {
-  nw_roofline_machine delta = {134.4 * G, 1030 * G, 64 * G, 8 * G, 0};
+  nw_roofline_machine delta = {134.4 * G, 1030 * G, 64 * G, 8 * G, 0, 0};
   nw_roofline_split gemv = nw_roofline_split_work(&delta, 2, 2);
   nw_roofline_split cmeans = nw_roofline_split_work(&delta, 5 * 100, 5 * 100);
   nw_roofline_split gmm = nw_roofline_split_work(&delta, 11 * 10 * 60, 11 * 10 * 60);
@@ -52,12 +53,13 @@ static void table5_data_sheets(void) {
 }
 
 static void table5_fitted(void) {
-  nw_roofline_machine delta = {134.4 * G, 1066 * G, 64 * G, 64 * G / 35.0, 0};
+  nw_roofline_machine delta = {134.4 * G, 1066 * G, 64 * G, 64 * G / 35.0, 0, 0};
   nw_roofline_split gemv = nw_roofline_split_work(&delta, 2, 2);
   CHECK(gemv.range == 1 && percent(gemv.p) == 97.3);
   /* C-means copying its points every time would be bandwidth-bound on the GPU (A_gr = 600). */
   CHECK(nw_roofline_split_work(&delta, 500, 500).range == 2);
   delta.gpu_resident = 1;
+  delta.gpu_mem_bw = 2 * 144 * G; /* two C2070's GDDR5, ECC off (data sheet) */
   nw_roofline_split cmeans = nw_roofline_split_work(&delta, 500, 500);
   nw_roofline_split gmm = nw_roofline_split_work(&delta, 6600, 6600);
   CHECK(cmeans.range == 3 && percent(cmeans.p) == 11.2);
@@ -70,7 +72,7 @@ static void table5_fitted(void) {
 static void table5_needs_residency(void) {
   double pc = 134.4 * G;
   for (double bd = 1 * G; bd < pc / 2; bd *= 1.05) {
-    nw_roofline_machine m = {pc, 7.93 * pc, bd, bd / 35.0, 0};
+    nw_roofline_machine m = {pc, 7.93 * pc, bd, bd / 35.0, 0, 0};
     CHECK(nw_roofline_split_work(&m, 2, 2).range == 1);
     CHECK(nw_roofline_split_work(&m, 500, 500).range < 3);
   }
@@ -78,7 +80,7 @@ static void table5_needs_residency(void) {
 
 /* p falls as A grows, and is continuous at both ridge points (section III.B.3, Fig. 3). */
 static void shape(void) {
-  nw_roofline_machine m = {100 * G, 1000 * G, 50 * G, 10 * G, 0};
+  nw_roofline_machine m = {100 * G, 1000 * G, 50 * G, 10 * G, 0, 0};
   nw_roofline_split at = nw_roofline_split_work(&m, 1, 1);
   double last = 2;
   for (double a = 0.125; a < 1e4; a *= 1.1) {
@@ -100,15 +102,19 @@ static void shape(void) {
 
 /* No GPU: everything to the CPUs; no CPU: nothing; unknown bandwidths: compute-bound. */
 static void edges(void) {
-  nw_roofline_machine cpus = {100 * G, 0, 50 * G, 0, 0};
+  nw_roofline_machine cpus = {100 * G, 0, 50 * G, 0, 0, 0};
   CHECK(nw_roofline_split_work(&cpus, 0.5, 0.5).p == 1.0);
-  nw_roofline_machine gpus = {0, 1000 * G, 50 * G, 10 * G, 0};
+  nw_roofline_machine gpus = {0, 1000 * G, 50 * G, 10 * G, 0, 0};
   CHECK(nw_roofline_split_work(&gpus, 0.5, 0.5).p == 0.0);
-  nw_roofline_machine unknown = {100 * G, 300 * G, 0, 0, 0};
+  nw_roofline_machine unknown = {100 * G, 300 * G, 0, 0, 0, 0};
   nw_roofline_split s = nw_roofline_split_work(&unknown, 0.5, 0.5);
   CHECK(s.range == 3 && s.p == 0.25 && isinf(s.ridge_cpu) && isinf(s.ridge_gpu));
+  /* Resident data: the GPUs' own memory bounds them, not host memory or PCIe. */
+  nw_roofline_machine resident = {100 * G, 1000 * G, 1 * G, 1 * G, 1, 100 * G};
+  nw_roofline_split r = nw_roofline_split_work(&resident, 2, 2);
+  CHECK(r.gpu_rate == 200 * G && r.range == 1 && r.ridge_gpu == 10.0);
   /* A kind without a bytes model (intensity 0) is compute-bound however slow the memory. */
-  nw_roofline_machine slow = {100 * G, 300 * G, 1, 1, 0};
+  nw_roofline_machine slow = {100 * G, 300 * G, 1, 1, 0, 0};
   CHECK(nw_roofline_split_work(&slow, 0, 0).p == 0.25);
 }
 
