@@ -141,6 +141,20 @@ typedef struct nw_task_kind {
    * the simulator charges a subtask max(flops / peak, bytes / memory bandwidth) where the
    * platform gives a memory bandwidth. May be NULL: the kind is taken as compute-bound. */
   double (*bytes)(const nw_task_info *t, uint64_t subtask, nw_device_kind kind);
+  /* Agglomeration (`--agglomerate N`; Lifflander, Evans, Arya, Kale, "Dynamic Scheduling for
+   * Work Agglomeration on Heterogeneous Clusters", section III): runs `count` subtasks of one
+   * task in one GPU launch. subtasks[j]'s views are views[j], an array laid out as cuda_kernel's
+   * (bound spaces, then the scratch buffer), in host memory, holding device pointers; the entry
+   * builds whatever offset array its kernel needs, issues the work on `stream` and finishes it
+   * before returning. Together the subtasks must do exactly what cuda_kernel does for each of
+   * them. NULL: the kind's subtasks are launched one at a time, never agglomerated. */
+  void (*cuda_batch_kernel)(const nw_task_info *t, const uint64_t *subtasks, int count,
+                            const nw_gpu_view *const *views, void *stream);
+  /* The batched kernel's computation on host memory laid out as on the device: what the
+   * simulator's functional mode runs for an agglomerated launch on a modelled GPU. Required
+   * beside cuda_batch_kernel for the simulator to agglomerate the kind in functional mode. */
+  void (*gpu_emulated_batch_kernel)(const nw_task_info *t, const uint64_t *subtasks, int count,
+                                    const nw_gpu_view *const *views);
 } nw_task_kind;
 
 /* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a
