@@ -124,6 +124,17 @@ double nw_exec_bytes(const nw_exec *exec);
  * `stream`; nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */
 void nw_exec_run_gpu(nw_exec *exec, unsigned char *memory, void *stream);
 void nw_exec_run_gpu_emulated(nw_exec *exec, unsigned char *memory);
+/* Agglomeration (core/device/agglo.h): whether the exec's kind has a batched GPU entry (the
+ * host emulation's when `emulated`, else CUDA's); whether it is high priority (its kind's
+ * priority above 0, never agglomerated); its task, the group its launch may share. */
+int nw_exec_batchable(const nw_exec *exec, int emulated);
+int nw_exec_high_priority(const nw_exec *exec);
+uint64_t nw_exec_task_id(const nw_exec *exec);
+/* Runs k execs of one task, each batchable, as one launch of the kind's batched entry (its
+ * host emulation when `emulated`, else CUDA's on `stream`). 0 when memory for the views'
+ * table runs out (nothing ran). */
+int nw_exec_run_gpu_batch(nw_exec *const *execs, int k, unsigned char *memory, void *stream,
+                          int emulated);
 /* The bytes a driver call copies when the node handles it (a space write or read: its
  * length; 0 for the others): a backend that charges the runtime's own time (the simulator
  * with a calibrated platform) charges these at memory bandwidth, apart from the call's

@@ -359,6 +359,11 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
     snprintf(res->error, sizeof res->error, "--data phantom is for the simulator (--backend sim)");
     return NW_ERR_ARG;
   }
+  if (cfg->agglomerate > 0) { /* the batched CUDA entries exist; the real GPU's FIFO does not */
+    snprintf(res->error, sizeof res->error,
+             "--agglomerate is implemented in the simulator only (--backend sim)");
+    return NW_ERR_ARG;
+  }
   if (cfg->nodes > 0 && cfg->nodes != size) {
     snprintf(res->error, sizeof res->error, "--nodes %d but mpirun started %d processes",
              cfg->nodes, size);

@@ -35,6 +35,7 @@
 #include <xbt/log.h>
 #include <xbt/sysdep.h>
 
+#include "agglo.h"
 #include "due_heap.h"
 #include "perfdata.h"
 #include "platform_check.h"
@@ -80,7 +81,16 @@ typedef struct sim_gpu {
   double launch_s;
   double rle_s_per_byte; /* encoding a result before its copy out (--compression gpu) */
   double mem_bw;         /* its memory's bytes/s (property mem_bw); 0: kernels compute-bound */
-  sim_engine engine[2];  /* [0] device to host, [1] host to device */
+  /* The work one launch needs to occupy every multiprocessor (property fill_flops): a launch
+   * with less takes as long as one with this much. 0: none. */
+  double fill_flops;
+  /* --agglomerate: the accelerator FIFO its lanes (devices) launch into, and the semaphore that
+   * wakes its dispatcher actor (agglo.h). */
+  nw_agglo fifo;
+  sg_sem_t fifo_sem;
+  struct sim_device *lane0; /* one of its devices: its host, speed and memory bandwidth */
+  uint64_t launches, launched, largest; /* kernel launches, the subtasks they ran, the most */
+  sim_engine engine[2];                 /* [0] device to host, [1] host to device */
 } sim_gpu;
 
 typedef struct sim_device {
@@ -408,12 +418,23 @@ static void device_actor(int argc, char **argv) {
      * is what was measured; what the model does not know takes the cost model's flops. */
     int from_model = cfg->perfmodel && !cfg->calibrate &&
                      nw_perf_exec_seconds(e, d->kind, cfg->perfmodel, &modelled);
+    if (d->kind == NW_DEVICE_GPU && cfg->agglomerate > 0) {
+      sim_gpu *g = &d->node->gpu[d->gpu]; /* into the FIFO: the dispatcher launches it */
+      nw_agglo_item it = {e, nw_exec_task_id(e), nw_exec_batchable(e, 1), nw_exec_high_priority(e)};
+      if (nw_agglo_push(&g->fifo, it) != NW_OK) {
+        fprintf(stderr, "narwhal: out of memory for a GPU's agglomeration queue\n");
+        exit(1);
+      }
+      sg_sem_release(g->fifo_sem);
+      continue;
+    }
     if (d->kind == NW_DEVICE_GPU) {
       sim_gpu *g = &d->node->gpu[d->gpu];
       if (functional)
         nw_exec_run_gpu_emulated(e, gpu_memory(g));
       if (!from_model)
         sg_actor_sleep_for(g->launch_s);
+      g->launches++, g->launched++, g->largest = 1;
     } else {
       /* The compute thread's hand-offs (sim_costs.h). A measured duration already holds them:
        * the core times a subtask from its launch to its completion reaching the event loop. */
@@ -427,6 +448,8 @@ static void device_actor(int argc, char **argv) {
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
     if (from_model)
       execute_slowed(d, modelled * sg_host_get_speed(d->host));
+    else if (d->kind == NW_DEVICE_GPU)
+      execute_slowed(d, fmax(roofline_work(d, e), d->node->gpu[d->gpu].fill_flops));
     else
       execute_slowed(d, roofline_work(d, e));
     if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
@@ -434,6 +457,52 @@ static void device_actor(int argc, char **argv) {
     nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
     post(d->node, ev);
+  }
+}
+
+/* --agglomerate: a GPU's dispatcher (Lifflander et al., "Dynamic Scheduling for Work
+ * Agglomeration on Heterogeneous Clusters", section III, agglomerateWork). Whenever the GPU is
+ * idle and its FIFO holds work, it takes the next launch by agglo.h's rule (min(queued, N) of
+ * one task, high priority first and alone) and runs it: one launch latency, then the batch's
+ * work at the GPU's speed (each subtask's roofline work, summed; at least fill_flops), and
+ * every subtask completes when the launch does. While it runs, the lanes' next subtasks queue
+ * up, so launches grow with the rate at which subtasks arrive, as in the paper. A measured
+ * model's durations are per subtask, launch included, so agglomerated launches take the cost
+ * model's instead. Functional mode runs the kind's batched host emulation for a batch of
+ * several, its single emulation for one. */
+static void gpu_dispatch_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_gpu *g = sg_actor_self_get_data();
+  sim_device *lane = g->lane0;
+  int functional = lane->node->w->cfg->functional;
+  nw_exec **batch = malloc((size_t)g->fifo.max * sizeof *batch);
+  if (!batch) {
+    fprintf(stderr, "narwhal: out of memory for a GPU's agglomeration queue\n");
+    exit(1);
+  }
+  for (;;) {
+    while (!nw_agglo_queued(&g->fifo))
+      sg_sem_acquire(g->fifo_sem);
+    int k = nw_agglo_take(&g->fifo, (void **)batch);
+    if (functional && k == 1)
+      nw_exec_run_gpu_emulated(batch[0], gpu_memory(g));
+    else if (functional && !nw_exec_run_gpu_batch(batch, k, gpu_memory(g), NULL, 1)) {
+      fprintf(stderr, "narwhal: out of memory for an agglomerated launch's views\n");
+      exit(1);
+    }
+    sg_actor_sleep_for(g->launch_s);
+    double work = 0;
+    for (int j = 0; j < k; j++)
+      work += roofline_work(lane, batch[j]);
+    execute_slowed(lane, fmax(work, g->fill_flops));
+    g->launches++;
+    g->launched += (uint64_t)k;
+    g->largest = (uint64_t)k > g->largest ? (uint64_t)k : g->largest;
+    for (int j = 0; j < k; j++) {
+      nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+      ev->exec = batch[j];
+      post(lane->node, ev);
+    }
   }
 }
 
@@ -683,6 +752,14 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     gpu->launch_s = host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
     gpu->rle_s_per_byte = host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
     gpu->mem_bw = host_property(gpu->host, "mem_bw", 0);
+    gpu->fill_flops = host_property(gpu->host, "fill_flops", 0);
+    if (gpu->fill_flops < 0 || !isfinite(gpu->fill_flops)) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property fill_flops='%.40s' is not a number of flops "
+               ">= 0",
+               cfg->platform, name, sg_host_get_property_value(gpu->host, "fill_flops"));
+      return NW_ERR_ARG;
+    }
     if (gpu->mem_bw < 0 || !isfinite(gpu->mem_bw)) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s: property mem_bw='%.40s' is not a number of bytes/s >= 0",
@@ -788,6 +865,13 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     if (st != NW_OK)
       break;
     int ngpu = w->node[i].ngpu;
+    if (cfg->agglomerate > 0 && ngpu == 0) {
+      snprintf(res->error, sizeof res->error,
+               "--agglomerate %d: node %d runs no GPU (--devices %s); agglomeration is a GPU mode",
+               cfg->agglomerate, i, nw_devices_mode_name(cfg->devices));
+      st = NW_ERR_ARG;
+      break;
+    }
     char why[256];
     st = nw_run_cpu_layout(cfg, cores, ngpu, &cpus[i], &group[i], why, sizeof why);
     if (st != NW_OK) {
@@ -852,6 +936,11 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;
+      nw_agglo_init(&sn->gpu[g].fifo, cfg->agglomerate);
+      sn->gpu[g].fifo_sem = sg_sem_init(0);
+      for (int d = 0; d < sn->ndev; d++)
+        if (sn->dev[d].gpu == g && !sn->gpu[g].lane0)
+          sn->gpu[g].lane0 = &sn->dev[d];
       for (int dir = 0; dir < 2; dir++) {
         sim_engine *e = &sn->gpu[g].engine[dir];
         *e = (sim_engine){.node = sn, .gpu = g, .to_device = dir, .sem = sg_sem_init(0)};
@@ -873,6 +962,8 @@ static void start_actors(sim_world *w) {
       spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1, dev_stack);
     for (int g = 0; g < sn->ngpu; g++) {
       sim_engine *e = sn->gpu[g].engine;
+      if (w->cfg->agglomerate > 0)
+        spawn("dispatch", sn->gpu[g].host, gpu_dispatch_actor, &sn->gpu[g], 1, dev_stack);
       spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1, dev_stack);
       spawn("sink-d2h", sn->host, mailbox_sink_actor, e[0].mbox, 1, STACK_SERVICE);
       spawn("copy-h2d", sn->host, engine_actor, &e[1], 1, dev_stack);
@@ -905,6 +996,9 @@ static void free_world(sim_world *w) {
         sg_sem_destroy(sn->dev[d].sem);
     }
     for (int g = 0; g < sn->ngpu; g++) {
+      nw_agglo_free(&sn->gpu[g].fifo); /* execs there are the core's, freed with the node */
+      if (sn->gpu[g].fifo_sem)
+        sg_sem_destroy(sn->gpu[g].fifo_sem);
       for (int dir = 0; dir < 2; dir++) {
         sim_engine *e = &sn->gpu[g].engine[dir];
         while (e->head) {
@@ -1014,6 +1108,13 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   for (int i = 0; stats && i < w.nodes; i++) {
     stats[i] = *nw_node_stats(w.node[i].node);
     stats[i].demand_overtakes = w.node[i].out.overtakes;
+    for (int g = 0; g < w.node[i].ngpu; g++) {
+      const sim_gpu *gpu = &w.node[i].gpu[g];
+      stats[i].gpu_launches += gpu->launches;
+      stats[i].gpu_launch_subtasks += gpu->launched;
+      if (gpu->largest > stats[i].gpu_launch_largest)
+        stats[i].gpu_launch_largest = gpu->largest;
+    }
   }
   st = stats ? nw_run_result_fill(res, stats, w.nodes, &w.outcome) : NW_ERR_NOMEM;
   free(stats);

@@ -4,6 +4,7 @@
  * and the bytes its views point at, never the node, so they are safe off the node's thread.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "node_internal.h"
 
@@ -47,6 +48,50 @@ void nw_exec_run_gpu(nw_exec *e, unsigned char *memory, void *stream) {
   gpu_views(e, memory, v);
   if (e->task->kind->cuda_kernel)
     e->task->kind->cuda_kernel(&e->task->info, e->subtask, v, stream);
+}
+
+int nw_exec_batchable(const nw_exec *e, int emulated) {
+  const nw_task_kind *k = e->task->kind;
+  return emulated ? k->gpu_emulated_batch_kernel != NULL : k->cuda_batch_kernel != NULL;
+}
+
+int nw_exec_high_priority(const nw_exec *e) {
+  const nw_task_kind *k = e->task->kind;
+  return k->priority && k->priority(&e->task->info, e->subtask) > 0;
+}
+
+uint64_t nw_exec_task_id(const nw_exec *e) {
+  return e->task->id;
+}
+
+/* The views of a batch's execs, one array per exec, for a batched kernel entry; NULL when
+ * memory runs out. */
+static nw_gpu_view *batch_views(nw_exec *const *e, int k, unsigned char *memory,
+                                const nw_gpu_view **rows, uint64_t *subtasks) {
+  nw_gpu_view *v = malloc((size_t)k * NW_MAX_VIEWS * sizeof *v);
+  for (int j = 0; v && j < k; j++) {
+    gpu_views(e[j], memory, v + (size_t)j * NW_MAX_VIEWS);
+    rows[j] = v + (size_t)j * NW_MAX_VIEWS;
+    subtasks[j] = e[j]->subtask;
+  }
+  return v;
+}
+
+int nw_exec_run_gpu_batch(nw_exec *const *e, int k, unsigned char *memory, void *stream,
+                          int emulated) {
+  const nw_task_kind *kind = e[0]->task->kind;
+  const nw_gpu_view **rows = malloc((size_t)k * sizeof *rows);
+  uint64_t *subtasks = malloc((size_t)k * sizeof *subtasks);
+  nw_gpu_view *v = rows && subtasks ? batch_views(e, k, memory, rows, subtasks) : NULL;
+  if (v && emulated)
+    kind->gpu_emulated_batch_kernel(&e[0]->task->info, subtasks, k, rows);
+  else if (v)
+    kind->cuda_batch_kernel(&e[0]->task->info, subtasks, k, rows, stream);
+  int ok = v != NULL;
+  free(v);
+  free(rows);
+  free(subtasks);
+  return ok;
 }
 
 void nw_exec_run_gpu_emulated(nw_exec *e, unsigned char *memory) {

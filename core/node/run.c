@@ -155,6 +155,10 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->cancelled += s->cancelled;
     t->prosteal_rounds += s->prosteal_rounds;
     t->perf_samples += s->perf_samples;
+    t->gpu_launches += s->gpu_launches;
+    t->gpu_launch_subtasks += s->gpu_launch_subtasks;
+    if (s->gpu_launch_largest > t->gpu_launch_largest)
+      t->gpu_launch_largest = s->gpu_launch_largest;
     if (k == 0) { /* node 0's alone (stats.h) */
       t->roofline_p = s->roofline_p;
       t->roofline_intensity = s->roofline_intensity;

@@ -43,6 +43,9 @@ typedef struct nw_run_config {
   nw_devices_mode devices;
   uint64_t gpu_mem; /* GPU memory budget in bytes; 0: each GPU's own */
   int gpu_streams;  /* subtasks one GPU runs at once */
+  /* Dynamic agglomeration (core/device/agglo.h): the most subtasks one GPU launch runs (the
+   * paper's maximum agglomeration size); 0: off, each subtask its own launch. */
+  int agglomerate;
   nw_app_args args;
   nw_sched_config sched;
   /* The performance model (sched/perfmodel.h), loaded by the tool from --perfmodel, owned by

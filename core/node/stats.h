@@ -128,7 +128,10 @@ typedef struct nw_stats {
    * (owned, or a still-valid copy kept from an earlier task). */
   uint64_t locality_read_bytes;
   uint64_t locality_local_bytes;
-  double demand_wait_s;          /* its devices' demand_wait_s, summed */
+  double demand_wait_s; /* its devices' demand_wait_s, summed */
+  /* Filled by the backend (the simulator): kernel launches on its GPUs, the subtasks they ran
+   * (more than the launches where --agglomerate put several in one), and the largest launch. */
+  uint64_t gpu_launches, gpu_launch_subtasks, gpu_launch_largest;
   uint64_t tasks_concurrent_max; /* node 0 only: the most tasks that ran at once */
   uint64_t tasks_run;            /* node 0 only: tasks started */
   uint64_t tasks_nested;         /* node 0 only: of those, tasks nested in another */

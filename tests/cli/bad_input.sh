@@ -37,6 +37,7 @@ printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/co
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop rle_per_byte=-1e-9 >"$tmp/bad-gpu-rle.xml"
 printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop dram_bw=-5 >"$tmp/bad-dram.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop fill_flops=-1 >"$tmp/bad-fill.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mem_bw=-1 >"$tmp/bad-gpu-mem-bw.xml"
 
 want_status=2
@@ -64,7 +65,7 @@ block_not_dividing) args=(run --platform "$small" --n 100 --block 32) want="does
 verify_phantom) args=(run --data phantom --verify) want="--verify needs --data functional" ;;
 unknown_command) args=(frobnicate) want="unknown command 'frobnicate'" ;;
 unknown_gpu_cache) args=(run --gpu-cache fifo) want="--gpu-cache: unknown value 'fifo' (one of: lru, mru, lfu, mfu, random, none)" ;;
-gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 8" ;;
+gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 32" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
@@ -132,6 +133,10 @@ unknown_placement) args=(run --placement diagonal) want="--placement: unknown va
 conv2d_placement_rows_columns) args=(run --app conv2d --n 64 --block 16 --placement rows-columns) want="--placement rows-columns: conv2d cannot place its inputs that way (it takes spread, blocks, node0, rows, columns)" ;;
 pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--placement rows: pagerank cannot place its inputs that way (it takes spread, blocks, node0)" ;;
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
+agglomerate_without_gpu) args=(run --platform "$small" --agglomerate 8 --n 64 --block 16) want="--agglomerate 8: node 0 runs no GPU (--devices cpu); agglomeration is a GPU mode" ;;
+agglomerate_too_large) args=(run --agglomerate 2000) want="--agglomerate: must be from 0 (off) to 1024" ;;
+agglomerate_real) args=(run --backend real --agglomerate 4 --n 64 --block 16) want="--agglomerate is implemented in the simulator only (--backend sim)" ;;
+platform_fill_flops_negative) args=(run --platform "$tmp/bad-fill.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property fill_flops='-1' is not a number of flops >= 0" ;;
 roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofline-p: '1.5' is neither auto nor a fraction from 0 to 1" ;;
 roofline_resident_bad) args=(run --roofline-resident maybe) want="--roofline-resident: unknown value 'maybe' (one of: on, off)" ;;
 platform_dram_bw_negative) args=(run --platform "$tmp/bad-dram.xml" --n 64 --block 16) want="host n0-cpu: property dram_bw='-5' is not a number of bytes/s >= 0" ;;

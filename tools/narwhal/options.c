@@ -121,7 +121,16 @@ static const opt_def defs[] = {
      {"lru", "mru", "lfu", "mfu", "random", "none"},
      "eviction policy of each GPU's software cache"},
     {"gpu-mem", T_U64, {0}, "GPU memory budget in bytes; 0: the GPU's own (platform memsize)"},
-    {"gpu-streams", T_INT, {0}, "subtasks one GPU runs at once (CUDA streams), 1 to 8"},
+    {"gpu-streams",
+     T_INT,
+     {0},
+     "subtasks one GPU runs at once (CUDA streams; with --agglomerate, the lanes that feed its "
+     "FIFO), 1 to 32"},
+    {"agglomerate",
+     T_INT,
+     {0},
+     "dynamic agglomeration (sim): the most subtasks one GPU launch runs, 0 off (README, "
+     "\"Agglomeration\")"},
     {"check-views",
      T_CHOICE,
      {"on", "off"},
@@ -396,11 +405,17 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
   else if (!strcmp(n, "gpu-mem"))
     c->gpu_mem = u;
   else if (!strcmp(n, "gpu-streams")) {
-    if (u < 1 || u > 8) {
-      snprintf(why, len, "%s: must be from 1 to 8", who);
+    if (u < 1 || u > 32) {
+      snprintf(why, len, "%s: must be from 1 to 32", who);
       return 1;
     }
     c->gpu_streams = (int)u;
+  } else if (!strcmp(n, "agglomerate")) {
+    if (u > 1024) {
+      snprintf(why, len, "%s: must be from 0 (off) to 1024", who);
+      return 1;
+    }
+    c->agglomerate = (int)u;
   } else if (!strcmp(n, "slow")) {
     char reason[300];
     if (nw_slowdown_parse(c, v, reason, sizeof reason) != NW_OK) {
@@ -733,6 +748,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "gpu-cache", nw_cache_policy_name(c->sched.gpu_cache));
   tool_json_add_u64(j, "gpu-mem", c->gpu_mem);
   cJSON_AddNumberToObject(j, "gpu-streams", c->gpu_streams);
+  cJSON_AddNumberToObject(j, "agglomerate", c->agglomerate);
   if (c->nslow) {
     char text[512] = "";
     for (int i = 0; i < c->nslow; i++) {

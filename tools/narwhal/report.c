@@ -175,6 +175,14 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "pcie_latency", r->total.pcie_latency);
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
   add_roofline(j, c, &r->total);
+  cJSON_AddNumberToObject(j, "gpu_launches", (double)r->total.gpu_launches);
+  cJSON_AddNumberToObject(j, "gpu_launch_subtasks", (double)r->total.gpu_launch_subtasks);
+  cJSON_AddNumberToObject(j, "gpu_launch_largest", (double)r->total.gpu_launch_largest);
+  add_number_or_null(j, "agglomeration_mean",
+                     r->total.gpu_launches
+                         ? (double)r->total.gpu_launch_subtasks / (double)r->total.gpu_launches
+                         : 0.0,
+                     r->total.gpu_launches == 0);
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
   cJSON_AddNumberToObject(j, "locality_local_bytes", (double)r->total.locality_local_bytes);
