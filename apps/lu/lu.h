@@ -53,6 +53,10 @@ void nw_lu_cuda_diag(int b, float *m, int ldm, float *d, void *stream);
 void nw_lu_cuda_row(int b, float *m, int ldm, const float *d, float *r, void *stream);
 void nw_lu_cuda_col(int b, float *m, int ldm, const float *d, float *c, void *stream);
 void nw_lu_cuda_update(int b, float *m, int ldm, const float *c, const float *r, void *stream);
+/* count trailing updates m[j] -= c[j] r[j] in one launch, every block packed (leading
+ * dimension b); the pointer arrays are host memory. */
+void nw_lu_cuda_update_batch(int b, float *const *m, float *const *c, float *const *r, int count,
+                             void *stream);
 /* Creates the calling thread's cuBLAS handle (cuBLAS starts slowly: not inside a timed run). */
 void nw_lu_cuda_init(void);
 

@@ -90,6 +90,33 @@ void nw_lu_cuda_col(int b, float *m, int ldm, const float *d, float *c, void *st
   panel(b, m, ldm, d, c, 0, (cudaStream_t)stream);
 }
 
+/* The pointer arrays go to the device first (cublasSgemmBatched reads them there), in memory
+ * taken and given back on the stream itself. */
+void nw_lu_cuda_update_batch(int b, float *const *m, float *const *c, float *const *r, int count,
+                             void *stream) {
+  nw_lu_cuda_init();
+  cudaStream_t s = (cudaStream_t)stream;
+  size_t bytes = (size_t)count * sizeof(float *);
+  float **dev = NULL;
+  cudaError_t err = cudaMallocAsync((void **)&dev, 3 * bytes, s);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync(dev, m, bytes, cudaMemcpyHostToDevice, s);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync(dev + count, c, bytes, cudaMemcpyHostToDevice, s);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync(dev + 2 * count, r, bytes, cudaMemcpyHostToDevice, s);
+  const float minus_one = -1.0f, one = 1.0f;
+  cublasSetStream(handle, s);
+  cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+  if (err == cudaSuccess) /* C -= A B as C^T -= B^T A^T: r before c, as nw_lu_cuda_update */
+    st = cublasSgemmBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, b, b, b, &minus_one,
+                            (const float *const *)(dev + 2 * count), b,
+                            (const float *const *)(dev + count), b, &one, dev, b, count);
+  if (dev)
+    cudaFreeAsync(dev, s);
+  check("batched trailing update", st, err != cudaSuccess ? err : cudaStreamSynchronize(s));
+}
+
 void nw_lu_cuda_update(int b, float *m, int ldm, const float *c, const float *r, void *stream) {
   nw_lu_cuda_init();
   const float minus_one = -1.0f, one = 1.0f;

@@ -212,6 +212,38 @@ static void update_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_vi
                     nw_gpu_view_at(&v[LU_UPDATE_R], packed_at(c, j)), stream);
 }
 
+/* Agglomerated trailing updates (--agglomerate; the paper's CharmLU offloads them so:
+ * Lifflander, Evans, Arya, Kale, "Dynamic Scheduling for Work Agglomeration on Heterogeneous
+ * Clusters", section V-B). Host emulation: each block as update_gpu_emulated does it, so a batch
+ * writes the same bytes as its subtasks one by one. */
+static void update_gpu_emulated_batch(const nw_task_info *t, const uint64_t *subtasks, int count,
+                                      const nw_gpu_view *const *views) {
+  for (int j = 0; j < count; j++)
+    update_gpu_emulated(t, subtasks[j], views[j]);
+}
+
+/* One cublasSgemmBatched over the blocks: every view of an update holds one packed b x b block
+ * (its subscription's rectangle), so one leading dimension b serves them all. */
+static void update_cuda_batch(const nw_task_info *t, const uint64_t *subtasks, int count,
+                              const nw_gpu_view *const *views, void *stream) {
+  const lu_conf *c = t->conf;
+  float **m = malloc((size_t)count * 3 * sizeof *m);
+  if (!m) {
+    fprintf(stderr, "narwhal: lu: out of memory for a batched update's pointers\n");
+    exit(1);
+  }
+  for (int j = 0; j < count; j++) {
+    uint64_t i, k;
+    update_block(c, subtasks[j], &i, &k);
+    const nw_gpu_view *v = views[j];
+    m[j] = nw_gpu_view_at(&v[LU_UPDATE_M], block_at(c, i, k));
+    m[count + j] = nw_gpu_view_at(&v[LU_UPDATE_C], packed_at(c, i));
+    m[2 * count + j] = nw_gpu_view_at(&v[LU_UPDATE_R], packed_at(c, k));
+  }
+  nw_lu_cuda_update_batch((int)c->b, m, m + count, m + 2 * count, count, stream);
+  free(m);
+}
+
 static double update_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask;
   (void)kind;
@@ -262,5 +294,7 @@ const nw_task_kind nw_lu_update_kind = {
     .flops = update_flops,
     .cuda_kernel = update_cuda,
     .gpu_emulated_kernel = update_gpu_emulated,
+    .cuda_batch_kernel = update_cuda_batch,
+    .gpu_emulated_batch_kernel = update_gpu_emulated_batch,
     .cuda_thread_init = lu_cuda_init,
 };

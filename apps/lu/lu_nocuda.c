@@ -29,6 +29,12 @@ void nw_lu_cuda_col(int b, float *m, int ldm, const float *d, float *c, void *st
   no_cuda();
 }
 
+void nw_lu_cuda_update_batch(int b, float *const *m, float *const *c, float *const *r, int count,
+                             void *stream) {
+  (void)b, (void)m, (void)c, (void)r, (void)count, (void)stream;
+  no_cuda();
+}
+
 void nw_lu_cuda_update(int b, float *m, int ldm, const float *c, const float *r, void *stream) {
   (void)b, (void)m, (void)ldm, (void)c, (void)r, (void)stream;
   no_cuda();
