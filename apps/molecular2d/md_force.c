@@ -10,7 +10,7 @@ static nw_status force_subscribe(nw_subscriber *s, const nw_task_info *t, uint64
   const md_conf *c = t->conf;
   md_span n = md_neighbourhood(c, subtask);
   uint64_t cb = md_cell_bytes(c), row = md_row_bytes(c);
-  /* The neighbourhood's positions: one rectangle of whole rows of cells' bytes. */
+  /* The neighbourhood's positions: one rectangle, up to 3 cells' bytes of up to 3 rows. */
   nw_status st = nw_subscribe(s, MD_FORCE_POS, NW_READ_ONLY, md_cell_offset(c, n.x0, n.y0),
                               (n.x1 - n.x0 + 1) * cb, row, n.y1 - n.y0 + 1);
   if (st == NW_OK)
