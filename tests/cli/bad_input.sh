@@ -149,6 +149,11 @@ cmeans_block_not_dividing) args=(run --app cmeans --n 100 --block 32) want="cmea
 cmeans_unknown_param) args=(run --app cmeans --n 64 --block 16 --app-param k=3) want="cmeans: --app-param k: unknown key (clusters, dims, iterations)" ;;
 cmeans_clusters_zero) args=(run --app cmeans --n 64 --block 16 --app-param clusters=0) want="cmeans: --app-param clusters=0: not a whole number from 1 to 1024" ;;
 cmeans_fewer_points_than_clusters) args=(run --app cmeans --n 8 --block 4) want="cmeans: --n 8 is fewer points than the 10 clusters" ;;
+molecular2d_cells_not_square) args=(run --app molecular2d --n 4096 --block 512) want="molecular2d: --n 4096 / --block 512 gives 8 cells, not a square number (the cells form a G x G grid)" ;;
+molecular2d_block_not_dividing) args=(run --app molecular2d --n 1000 --block 64) want="molecular2d: --block 64 does not divide --n 1000" ;;
+molecular2d_steps_zero) args=(run --app molecular2d --n 4096 --block 256 --app-param steps=0) want="molecular2d: --app-param steps=0: not a whole number from 1 to 100000" ;;
+molecular2d_unknown_param) args=(run --app molecular2d --n 4096 --block 256 --app-param cutoff=2) want="molecular2d: --app-param cutoff: unknown key (steps)" ;;
+molecular2d_too_many_cells) args=(run --app molecular2d --n 263169 --block 1) want="molecular2d: --n 263169 / --block 1 gives 263169 cells; at most 65536 (256 x 256)" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

@@ -26,7 +26,7 @@ static const opt_def defs[] = {
      T_STRING,
      {0},
      "application to run (matmul, conv2d, chain, chain-rw, randprog, taskbench, pagerank, lu, "
-     "fft2d, gemv, cmeans)"},
+     "fft2d, gemv, cmeans, molecular2d)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
@@ -34,13 +34,13 @@ static const opt_def defs[] = {
      T_U64,
      {0},
      "problem size (matmul, lu, fft2d: matrix dimension; conv2d: image side; chain, taskbench: "
-     "steps; pagerank: pages; gemv: rows; cmeans: points)"},
+     "steps; pagerank: pages; gemv: rows; cmeans: points; molecular2d: particles)"},
     {"block",
      T_U64,
      {0},
      "subtask granularity (matmul, lu: block dimension; conv2d: tile side; chain: subtasks; "
      "taskbench: width; pagerank: pages per subtask; fft2d: rows, then columns, per subtask; "
-     "gemv: rows per subtask; cmeans: points per subtask)"},
+     "gemv: rows per subtask; cmeans: points per subtask; molecular2d: particles per cell)"},
     {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
     {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
