@@ -37,6 +37,34 @@ uint64_t nw_policy_token(uint64_t task, int d) {
   return (task << 16) | (uint64_t)d;
 }
 
+int nw_cluster_devices(const nw_node *n) {
+  int total = 0;
+  for (int k = 0; k < n->cfg.nodes; k++)
+    total += n->cfg.devices_per_node[k];
+  return total;
+}
+
+int nw_cluster_first_device(const nw_node *n, int node) {
+  int g = 0;
+  for (int k = 0; k < node; k++)
+    g += n->cfg.devices_per_node[k];
+  return g;
+}
+
+nw_device_desc nw_cluster_device(const nw_node *n, int g) {
+  if (n->cfg.cluster)
+    return n->cfg.cluster[g];
+  int d = g - nw_cluster_first_device(n, n->cfg.id);
+  if (d >= 0 && d < n->cfg.devices)
+    return (nw_device_desc){n->cfg.device_kind[d], n->cfg.device_cores[d], 0.0,
+                            n->cfg.device_gpu[d], 0.0};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
+}
+
+double nw_relative_speedup(nw_device_kind kind, int cores) {
+  return kind == NW_DEVICE_GPU ? 13.33 : 1.0 * (cores > 1 ? cores : 1);
+}
+
 int nw_sched_policy_exists(const char *name) {
   return nw_policy_find(name) != NULL;
 }

@@ -74,6 +74,20 @@ int nw_msg_is_policy(nw_msg_type type);
 /* A timer token for (task, device); nw_node_handle routes it to the policy's on_timer. */
 uint64_t nw_policy_token(uint64_t task, int d);
 
+/* ---- the cluster's devices as node n knows them (policy.c) */
+
+/* Devices of the whole cluster, and the first (cluster-wide index) of node `node`. */
+int nw_cluster_devices(const nw_node *n);
+int nw_cluster_first_device(const nw_node *n, int node);
+/* Device g of the cluster: the backend's description (nw_node_config.cluster), or, without
+ * one, node n's own devices as configured and every remote device taken for a CPU of one core
+ * of unknown speed. */
+nw_device_desc nw_cluster_device(const nw_node *n, int g);
+/* A device's speed where none is known: StarPU 1.x's relative speed-ups per architecture
+ * (starpu_worker_get_relative_speedup's defaults _STARPU_CPU_ALPHA = 1 per core and
+ * _STARPU_CUDA_ALPHA = 13.33 per GPU). */
+double nw_relative_speedup(nw_device_kind kind, int cores);
+
 /* ---- what a policy may call in the pipeline (device/pipeline.c) */
 
 /* Appends a range to device d's queue and, when the device waits for work, wakes it. */

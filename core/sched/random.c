@@ -24,49 +24,15 @@
 #include "policy.h"
 
 #define RANDOM_ASSIGN 1 /* the subtype of the assignment message */
-#define CPU_SPEEDUP 1.0
-#define GPU_SPEEDUP 13.33
-
-static int total_devices(const nw_node *n) {
-  int total = 0;
-  for (int k = 0; k < n->cfg.nodes; k++)
-    total += n->cfg.devices_per_node[k];
-  return total;
-}
-
-/* The first device of node `node` in the cluster's numbering. */
-static int first_device(const nw_node *n, int node) {
-  int g = 0;
-  for (int k = 0; k < node; k++)
-    g += n->cfg.devices_per_node[k];
-  return g;
-}
-
-static double speedup(nw_device_kind kind, int cores) {
-  return kind == NW_DEVICE_GPU ? GPU_SPEEDUP : CPU_SPEEDUP * (cores > 1 ? cores : 1);
-}
-
-/* Device g of the cluster as node n knows it. Without the backend's description, node n knows
- * only its own devices: remote ones are taken for CPUs of one core. */
-static nw_device_desc describe(const nw_node *n, int g) {
-  if (n->cfg.cluster)
-    return n->cfg.cluster[g];
-  int d = g - first_device(n, n->cfg.id);
-  if (d >= 0 && d < n->cfg.devices)
-    return (nw_device_desc){n->cfg.device_kind[d], n->cfg.device_cores[d], 0.0,
-                            n->cfg.device_gpu[d], 0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
-}
-
 /* Cumulative weights of the cluster's devices: cum[g] = weight of devices 0..g. */
 static void cumulative_weights(const nw_node *n, int total, double *cum) {
   int all_flops = 1;
   for (int g = 0; g < total; g++)
-    all_flops &= describe(n, g).flops > 0;
+    all_flops &= nw_cluster_device(n, g).flops > 0;
   double sum = 0;
   for (int g = 0; g < total; g++) {
-    nw_device_desc dd = describe(n, g);
-    sum += all_flops ? dd.flops : speedup(dd.kind, dd.cores);
+    nw_device_desc dd = nw_cluster_device(n, g);
+    sum += all_flops ? dd.flops : nw_relative_speedup(dd.kind, dd.cores);
     cum[g] = sum;
   }
 }
@@ -97,7 +63,7 @@ static nw_status append_one(nw_device_slot *slot, uint64_t s) {
 
 /* Deals this node's subtasks (device[s]: cluster device of subtask s) and starts its devices. */
 static void deal_and_go(nw_node *n, nw_task_state *t, const uint16_t *device) {
-  int first = first_device(n, n->cfg.id);
+  int first = nw_cluster_first_device(n, n->cfg.id);
   for (uint64_t s = 0; s < t->info.subtasks; s++) {
     int d = (int)device[s] - first;
     if (d >= 0 && d < n->cfg.devices && append_one(&t->dev[d], s) != NW_OK) {
@@ -127,7 +93,7 @@ static void send_assignment(nw_node *n, nw_task_state *t, int dst, const uint16_
 static void task_start(nw_node *n, nw_task_state *t) {
   if (n->cfg.id != 0)
     return; /* waits for node 0's assignment (on_message) */
-  int total = total_devices(n);
+  int total = nw_cluster_devices(n);
   double *cum = malloc((size_t)total * sizeof *cum);
   uint16_t *device = malloc((t->info.subtasks ? t->info.subtasks : 1) * sizeof *device);
   if (!cum || !device || total < 1) {
@@ -165,7 +131,7 @@ static void on_assignment(nw_node *n, nw_reader *r, uint64_t task) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return;
   }
-  int total = total_devices(n);
+  int total = nw_cluster_devices(n);
   for (uint64_t s = 0; s < subtasks; s++) {
     device[s] = (uint16_t)(p[2 * s] | p[2 * s + 1] << 8);
     if (device[s] >= total) {

@@ -35,34 +35,6 @@
 #include "roofline_model.h"
 
 #define ROOFLINE_ASSIGN 1 /* the subtype of the assignment message */
-#define CPU_SPEEDUP 1.0   /* StarPU 1.x's _STARPU_CPU_ALPHA, per core */
-#define GPU_SPEEDUP 13.33 /* and _STARPU_CUDA_ALPHA */
-
-static int total_devices(const nw_node *n) {
-  int total = 0;
-  for (int k = 0; k < n->cfg.nodes; k++)
-    total += n->cfg.devices_per_node[k];
-  return total;
-}
-
-static int first_device(const nw_node *n, int node) {
-  int g = 0;
-  for (int k = 0; k < node; k++)
-    g += n->cfg.devices_per_node[k];
-  return g;
-}
-
-/* Device g as node 0 knows it: without the backend's description, remote devices are taken
- * for one-core CPUs (as random.c does). */
-static nw_device_desc describe(const nw_node *n, int g) {
-  if (n->cfg.cluster)
-    return n->cfg.cluster[g];
-  int d = g - first_device(n, n->cfg.id);
-  if (d >= 0 && d < n->cfg.devices)
-    return (nw_device_desc){n->cfg.device_kind[d], n->cfg.device_cores[d], 0.0,
-                            n->cfg.device_gpu[d], 0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
-}
 
 static int cores_of(nw_device_desc dd) {
   return dd.cores > 1 ? dd.cores : 1;
@@ -87,9 +59,9 @@ static double intensity(const nw_task_state *t, nw_device_kind kind) {
 static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
   nw_roofline_machine m = {
       0, 0, n->cfg.dram_bandwidth, n->cfg.pcie_bandwidth, n->cfg.sched.roofline_resident, 0};
-  int g0 = first_device(n, k), seen[NW_MAX_GPUS_PER_NODE] = {0}, gpus = 0;
+  int g0 = nw_cluster_first_device(n, k), seen[NW_MAX_GPUS_PER_NODE] = {0}, gpus = 0;
   for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
-    nw_device_desc dd = describe(n, g);
+    nw_device_desc dd = nw_cluster_device(n, g);
     *known &= dd.flops > 0;
     if (dd.kind == NW_DEVICE_CPU)
       m.cpu_peak += dd.flops;
@@ -108,13 +80,13 @@ static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
 /* Node k's split without speeds: StarPU's relative speed-ups, no bandwidths. */
 static nw_roofline_split speedup_split(const nw_node *n, int k) {
   nw_roofline_machine m = {0, 0, 0, 0, 0, 0};
-  int g0 = first_device(n, k);
+  int g0 = nw_cluster_first_device(n, k);
   for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
-    nw_device_desc dd = describe(n, g);
+    nw_device_desc dd = nw_cluster_device(n, g);
     if (dd.kind == NW_DEVICE_CPU)
-      m.cpu_peak += CPU_SPEEDUP * cores_of(dd);
+      m.cpu_peak += nw_relative_speedup(dd.kind, dd.cores);
     else
-      m.gpu_peak += GPU_SPEEDUP;
+      m.gpu_peak += nw_relative_speedup(dd.kind, 0);
   }
   nw_roofline_split s = nw_roofline_split_work(&m, 0, 0);
   s.range = 0;
@@ -133,16 +105,16 @@ static void device_weights(nw_node *n, nw_task_state *t, double *w) {
     nw_roofline_machine m = machine_of(n, k, &known);
     nw_roofline_split s = known ? nw_roofline_split_work(&m, a_cpu, a_gpu) : speedup_split(n, k);
     double rate = s.cpu_rate + s.gpu_rate, p = s.p;
-    int g0 = first_device(n, k), cores = 0, streams = 0;
+    int g0 = nw_cluster_first_device(n, k), cores = 0, streams = 0;
     for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
-      nw_device_desc dd = describe(n, g);
+      nw_device_desc dd = nw_cluster_device(n, g);
       cores += dd.kind == NW_DEVICE_CPU ? cores_of(dd) : 0;
       streams += dd.kind == NW_DEVICE_GPU;
     }
     if (n->cfg.sched.roofline_fixed && cores && streams)
       p = n->cfg.sched.roofline_p; /* only where both kinds are there to share */
     for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
-      nw_device_desc dd = describe(n, g);
+      nw_device_desc dd = nw_cluster_device(n, g);
       w[g] = rate * (dd.kind == NW_DEVICE_CPU ? p * cores_of(dd) / cores : (1 - p) / streams);
     }
     if (k == 0) {
@@ -172,7 +144,7 @@ static void boundaries(uint64_t subtasks, const double *w, int total, uint64_t *
 
 /* Deals this node's ranges and starts its devices. */
 static void deal_and_go(nw_node *n, nw_task_state *t, const uint64_t *b) {
-  int first = first_device(n, n->cfg.id);
+  int first = nw_cluster_first_device(n, n->cfg.id);
   for (int d = 0; d < n->cfg.devices; d++) {
     nw_range r = {b[first + d], b[first + d + 1]};
     t->dev[d].range_len = r.last - r.first;
@@ -200,7 +172,7 @@ static void send_assignment(nw_node *n, nw_task_state *t, int dst, const uint64_
 static void task_start(nw_node *n, nw_task_state *t) {
   if (n->cfg.id != 0)
     return; /* waits for node 0's boundaries (on_message) */
-  int total = total_devices(n);
+  int total = nw_cluster_devices(n);
   double *w = malloc((size_t)total * sizeof *w);
   uint64_t *b = malloc((size_t)(total + 1) * sizeof *b);
   if (!w || !b || total < 1) {
@@ -212,7 +184,7 @@ static void task_start(nw_node *n, nw_task_state *t) {
   device_weights(n, t, w);
   boundaries(t->info.subtasks, w, total, b);
   for (int g = 0; g < total; g++)
-    if (describe(n, g).kind == NW_DEVICE_CPU)
+    if (nw_cluster_device(n, g).kind == NW_DEVICE_CPU)
       n->stats.roofline_cpu_subtasks += b[g + 1] - b[g];
   for (int k = 1; k < n->cfg.nodes; k++)
     send_assignment(n, t, k, b, total);
@@ -226,7 +198,7 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
   uint8_t sub = nw_r_u8(r);
   uint32_t total = nw_r_u32(r);
   if (r->bad || type != MSG_POLICY || sub != ROOFLINE_ASSIGN || src != 0 ||
-      (int)total != total_devices(n) || (r->len - r->pos) / 8 < (size_t)total + 1) {
+      (int)total != nw_cluster_devices(n) || (r->len - r->pos) / 8 < (size_t)total + 1) {
     r->bad = 1;
     return;
   }
