@@ -70,6 +70,9 @@ typedef struct sim_engine {
   struct sim_node *node;
   int gpu, to_device;
   copy_item *head, *tail;
+  /* The copy crossing the link now: a run can end with it in flight (a cancelled subtask's
+   * copy in, say), and teardown then frees it. */
+  nw_copy *moving;
   sg_sem_t sem;
   char mbox[48];
 } sim_engine;
@@ -89,6 +92,7 @@ typedef struct sim_gpu {
   nw_agglo fifo;
   sg_sem_t fifo_sem;
   struct sim_device *lane0; /* one of its devices: its host, speed and memory bandwidth */
+  struct nw_exec **batch;   /* the dispatcher's launch, room for the FIFO's maximum */
   uint64_t launches, launched, largest; /* kernel launches, the subtasks they ran, the most */
   sim_engine engine[2];                 /* [0] device to host, [1] host to device */
 } sim_gpu;
@@ -475,11 +479,7 @@ static void gpu_dispatch_actor(int argc, char **argv) {
   sim_gpu *g = sg_actor_self_get_data();
   sim_device *lane = g->lane0;
   int functional = lane->node->w->cfg->functional;
-  nw_exec **batch = malloc((size_t)g->fifo.max * sizeof *batch);
-  if (!batch) {
-    fprintf(stderr, "narwhal: out of memory for a GPU's agglomeration queue\n");
-    exit(1);
-  }
+  nw_exec **batch = g->batch;
   for (;;) {
     while (!nw_agglo_queued(&g->fifo))
       sg_sem_acquire(g->fifo_sem);
@@ -534,7 +534,9 @@ static void engine_actor(int argc, char **argv) {
         sg_actor_sleep_for((double)moved * g->rle_s_per_byte);
       moved = c->encoded_len;
     }
+    e->moving = c;
     sg_mailbox_put(mb, c, (long)moved);
+    e->moving = NULL;
     if (functional && c->host && !c->encode) {
       unsigned char *dev = gpu_memory(g) + c->dev_off;
       for (uint64_t r = 0; r < c->rows; r++) {
@@ -937,6 +939,9 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;
       nw_agglo_init(&sn->gpu[g].fifo, cfg->agglomerate);
+      if (cfg->agglomerate > 0 &&
+          !(sn->gpu[g].batch = malloc((size_t)sn->gpu[g].fifo.max * sizeof *sn->gpu[g].batch)))
+        st = NW_ERR_NOMEM;
       sn->gpu[g].fifo_sem = sg_sem_init(0);
       for (int d = 0; d < sn->ndev; d++)
         if (sn->dev[d].gpu == g && !sn->gpu[g].lane0)
@@ -947,7 +952,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
         snprintf(e->mbox, sizeof e->mbox, "%s-%d-%d", dir ? "h2d" : "d2h", i, g);
       }
     }
-    st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
+    if (st == NW_OK)
+      st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
   }
   free(nc);
   return st;
@@ -997,6 +1003,7 @@ static void free_world(sim_world *w) {
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nw_agglo_free(&sn->gpu[g].fifo); /* execs there are the core's, freed with the node */
+      free(sn->gpu[g].batch);
       if (sn->gpu[g].fifo_sem)
         sg_sem_destroy(sn->gpu[g].fifo_sem);
       for (int dir = 0; dir < 2; dir++) {
@@ -1007,6 +1014,8 @@ static void free_world(sim_world *w) {
           nw_copy_free(it->c);
           free(it);
         }
+        if (e->moving)
+          nw_copy_free(e->moving);
         if (e->sem)
           sg_sem_destroy(e->sem);
       }
