@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/place.h"
+#include "../common/run_task.h"
 #include "cmeans.h"
 #include "cmeans_data.h"
 #include "cmeans_math.h"
@@ -83,14 +84,7 @@ static nw_status iterate(nw_runtime *rt, const cmeans_conf *conf, nw_space *poin
                          .op = CM_OP,
                          .type = CM_TYPE,
                          .flags = NW_MAPREDUCE_KEYS_COVERED};
-  nw_task *task;
-  nw_status st = nw_mapreduce_create(rt, &m, &task);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
+  return nw_app_run_mapreduce(rt, &m);
 }
 
 /* Compares the driver's final centres with the reference run from the initial ones. */

@@ -11,6 +11,16 @@ static nw_status bind_all(nw_task *task, const nw_app_binding *bind, int nbind) 
   return st;
 }
 
+/* Submits a task set up with status st, waits for it and frees it; the first failure. */
+static nw_status submit_wait_destroy(nw_task *task, nw_status st) {
+  if (st == NW_OK)
+    st = nw_task_submit(task);
+  if (st == NW_OK)
+    st = nw_task_wait(task);
+  nw_task_destroy(task);
+  return st;
+}
+
 nw_status nw_app_run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t subtasks,
                           const void *conf, size_t conf_size, const nw_app_binding *bind,
                           int nbind) {
@@ -18,12 +28,13 @@ nw_status nw_app_run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t sub
   nw_status st = nw_task_create(rt, kind, subtasks, conf, conf_size, &task);
   if (st == NW_OK)
     st = bind_all(task, bind, nbind);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
+  return submit_wait_destroy(task, st);
+}
+
+nw_status nw_app_run_mapreduce(nw_runtime *rt, const nw_mapreduce_spec *m) {
+  nw_task *task = NULL;
+  nw_status st = nw_mapreduce_create(rt, m, &task);
+  return submit_wait_destroy(task, st);
 }
 
 nw_status nw_app_submit_nested(nw_task *parent, const nw_task_kind *kind, uint64_t subtasks,

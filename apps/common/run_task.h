@@ -18,6 +18,10 @@ nw_status nw_app_run_task(nw_runtime *rt, const nw_task_kind *kind, uint64_t sub
                           const void *conf, size_t conf_size, const nw_app_binding *bind,
                           int nbind);
 
+/* Creates the MapReduce task `m` describes (nw_mapreduce_create), submits it and waits for it;
+ * returns the first failure. */
+nw_status nw_app_run_mapreduce(nw_runtime *rt, const nw_mapreduce_spec *m);
+
 /* As nw_app_run_task for a task nested in `parent`, from parent's spawn callback, without
  * waiting: the runtime orders nested tasks by the spaces they share, and the parent completes
  * after them. The handle belongs to the parent. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/place.h"
+#include "../common/run_task.h"
 #include "pagerank.h"
 #include "pagerank_rank.h"
 #include "pagerank_ref.h"
@@ -66,14 +67,7 @@ static nw_status iterate(nw_runtime *rt, const pagerank_conf *conf, nw_space *in
                          .op = PR_OP,
                          .type = PR_TYPE,
                          .flags = NW_MAPREDUCE_KEYS_COVERED};
-  nw_task *task;
-  nw_status st = nw_mapreduce_create(rt, &m, &task);
-  if (st == NW_OK)
-    st = nw_task_submit(task);
-  if (st == NW_OK)
-    st = nw_task_wait(task);
-  nw_task_destroy(task);
-  return st;
+  return nw_app_run_mapreduce(rt, &m);
 }
 
 /* Compares the final ranks with the reference run from `ranks` (the initial ones, replaced). */
