@@ -54,20 +54,24 @@ static double intensity(const nw_task_state *t, nw_device_kind kind) {
 
 /* Node k's machine for equations (6)-(8): its CPU devices' speeds summed, and its GPUs' (each
  * GPU once, however many streams list it, with their memories' bandwidth); B_pcie the link's
- * times the GPUs, since each GPU has its own (platforms/README.md). *known: every device's speed is
- * known. */
-static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
-  nw_roofline_machine m = {
-      0, 0, n->cfg.dram_bandwidth, n->cfg.pcie_bandwidth, n->cfg.sched.roofline_resident, 0};
+ * times the GPUs, since each GPU has its own (platforms/README.md). Without the devices' speeds
+ * (`known` 0): StarPU's relative speed-ups, and no bandwidths. */
+static nw_roofline_machine machine_of(const nw_node *n, int k, int known) {
+  nw_roofline_machine m = {0,
+                           0,
+                           known ? n->cfg.dram_bandwidth : 0,
+                           known ? n->cfg.pcie_bandwidth : 0,
+                           n->cfg.sched.roofline_resident,
+                           0};
   int g0 = nw_cluster_first_device(n, k), seen[NW_MAX_GPUS_PER_NODE] = {0}, gpus = 0;
   for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
     nw_device_desc dd = nw_cluster_device(n, g);
-    *known &= dd.flops > 0;
+    double speed = known ? dd.flops : nw_relative_speedup(dd.kind, dd.cores);
     if (dd.kind == NW_DEVICE_CPU)
-      m.cpu_peak += dd.flops;
+      m.cpu_peak += speed;
     else if (dd.gpu < 0 || dd.gpu >= NW_MAX_GPUS_PER_NODE || !seen[dd.gpu]) {
-      m.gpu_peak += dd.flops;
-      m.gpu_mem_bw += dd.mem_bw;
+      m.gpu_peak += speed;
+      m.gpu_mem_bw += known ? dd.mem_bw : 0;
       gpus++;
       if (dd.gpu >= 0 && dd.gpu < NW_MAX_GPUS_PER_NODE)
         seen[dd.gpu] = 1;
@@ -77,33 +81,19 @@ static nw_roofline_machine machine_of(const nw_node *n, int k, int *known) {
   return m;
 }
 
-/* Node k's split without speeds: StarPU's relative speed-ups, no bandwidths. */
-static nw_roofline_split speedup_split(const nw_node *n, int k) {
-  nw_roofline_machine m = {0, 0, 0, 0, 0, 0};
-  int g0 = nw_cluster_first_device(n, k);
-  for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
-    nw_device_desc dd = nw_cluster_device(n, g);
-    if (dd.kind == NW_DEVICE_CPU)
-      m.cpu_peak += nw_relative_speedup(dd.kind, dd.cores);
-    else
-      m.gpu_peak += nw_relative_speedup(dd.kind, 0);
-  }
-  nw_roofline_split s = nw_roofline_split_work(&m, 0, 0);
-  s.range = 0;
-  return s;
-}
-
 /* Each device's weight: its node's share of the cluster's rate, times its share of its
  * node's (p over the CPU devices by cores, 1 - p over the GPU streams equally). Node 0's split
  * goes into its statistics. */
 static void device_weights(nw_node *n, nw_task_state *t, double *w) {
   double a_cpu = intensity(t, NW_DEVICE_CPU), a_gpu = intensity(t, NW_DEVICE_GPU);
   int known = 1;
-  for (int k = 0; k < n->cfg.nodes; k++)
-    machine_of(n, k, &known);
+  for (int g = 0; g < nw_cluster_devices(n); g++)
+    known &= nw_cluster_device(n, g).flops > 0;
   for (int k = 0; k < n->cfg.nodes; k++) {
-    nw_roofline_machine m = machine_of(n, k, &known);
-    nw_roofline_split s = known ? nw_roofline_split_work(&m, a_cpu, a_gpu) : speedup_split(n, k);
+    nw_roofline_machine m = machine_of(n, k, known);
+    nw_roofline_split s = nw_roofline_split_work(&m, known ? a_cpu : 0, known ? a_gpu : 0);
+    if (!known)
+      s.range = 0; /* no machine model: the speed-ups' ratio */
     double rate = s.cpu_rate + s.gpu_rate, p = s.p;
     int g0 = nw_cluster_first_device(n, k), cores = 0, streams = 0;
     for (int g = g0; g < g0 + n->cfg.devices_per_node[k]; g++) {
