@@ -83,7 +83,7 @@ static void put_bits(void *out, uint64_t bits, size_t es) {
 }
 
 nw_status nw_reduce_identity(nw_reduce_op op, nw_elem_type type, void *out) {
-  uint64_t bits;
+  uint64_t bits = 0; /* set by identity_bits; initialised for -O3 -Wmaybe-uninitialized */
   if (!out || identity_bits(op, type, &bits) != 0)
     return NW_ERR_ARG;
   put_bits(out, bits, nw_reduce_elem_size(type));
@@ -92,7 +92,7 @@ nw_status nw_reduce_identity(nw_reduce_op op, nw_elem_type type, void *out) {
 
 nw_status nw_emitter_init_buffer(nw_emitter *e, void *elems, nw_reduce_op op, nw_elem_type type,
                                  uint64_t first, uint64_t count) {
-  uint64_t bits;
+  uint64_t bits = 0; /* set by identity_bits; initialised for -O3 -Wmaybe-uninitialized */
   if (!e)
     return NW_ERR_ARG;
   memset(e, 0, sizeof *e);

@@ -214,7 +214,7 @@ static nw_status number_field(const cJSON *obj, const char *name, const char *wh
 /* A whole number in [lo, 2^53]. */
 static nw_status whole_field(const cJSON *obj, const char *name, double lo, const char *where,
                              uint64_t *out, char *why, size_t len) {
-  double x;
+  double x = 0; /* set by number_field; initialised for -O3 -Wmaybe-uninitialized */
   if (number_field(obj, name, where, &x, why, len))
     return NW_ERR_ARG;
   if (!(x >= lo && x <= MAX_EXACT && x == floor(x)))
