@@ -379,9 +379,23 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
   return NW_OK;
 }
 
-/* How many GPUs this rank uses and each one's budget: --gpu-mem, else all but a margin of the
- * memory free now (cuBLAS and the CUDA context need some of their own). */
+/* How many GPUs this rank uses and each one's budget: --gpu-mem, else an equal share of the
+ * memory free now among the ranks on this host (each rank drives every GPU it sees, so ranks on
+ * one host share them), less a margin per rank (its CUDA context and cuBLAS need some of their
+ * own). */
 #define GPU_MARGIN (768ull << 20)
+
+/* How many ranks run on this rank's host (they share its GPUs). */
+static int ranks_on_host(void) {
+  MPI_Comm host;
+  int n = 1;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) ==
+      MPI_SUCCESS) {
+    MPI_Comm_size(host, &n);
+    MPI_Comm_free(&host);
+  }
+  return n > 0 ? n : 1;
+}
 
 static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank, int *ngpu,
                            uint64_t *budget, nw_run_result *res) {
@@ -404,15 +418,17 @@ static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank
   }
   if (n > NW_MAX_GPUS_PER_NODE)
     n = NW_MAX_GPUS_PER_NODE;
+  int sharers = ranks_on_host();
   for (int g = 0; g < n; g++) {
-    uint64_t free_b = real_gpu_free_memory(g);
-    if (cfg->gpu_mem > free_b || (!cfg->gpu_mem && free_b <= GPU_MARGIN)) {
-      snprintf(res->error, sizeof res->error, "rank %d: GPU %d has %llu bytes free%s%llu", rank, g,
-               (unsigned long long)free_b, cfg->gpu_mem ? ", less than --gpu-mem " : "",
-               (unsigned long long)cfg->gpu_mem);
+    uint64_t share = real_gpu_free_memory(g) / (uint64_t)sharers;
+    if (cfg->gpu_mem > share || (!cfg->gpu_mem && share <= GPU_MARGIN)) {
+      snprintf(res->error, sizeof res->error,
+               "rank %d: GPU %d has %llu bytes free for each of the %d rank(s) on its host%s%llu",
+               rank, g, (unsigned long long)share, sharers,
+               cfg->gpu_mem ? ", less than --gpu-mem " : "", (unsigned long long)cfg->gpu_mem);
       return NW_ERR_ARG;
     }
-    budget[g] = cfg->gpu_mem ? cfg->gpu_mem : free_b - GPU_MARGIN;
+    budget[g] = cfg->gpu_mem ? cfg->gpu_mem : share - GPU_MARGIN;
   }
   *ngpu = n;
   return NW_OK;
