@@ -5,7 +5,7 @@
  * corner, edge and inside cells, two blocks a cell, the second partly idle. The real backend
  * runs the single kernels (tests/gpu, gpu.molecular2d_*); nothing there launches batches yet,
  * so this is where the batched kernel is checked. Exit 77 (skipped) where no GPU is present.
- * Not yet run on hardware: written where no GPU was lent. */
+ * Passed on an NVIDIA H100 (2026-11-24, EXPERIMENTS.md section 21). */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
