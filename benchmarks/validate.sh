@@ -14,6 +14,13 @@
 #    and the same of the spreads, and writes OUT_DIR/validation.csv and, with gnuplot,
 #    validation.png.
 #
+# Where this machine has an NVIDIA GPU and the build has CUDA (`narwhal run --devices gpu`
+# works), a third calibration (one rank, --devices cpu+gpu, kernels of the apps with CUDA
+# kernels) and GPU configurations (GPUs alone and beside the CPUs) join the set.
+#
+# VALIDATE_ONLY=gpu keeps the GPU configurations alone (the CPU calibrations and configurations
+# are skipped); VALIDATE_REUSE=1 keeps calibrations already in OUT_DIR instead of measuring again.
+#
 # Takes about ten minutes on 2 cores. Needs nothing else running: real times are wall times.
 set -euo pipefail
 build=${1:-build}
@@ -30,13 +37,28 @@ rounds=${VALIDATE_ROUNDS:-5}
 # The kernels the set runs (every subtask shape), calibrated in runs of their own.
 workloads=(--workload matmul:4096:1024 --workload matmul:4096:512 --workload conv2d:8192:1024
   --workload conv2d:8192:2048)
-echo "== calibrating: 1 rank x all cores, then 2 ranks x 1 core"
-"${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-1rank.xml" \
-  --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 5 >"$out/calibrate-1rank.log"
-"${mpi2[@]}" "$nw" calibrate --platform-out "$out/calibrated-2ranks.xml" \
-  --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 5 >"$out/calibrate-2ranks.log"
+only=${VALIDATE_ONLY:-all}
+reuse() { [ "${VALIDATE_REUSE:-0}" = 1 ] && [ -s "$out/$1.xml" ] && [ -s "$out/$1.json" ]; }
+if [ "$only" != gpu ]; then
+  echo "== calibrating: 1 rank x all cores, then 2 ranks x 1 core"
+  reuse calibrated-1rank || "${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-1rank.xml" \
+    --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 5 >"$out/calibrate-1rank.log"
+  reuse calibrated-2ranks || "${mpi2[@]}" "$nw" calibrate --platform-out "$out/calibrated-2ranks.xml" \
+    --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 5 >"$out/calibrate-2ranks.log"
+fi
 
-# name | layout (1: one rank, 2: two ranks) | run options
+gpu=0
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU' &&
+  "${mpi1[@]}" "$nw" run --backend real --app matmul --n 512 --block 256 --devices gpu >/dev/null 2>&1; then
+  gpu=1
+  echo "== calibrating: 1 rank x all cores with its GPUs (--devices cpu+gpu)"
+  reuse calibrated-gpu || "${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-gpu.xml" \
+    --perfmodel "$out/calibrated-gpu.json" --devices cpu+gpu --workload matmul:8192:2048 \
+    --workload matmul:8192:1024 --workload gemv:16384:1024 --workload cmeans:262144:8192 \
+    --runs 5 >"$out/calibrate-gpu.log"
+fi
+
+# name | layout (1: one rank, 2: two ranks, g: one rank with its GPUs) | run options
 set_=(
   "matmul 4096/1024|1|--app matmul --n 4096 --block 1024"
   "matmul 4096/512|1|--app matmul --n 4096 --block 512"
@@ -54,13 +76,25 @@ set_=(
   "matmul 4096/1024 np2 inputs on node 0|2|--app matmul --n 4096 --block 1024 --placement node0"
   "conv2d 8192/1024 np2 pipeline off|2|--app conv2d --n 8192 --block 1024 --pipeline off"
 )
+[ "$only" = gpu ] && set_=()
+if [ "$gpu" = 1 ]; then
+  set_+=(
+    "matmul 8192/2048 GPU|g|--app matmul --n 8192 --block 2048 --devices gpu"
+    "matmul 8192/1024 GPU|g|--app matmul --n 8192 --block 1024 --devices gpu"
+    "matmul 8192/2048 CPUs+GPU|g|--app matmul --n 8192 --block 2048 --devices cpu+gpu"
+    "matmul 8192/1024 CPUs+GPU|g|--app matmul --n 8192 --block 1024 --devices cpu+gpu"
+    "gemv 16384/1024 CPUs+GPU|g|--app gemv --n 16384 --block 1024 --devices cpu+gpu"
+    "cmeans 262144/8192 GPU|g|--app cmeans --n 262144 --block 8192 --devices gpu"
+    "cmeans 262144/8192 CPUs+GPU|g|--app cmeans --n 262144 --block 8192 --devices cpu+gpu"
+  )
+fi
 makespan() { grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' | head -1 | grep -oE '[0-9.eE+-]+$'; }
 declare -a times
 for ((r = 1; r <= rounds; r++)); do
   echo "== real runs, round $r of $rounds"
   for i in "${!set_[@]}"; do
     IFS='|' read -r name layout opts <<<"${set_[$i]}"
-    if [ "$layout" = 1 ]; then mpi=("${mpi1[@]}"); else mpi=("${mpi2[@]}"); fi
+    if [ "$layout" = 2 ]; then mpi=("${mpi2[@]}"); else mpi=("${mpi1[@]}"); fi
     # shellcheck disable=SC2086
     t=$("${mpi[@]}" "$nw" run --backend real $opts --json | makespan)
     times[i]="${times[i]:-} $t"
@@ -75,7 +109,7 @@ echo "config,ranks,real_s,simulated_s,error,real_spread" >"$csv"
 printf '%-44s %5s %10s %10s %8s %8s\n' config ranks "real s" "sim s" error spread
 for i in "${!set_[@]}"; do
   IFS='|' read -r name layout opts <<<"${set_[$i]}"
-  cal=$out/calibrated-$([ "$layout" = 1 ] && echo 1rank || echo 2ranks)
+  case $layout in 1) cal=$out/calibrated-1rank ;; 2) cal=$out/calibrated-2ranks ;; g) cal=$out/calibrated-gpu ;; esac
   # shellcheck disable=SC2086
   s=$("$nw" run --backend sim --platform "$cal.xml" --perfmodel "$cal.json" $opts --json | makespan)
   # shellcheck disable=SC2086 # the rounds times, one per word
