@@ -363,6 +363,10 @@ void nw_task_destroy(nw_task *t);
 
 /* True when kernels run on real bytes (functional data mode, or a real backend). */
 int nw_runtime_functional(const nw_runtime *rt);
+/* True when GPU subtasks run the kinds' CUDA kernels on hardware (a real backend with GPUs),
+ * whose libraries may round otherwise than the CPU kernels (cuBLAS against OpenBLAS); false
+ * where GPUs are simulated and run the emulated kernels, or where there are none. */
+int nw_runtime_native_gpus(const nw_runtime *rt);
 int nw_runtime_nodes(const nw_runtime *rt);
 /* The last error message, for printing. */
 const char *nw_runtime_error(const nw_runtime *rt);

@@ -359,9 +359,10 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
     snprintf(res->error, sizeof res->error, "--data phantom is for the simulator (--backend sim)");
     return NW_ERR_ARG;
   }
-  if (cfg->agglomerate > 0) { /* the batched CUDA entries exist; the real GPU's FIFO does not */
+  if (cfg->agglomerate > 0 && cfg->devices == NW_DEVICES_CPU) {
     snprintf(res->error, sizeof res->error,
-             "--agglomerate is implemented in the simulator only (--backend sim)");
+             "--agglomerate %d: no rank runs a GPU (--devices cpu); agglomeration is a GPU mode",
+             cfg->agglomerate);
     return NW_ERR_ARG;
   }
   if (cfg->nodes > 0 && cfg->nodes != size) {
@@ -578,7 +579,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
-    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, &rs.q, app->kinds, why, sizeof why);
+    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, cfg->agglomerate, &rs.q, app->kinds,
+                               why, sizeof why);
     if (!rs.gpus[g]) {
       snprintf(res->error, sizeof res->error, "rank %d: %s", rs.rank, why);
       st = NW_ERR_ARG;
@@ -618,7 +620,11 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
 
   nw_app_outcome outcome = {.verified = -1};
   nw_status app_status = NW_OK;
-  nw_runtime rt = {.post = driver_post, .be = &rs, .functional = 1, .nodes = rs.size};
+  nw_runtime rt = {.post = driver_post,
+                   .be = &rs,
+                   .functional = 1,
+                   .nodes = rs.size,
+                   .native_gpus = rs.ngpu > 0};
   if (rs.rank == 0) {
     pthread_t loop;
     pthread_create(&loop, NULL, event_thread, &rs);
@@ -629,8 +635,15 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     event_loop(&rs);
   }
   real_load_stop(load);
-  for (int g = 0; g < rs.ngpu; g++)
+  uint64_t launches = 0, launched = 0, largest = 0;
+  for (int g = 0; g < rs.ngpu; g++) {
+    uint64_t l, s, big;
+    real_gpu_launch_stats(rs.gpus[g], &l, &s, &big);
+    launches += l;
+    launched += s;
+    largest = big > largest ? big : largest;
     real_gpu_close(rs.gpus[g]);
+  }
   for (int d = 0; d < cpus; d++) {
     pthread_mutex_lock(&rs.dev[d].mu);
     rs.dev[d].stop = 1;
@@ -648,6 +661,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
 
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
   nw_stats mine = *nw_node_stats(rs.node);
+  mine.gpu_launches = launches;
+  mine.gpu_launch_subtasks = launched;
+  mine.gpu_launch_largest = largest;
   mine.demand_overtakes = rs.net ? real_net_demand_overtakes(rs.net) : 0;
   mine.rt = rs.costs;
   MPI_Gather(&mine, (int)sizeof(nw_stats), MPI_BYTE, all, (int)sizeof(nw_stats), MPI_BYTE, 0,

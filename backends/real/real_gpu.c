@@ -7,17 +7,25 @@
  * the node's ordinary host memory; the CUDA driver stages pageable memory through its own
  * pinned buffers. A copy out the core asks to encode (--compression gpu) is run-length encoded
  * by the device-to-host thread on its stream (real_rle.h), so that only the encoding crosses.
+ *
+ * With --agglomerate N the stream threads launch nothing: every launch goes into the GPU's
+ * accelerator FIFO (core/device/agglo.h), and one more thread, the dispatcher, takes the next
+ * launch from it whenever its previous one has finished (the GPU falls idle): up to N subtasks
+ * of one task through the kind's batched entry, or one alone. While a launch runs, the lanes'
+ * next subtasks queue, so the launch size follows their arrival rate (Lifflander et al.).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "real_gpu.h"
 
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "agglo.h"
 #include "real_rle.h"
 
 typedef struct job {
@@ -29,12 +37,12 @@ typedef struct job {
 typedef struct worker {
   struct real_gpu *gpu;
   pthread_t thread;
-  pthread_mutex_t mu;
+  pthread_mutex_t mu; /* the dispatcher's also guards the GPU's FIFO */
   pthread_cond_t cv;
   job *head, *tail;
   int stop;
   int to_device; /* copy workers */
-  int kernels;   /* 1: runs kernels, 0: copies */
+  int kernels;   /* 1: runs kernels, 0: copies, 2: dispatches the FIFO's launches */
   cudaStream_t stream;
   real_rle *rle; /* the device-to-host copier's encoder, made at its first encoded copy */
 } worker;
@@ -51,6 +59,12 @@ struct real_gpu {
   pthread_mutex_t mu; /* kernel workers report ready (their libraries started) */
   pthread_cond_t cv;
   int ready;
+  int agglomerate; /* the maximum launch size; 0: every lane launches its own subtasks */
+  nw_agglo fifo;   /* under dispatch.mu */
+  worker dispatch;
+  /* Launches and the subtasks they ran (one per launch without agglomeration), the largest;
+   * each counter written by one thread at a time, read after the threads stopped. */
+  _Atomic uint64_t launches, launched, largest;
 };
 
 int real_gpu_count(char *why, size_t why_len) {
@@ -152,6 +166,44 @@ static void do_copy(worker *w, nw_copy *c) {
   post(g->q, NW_EVENT_COPY_DONE, c, NULL);
 }
 
+static void count_launch(real_gpu *g, uint64_t subtasks) {
+  atomic_fetch_add(&g->launches, 1);
+  atomic_fetch_add(&g->launched, subtasks);
+  uint64_t big = atomic_load(&g->largest);
+  while (subtasks > big && !atomic_compare_exchange_weak(&g->largest, &big, subtasks)) {
+  }
+}
+
+/* The dispatcher: whenever its last launch finished, the FIFO's next launch (agglo.h's rule). */
+static void dispatch_loop(worker *w) {
+  real_gpu *g = w->gpu;
+  void **batch = malloc((size_t)g->agglomerate * sizeof *batch);
+  if (!batch) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    while (nw_agglo_queued(&g->fifo) == 0 && !w->stop)
+      pthread_cond_wait(&w->cv, &w->mu);
+    int k = nw_agglo_take(&g->fifo, batch);
+    pthread_mutex_unlock(&w->mu);
+    if (k == 0)
+      break; /* stopped with nothing left */
+    nw_exec **e = (nw_exec **)batch;
+    if (k == 1) {
+      nw_exec_run_gpu(e[0], g->memory, (void *)w->stream);
+    } else if (!nw_exec_run_gpu_batch(e, k, g->memory, (void *)w->stream, 0)) {
+      fprintf(stderr, "narwhal: out of memory for a batch of %d launches\n", k);
+      exit(1);
+    }
+    count_launch(g, (uint64_t)k);
+    for (int j = 0; j < k; j++)
+      post(g->q, NW_EVENT_EXEC_DONE, NULL, e[j]);
+  }
+  free(batch);
+}
+
 static void *worker_main(void *arg) {
   worker *w = arg;
   cudaError_t err = cudaSetDevice(w->gpu->device);
@@ -168,6 +220,11 @@ static void *worker_main(void *arg) {
     pthread_cond_broadcast(&w->gpu->cv);
     pthread_mutex_unlock(&w->gpu->mu);
   }
+  if (w->kernels == 2) {
+    dispatch_loop(w);
+    cudaStreamDestroy(w->stream);
+    return NULL;
+  }
   for (;;) {
     pthread_mutex_lock(&w->mu);
     while (!w->head && !w->stop)
@@ -183,6 +240,7 @@ static void *worker_main(void *arg) {
       break; /* stopped with nothing left */
     if (w->kernels) {
       nw_exec_run_gpu(j->exec, w->gpu->memory, (void *)w->stream);
+      count_launch(w->gpu, 1);
       post(w->gpu->q, NW_EVENT_EXEC_DONE, NULL, j->exec);
     } else {
       do_copy(w, j->copy);
@@ -235,18 +293,23 @@ static void stop_worker(worker *w) {
   pthread_cond_destroy(&w->cv);
 }
 
-real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q,
+real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate, real_queue *q,
                         const nw_task_kind *const *kinds, char *why, size_t why_len) {
   real_gpu *g = calloc(1, sizeof *g);
   worker *k = calloc((size_t)streams, sizeof *k);
-  if (!g || !k) {
+  if (!g || !k || (agglomerate > 0 && nw_agglo_init(&g->fifo, agglomerate) != NW_OK)) {
     free(g);
     free(k);
     snprintf(why, why_len, "out of memory");
     return NULL;
   }
-  *g = (real_gpu){
-      .device = device, .bytes = bytes, .q = q, .kernel = k, .streams = streams, .kinds = kinds};
+  g->device = device;
+  g->bytes = bytes;
+  g->q = q;
+  g->kernel = k;
+  g->streams = streams;
+  g->kinds = kinds;
+  g->agglomerate = agglomerate;
   pthread_mutex_init(&g->mu, NULL);
   pthread_cond_init(&g->cv, NULL);
   cudaError_t err = cudaSetDevice(device);
@@ -255,6 +318,8 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q,
   if (err != cudaSuccess) {
     snprintf(why, why_len, "GPU %d: cannot allocate its %llu-byte budget: %s", device,
              (unsigned long long)bytes, cudaGetErrorString(err));
+    if (agglomerate > 0)
+      nw_agglo_free(&g->fifo);
     free(k);
     free(g);
     return NULL;
@@ -263,8 +328,10 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, real_queue *q,
   start_worker(g, &g->copier[1], 0, 1);
   for (int s = 0; s < streams; s++)
     start_worker(g, &k[s], 1, 0);
+  if (agglomerate > 0)
+    start_worker(g, &g->dispatch, 2, 0);
   pthread_mutex_lock(&g->mu);
-  while (g->ready < streams)
+  while (g->ready < streams + (agglomerate > 0))
     pthread_cond_wait(&g->cv, &g->mu);
   pthread_mutex_unlock(&g->mu);
   return g;
@@ -283,7 +350,29 @@ void real_gpu_copy(real_gpu *g, nw_copy *c) {
 }
 
 void real_gpu_launch(real_gpu *g, int stream, nw_exec *e) {
-  push(&g->kernel[stream], NULL, e);
+  if (g->agglomerate == 0) {
+    push(&g->kernel[stream], NULL, e);
+    return;
+  }
+  nw_agglo_item it = {.what = e,
+                      .group = nw_exec_task_id(e),
+                      .batchable = nw_exec_batchable(e, 0),
+                      .high = nw_exec_high_priority(e)};
+  pthread_mutex_lock(&g->dispatch.mu);
+  nw_status st = nw_agglo_push(&g->fifo, it);
+  pthread_cond_signal(&g->dispatch.cv);
+  pthread_mutex_unlock(&g->dispatch.mu);
+  if (st != NW_OK) {
+    fprintf(stderr, "narwhal: out of memory for GPU %d's launch queue\n", g->device);
+    exit(1);
+  }
+}
+
+void real_gpu_launch_stats(const real_gpu *g, uint64_t *launches, uint64_t *subtasks,
+                           uint64_t *largest) {
+  *launches = atomic_load(&g->launches);
+  *subtasks = atomic_load(&g->launched);
+  *largest = atomic_load(&g->largest);
 }
 
 void real_gpu_close(real_gpu *g) {
@@ -291,6 +380,10 @@ void real_gpu_close(real_gpu *g) {
     return;
   for (int s = 0; s < g->streams; s++)
     stop_worker(&g->kernel[s]);
+  if (g->agglomerate > 0) {
+    stop_worker(&g->dispatch);
+    nw_agglo_free(&g->fifo);
+  }
   stop_worker(&g->copier[0]);
   stop_worker(&g->copier[1]);
   cudaSetDevice(g->device);

@@ -26,15 +26,19 @@ uint64_t real_gpu_free_memory(int g);
  * 1 byte for the latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot
  * measure. */
 void real_gpu_measure_link(int g, double *bandwidth, double *latency);
-/* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q. NULL with a
- * reason in why on failure. */
-real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q,
+/* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q; with
+ * agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a launch
+ * (real_gpu.c). NULL with a reason in why on failure. */
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, real_queue *q,
                         const nw_task_kind *const *kinds, char *why, size_t why_len);
 /* Page-locks (pin 1) or releases (pin 0) host memory that copies will use; a failure leaves it
  * pageable, which is slower but correct. */
 void real_gpu_pin(void *ptr, size_t len, int pin);
 void real_gpu_copy(real_gpu *gpu, nw_copy *c);
 void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e);
+/* Launches so far, the subtasks they ran and the largest (one each without agglomeration). */
+void real_gpu_launch_stats(const real_gpu *gpu, uint64_t *launches, uint64_t *subtasks,
+                           uint64_t *largest);
 /* Stops the threads (after the node finished) and frees the device memory. */
 void real_gpu_close(real_gpu *gpu);
 

@@ -19,9 +19,9 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   *bandwidth = *latency = 0;
 }
 
-real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, real_queue *q,
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, real_queue *q,
                         const nw_task_kind *const *kinds, char *why, size_t why_len) {
-  (void)g, (void)bytes, (void)streams, (void)q, (void)kinds;
+  (void)g, (void)bytes, (void)streams, (void)agglomerate, (void)q, (void)kinds;
   snprintf(why, why_len, "this narwhal-real was built without CUDA");
   return NULL;
 }
@@ -34,6 +34,12 @@ void real_gpu_copy(real_gpu *gpu, nw_copy *c) {
 void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e) {
   (void)gpu, (void)stream, (void)e;
   abort();
+}
+
+void real_gpu_launch_stats(const real_gpu *gpu, uint64_t *launches, uint64_t *subtasks,
+                           uint64_t *largest) {
+  (void)gpu;
+  *launches = *subtasks = *largest = 0;
 }
 
 void real_gpu_pin(void *ptr, size_t len, int pin) {

@@ -30,6 +30,9 @@ static nw_status call(nw_runtime *rt, nw_driver_call *c) {
 int nw_runtime_functional(const nw_runtime *rt) {
   return rt->functional;
 }
+int nw_runtime_native_gpus(const nw_runtime *rt) {
+  return rt->native_gpus;
+}
 int nw_runtime_nodes(const nw_runtime *rt) {
   return rt->nodes;
 }

@@ -156,6 +156,7 @@ struct nw_runtime {
   struct nw_space *doomed_spaces;
   int functional;
   int nodes;
+  int native_gpus; /* GPU subtasks run the kinds' CUDA kernels (not emulated ones) */
   char error[512];
 };
 

@@ -135,7 +135,7 @@ pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--plac
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
 agglomerate_without_gpu) args=(run --platform "$small" --agglomerate 8 --n 64 --block 16) want="--agglomerate 8: node 0 runs no GPU (--devices cpu); agglomeration is a GPU mode" ;;
 agglomerate_too_large) args=(run --agglomerate 2000) want="--agglomerate: must be from 0 (off) to 1024" ;;
-agglomerate_real) args=(run --backend real --agglomerate 4 --n 64 --block 16) want="--agglomerate is implemented in the simulator only (--backend sim)" ;;
+agglomerate_real) args=(run --backend real --agglomerate 4 --n 64 --block 16) want="--agglomerate 4: no rank runs a GPU (--devices cpu); agglomeration is a GPU mode" ;;
 platform_fill_flops_negative) args=(run --platform "$tmp/bad-fill.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property fill_flops='-1' is not a number of flops >= 0" ;;
 roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofline-p: '1.5' is neither auto nor a fraction from 0 to 1" ;;
 roofline_resident_bad) args=(run --roofline-resident maybe) want="--roofline-resident: unknown value 'maybe' (one of: on, off)" ;;
