@@ -3,8 +3,9 @@
  * force kernel (the agglomerated launch, its offset array copied to the device) over every cell
  * in a scrambled order and over a few, and the integrate kernel. 5 x 5 cells of 150 particles:
  * corner, edge and inside cells, two blocks a cell, the second partly idle. The real backend
- * runs the single kernels (tests/gpu, gpu.molecular2d_*); nothing there launches batches yet,
- * so this is where the batched kernel is checked. Exit 77 (skipped) where no GPU is present.
+ * runs them too (tests/gpu, gpu.molecular2d_*; batches only under --agglomerate and as arrival
+ * allows), so this is where the batched kernel is checked on fixed batches. Exit 77 (skipped)
+ * where no GPU is present.
  * Passed on an NVIDIA H100 (2026-11-24, EXPERIMENTS.md section 21). */
 #include <cuda_runtime.h>
 #include <stdio.h>
