@@ -8,7 +8,6 @@
  * starts when the step before it, nested tasks included, has completed. With nested=0 the
  * driver runs the three tasks of each step itself, waiting for each.
  */
-#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +116,7 @@ static nw_status nested_steps(nw_runtime *rt, uint64_t n, uint64_t b, nw_space *
 }
 
 /* Compares the factors in space m with the reference's, computed from `a` (replaced): bit for
- * bit, except where `native` (CUDA kernels ran on a GPU: cuBLAS rounds otherwise than
- * OpenBLAS, so the bits cannot match). There, factors whose residual max |LU - A| / max |A| is
- * at most four times the reference's own or n eps pass. LAPACK's own test of a factorisation
- * (xGET01: |LU - A| / (n |A| eps) below 30) accepts 30 times more; a wrong or stale block
- * gives a residual of the order of its entries, far above either. */
+ * bit, except where `native` (CUDA kernels ran on a GPU), where lu_accept_rounded judges. */
 static nw_status check(nw_space *m, float *a, uint64_t n, uint64_t b, int native, int *equal) {
   float *got = malloc(n * n * F), *orig = native ? malloc(n * n * F) : NULL;
   nw_status st = got && (orig || !native) ? nw_space_read(m, 0, got, n * n * F) : NW_ERR_NOMEM;
@@ -149,9 +144,8 @@ static nw_status check(nw_space *m, float *a, uint64_t n, uint64_t b, int native
               (unsigned long long)(first / n), (unsigned long long)(first % n), (double)got[first],
               (double)a[first], (unsigned long long)differ, (unsigned long long)(n * n), worst);
     if (differ && native) {
-      double mine = lu_residual(orig, got, n), ref = lu_residual(orig, a, n);
-      double eps_n = (double)n * FLT_EPSILON, bound = 4 * ref > eps_n ? 4 * ref : eps_n;
-      *equal = mine <= bound;
+      double mine, ref, bound;
+      *equal = lu_accept_rounded(orig, got, a, n, &mine, &ref, &bound);
       fprintf(stderr,
               "lu: CUDA kernels ran: residual max|LU - A| / max|A| is %.3g, the reference's "
               "%.3g, the bound %.3g: %s\n",

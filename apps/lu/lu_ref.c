@@ -1,4 +1,5 @@
 /* lu_ref.c: see lu_ref.h. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -52,4 +53,13 @@ double lu_residual(const float *a, const float *lu, uint64_t n) {
       scale = fabs((double)a[i * n + j]) > scale ? fabs((double)a[i * n + j]) : scale;
     }
   return scale > 0.0 ? worst / scale : worst;
+}
+
+int lu_accept_rounded(const float *a, const float *lu, const float *ref, uint64_t n, double *mine,
+                      double *theirs, double *bound) {
+  *mine = lu_residual(a, lu, n);
+  *theirs = lu_residual(a, ref, n);
+  double eps_n = (double)n * FLT_EPSILON;
+  *bound = 4 * *theirs > eps_n ? 4 * *theirs : eps_n;
+  return *mine <= *bound;
 }

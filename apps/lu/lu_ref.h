@@ -19,4 +19,13 @@ int lu_reference(float *a, uint64_t n, uint64_t b);
  * diagonal, U on and above) of a. O(n^3): for tests. */
 double lu_residual(const float *a, const float *lu, uint64_t n);
 
+/* Where CUDA kernels ran (cuBLAS rounds otherwise than OpenBLAS, so the factors' bits cannot
+ * match the reference's): factors `lu` of `a` pass when their residual is at most four times
+ * the reference factors' (`ref`) or n eps. LAPACK's own test of a factorisation (xGET01:
+ * |LU - A| / (n |A| eps) below 30) accepts 30 times more; a wrong or stale block gives a
+ * residual of the order of its entries, far above either. Sets the residuals and the bound
+ * used; returns 1 to accept. */
+int lu_accept_rounded(const float *a, const float *lu, const float *ref, uint64_t n, double *mine,
+                      double *theirs, double *bound);
+
 #endif
