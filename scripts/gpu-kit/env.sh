@@ -11,7 +11,7 @@ if [ ! -d /opt/nwkit ]; then
     if [ -e "/usr/lib/x86_64-linux-gnu/$b" ] || [ -e "/lib/x86_64-linux-gnu/$b" ]; then rm -f "$l"; fi
   done
   command -v mpirun >/dev/null || tar -C / -xPf /tmp/nwkit/sys.tar --skip-old-files
-  tar -C "$(dirname "$KIT")" -xf /tmp/nwkit/build.tar
+  tar -xf /tmp/nwkit/build.tar # where it was, from the repository root
   origin=$(cat /tmp/nwkit/origin) # the repository's path where the kit was built
   if [ "$(pwd)" != "$origin" ] && [ ! -e "$origin" ]; then
     mkdir -p "$(dirname "$origin")" && ln -s "$(pwd)" "$origin"

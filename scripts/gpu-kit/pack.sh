@@ -23,8 +23,10 @@ ldd $elfs 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
   grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|libresolv|libutil)\.so|/usr/local/|libcuda\.so|libnvidia' |
   while read -r l; do cp -L "$l" "$stage/opt/nwkit/lib/"; done
 tar -cf "$stage/sys.tar" -P --no-recursion -T "$stage/files.txt"
+origin=$(git -C "$build" rev-parse --show-toplevel) # where the build's paths point
+echo "$origin" >"$stage/origin"
+inside=$(realpath --relative-to="$origin" "$build") # the build, from the repository root
 tar -cf "$stage/build.tar" --exclude='*.o' --exclude='*.a' --exclude='CMakeFiles/*.dir' \
-  -C "$(dirname "$build")" "$(basename "$build")"
-git -C "$build" rev-parse --show-toplevel >"$stage/origin" # where the build's paths point
+  -C "$origin" "$inside"
 tar -C "$stage" -cJf "$kit" opt sys.tar build.tar origin
-echo "wrote $kit ($(du -h "$kit" | cut -f1)); unpacks the build as $(dirname "$build")/$(basename "$build")"
+echo "wrote $kit ($(du -h "$kit" | cut -f1)); unpacks the build as $inside in the repository"
