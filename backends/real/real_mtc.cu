@@ -187,15 +187,11 @@ extern "C" real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t cap
   int sms = 0, per_sm = 0;
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, workers, 32 * WARPS_PER_BLOCK, 0);
+  /* Whole blocks, all resident at once (a worker never yields its SM): at most what fits. */
   uint32_t most = (uint32_t)(sms * (per_sm > 0 ? per_sm : 1) * WARPS_PER_BLOCK);
-  m->nworkers = nworkers == 0 || nworkers > most ? most : nworkers;
-  /* Whole blocks only: the kernel must be resident all at once. */
-  uint32_t blocks = (m->nworkers + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+  uint32_t want = nworkers == 0 || nworkers > most ? most : nworkers;
+  uint32_t blocks = (want + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK; /* most is whole blocks */
   m->nworkers = blocks * WARPS_PER_BLOCK;
-  if (m->nworkers > most) {
-    blocks--;
-    m->nworkers = blocks * WARPS_PER_BLOCK;
-  }
   cudaDeviceSynchronize();
   workers<<<blocks, 32 * WARPS_PER_BLOCK, 0, m->run>>>(
       (Ctl *)(m->pool + m->ctl_off), (const real_mtc_task *)(m->pool + m->ring_off), m->results_d,
