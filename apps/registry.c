@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "adder/adder.h"
 #include "chain/chain.h"
 #include "cmeans/cmeans.h"
 #include "conv2d/conv2d.h"
@@ -9,24 +10,16 @@
 #include "gemv/gemv.h"
 #include "lu/lu.h"
 #include "matmul/matmul.h"
+#include "mdlite/mdlite.h"
 #include "molecular2d/molecular2d.h"
 #include "pagerank/pagerank.h"
 #include "randprog/randprog.h"
 #include "taskbench/taskbench.h"
 
-static const nw_app *const apps[] = {&nw_matmul_app,
-                                     &nw_conv2d_app,
-                                     &nw_randprog_app,
-                                     &nw_chain_app,
-                                     &nw_chain_rw_app,
-                                     &nw_taskbench_app,
-                                     &nw_pagerank_app,
-                                     &nw_lu_app,
-                                     &nw_fft2d_app,
-                                     &nw_gemv_app,
-                                     &nw_cmeans_app,
-                                     &nw_molecular2d_app,
-                                     NULL};
+static const nw_app *const apps[] = {
+    &nw_matmul_app,    &nw_conv2d_app,      &nw_randprog_app, &nw_chain_app,  &nw_chain_rw_app,
+    &nw_taskbench_app, &nw_pagerank_app,    &nw_lu_app,       &nw_fft2d_app,  &nw_gemv_app,
+    &nw_cmeans_app,    &nw_molecular2d_app, &nw_adder_app,    &nw_mdlite_app, NULL};
 
 void nw_app_names(char *buf, size_t len) {
   size_t at = 0;

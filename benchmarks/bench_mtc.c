@@ -19,8 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "mdlite_math.h"
 #include "real_mtc.h"
-#include "real_mtc_md.h"
 
 #define CAPACITY (1u << 20)
 #define POOL (256ull << 20)

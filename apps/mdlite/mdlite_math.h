@@ -1,4 +1,4 @@
-/* real_mtc_md.h: the arithmetic of MDLite's segment, shared by the worker kernel (one particle
+/* mdlite_math.h: the arithmetic of MDLite's segment, shared by the worker kernel (one particle
  * per lane) and the host's reference, so that both round every operation the same way: on the
  * device through the _rn intrinsics (never fused into an FMA), on the host in plain float
  * (built with -ffp-contract=off).
@@ -7,8 +7,8 @@
  * the start of the step; then v += f dt and x += v dt. A toy softened attraction
  * f = d / (|d|^2 + soft)^2, small enough to stay finite for any step count.
  */
-#ifndef NW_REAL_MTC_MD_H
-#define NW_REAL_MTC_MD_H
+#ifndef NW_APP_MDLITE_MATH_H
+#define NW_APP_MDLITE_MATH_H
 
 #if defined(__CUDA_ARCH__)
 #define MTC_MD_FN __device__ static inline

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mdlite_math.h"
 #include "real_mtc.h"
-#include "real_mtc_md.h"
 extern "C" {
 #include "devmem.h"
 }
