@@ -353,6 +353,21 @@ static void driver_post(void *be, nw_driver_call *call) {
 
 /* ---- set-up and tear-down */
 
+/* The GPU options, before any GPU is looked for: they are wrong on any machine. */
+static nw_status check_gpu_mode(const nw_run_config *cfg, nw_run_result *res) {
+  if (nw_run_check_gpu_mode(cfg, res->error, sizeof res->error) != NW_OK)
+    return NW_ERR_ARG;
+  if (cfg->gpu_mode == NW_GPU_MANY_TASK) {
+    /* The engine (real_mtc.h) runs on hardware through benchmarks/bench_mtc; feeding it the
+     * core's subtasks needs each kind's task in the worker kernel's terms, not built yet. */
+    snprintf(res->error, sizeof res->error,
+             "--gpu-mode many-task: the real backend does not run it yet (the simulator does; "
+             "benchmarks/bench_mtc drives the engine on a GPU)");
+    return NW_ERR_ARG;
+  }
+  return NW_OK;
+}
+
 /* Every rank checks the same configuration, so all fail alike and none waits for another. */
 static nw_status check_config(const nw_run_config *cfg, int size, int devices, nw_run_result *res) {
   if (!cfg->functional) {
@@ -509,7 +524,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   res->reporter = rs.rank == 0;
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
-  nw_status st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
+  nw_status st = check_gpu_mode(cfg, res);
+  if (st == NW_OK)
+    st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
   int cpus = 0, group = 1;
   if (st == NW_OK) {
     char why[256];

@@ -26,6 +26,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
@@ -43,11 +44,8 @@
 #include "rng.h"
 #include "sendq.h"
 #include "sim_costs.h"
-
-typedef struct evq {
-  nw_event *head, *tail;
-  sg_sem_t sem;
-} evq;
+#include "sim_mtc.h"
+#include "sim_world.h"
 
 /* Kernel launch latency of a modelled GPU when its host has no launch_latency property: a few
  * microseconds, as CUDA documents for a launch on an idle stream. */
@@ -60,106 +58,7 @@ typedef struct evq {
  * bandwidth, not a measurement; the paper gives no rate. */
 #define DEFAULT_GPU_RLE_S_PER_BYTE 2e-11
 
-typedef struct copy_item {
-  nw_copy *c;
-  struct copy_item *next;
-} copy_item;
-
-/* One copy engine of a GPU: copies in one direction, one after another. */
-typedef struct sim_engine {
-  struct sim_node *node;
-  int gpu, to_device;
-  copy_item *head, *tail;
-  /* The copy crossing the link now: a run can end with it in flight (a cancelled subtask's
-   * copy in, say), and teardown then frees it. */
-  nw_copy *moving;
-  sg_sem_t sem;
-  char mbox[48];
-} sim_engine;
-
-typedef struct sim_gpu {
-  sg_host_t host;
-  uint64_t memsize;      /* the budget the core manages */
-  unsigned char *memory; /* functional mode: the device's bytes, allocated at first use */
-  double launch_s;
-  double rle_s_per_byte; /* encoding a result before its copy out (--compression gpu) */
-  double mem_bw;         /* its memory's bytes/s (property mem_bw); 0: kernels compute-bound */
-  /* The work one launch needs to occupy every multiprocessor (property fill_flops): a launch
-   * with less takes as long as one with this much. 0: none. */
-  double fill_flops;
-  /* --agglomerate: the accelerator FIFO its lanes (devices) launch into, and the semaphore that
-   * wakes its dispatcher actor (agglo.h). */
-  nw_agglo fifo;
-  sg_sem_t fifo_sem;
-  struct sim_device *lane0; /* one of its devices: its host, speed and memory bandwidth */
-  struct nw_exec **batch;   /* the dispatcher's launch, room for the FIFO's maximum */
-  uint64_t launches, launched, largest; /* kernel launches, the subtasks they ran, the most */
-  sim_engine engine[2];                 /* [0] device to host, [1] host to device */
-} sim_gpu;
-
-typedef struct sim_device {
-  struct sim_node *node;
-  int index;
-  nw_device_kind kind;
-  int gpu;        /* GPU streams: the node's GPU */
-  sg_host_t host; /* where it computes */
-  /* Memory bytes/s one of its work-items streams (a CPU core's share of the node's dram_bw,
-   * shared by the cores that compute, a GPU's mem_bw): a subtask whose kind gives bytes takes
-   * max(flops / speed, bytes / this), the roofline (platforms/README.md); 0: flops alone. */
-  double bytes_per_s;
-  nw_exec **queue; /* execs launched, not yet started: at most one in practice */
-  size_t n, cap;
-  sg_sem_t sem;
-} sim_device;
-
-typedef struct envelope {
-  int src;
-  void *buf;
-  size_t len;
-  long wire;
-  int dst;
-  struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
-} envelope;
-
-typedef struct sim_node {
-  struct sim_world *w;
-  int id;
-  nw_node *node;
-  sg_host_t host;
-  evq q;
-  nw_sendq out;     /* data transfers waiting for the sender actor, by priority */
-  sg_sem_t out_sem; /* counts them */
-  sim_device *dev;
-  int ndev;
-  sim_gpu gpu[NW_MAX_GPUS_PER_NODE];
-  int ngpu;
-  uint64_t rng;
-  double *route_latency, *route_bandwidth; /* to each node, filled as first needed */
-  sim_costs costs;                         /* the runtime's own, from the platform */
-  double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
-  char data_mbox[32];                      /* where data transfers to this node arrive */
-} sim_node;
-
-typedef struct sim_world {
-  const nw_run_config *cfg;
-  const nw_app *app;
-  int nodes;
-  sim_node *node;
-  nw_runtime rt;
-  sg_sem_t driver_sem;
-  nw_app_outcome outcome;
-  nw_status app_status;
-  int driver_done; /* the application's main returned: otherwise the model deadlocked */
-  /* Messages sent and not yet delivered: a run that fails stops with some still inside
-   * SimGrid's communications, whose payloads must still be freed. */
-  envelope *live;
-  nw_device_desc *cluster; /* every device of the cluster (nw_node_config.cluster) */
-  nw_due_heap mail;        /* control messages on their way, by when they are due */
-  sg_sem_t postman_sem;    /* wakes the postman for a message due sooner */
-  double postman_wakes;    /* when the postman looks next by itself; INFINITY: not before mail */
-} sim_world;
-
-static void post(sim_node *sn, nw_event *ev) {
+void sim_post(sim_node *sn, nw_event *ev) {
   ev->next = NULL;
   if (sn->q.tail)
     sn->q.tail->next = ev;
@@ -169,7 +68,7 @@ static void post(sim_node *sn, nw_event *ev) {
   sg_sem_release(sn->q.sem);
 }
 
-static nw_event *new_event(nw_event_kind kind) {
+nw_event *sim_new_event(nw_event_kind kind) {
   nw_event *ev = calloc(1, sizeof *ev);
   if (!ev) {
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
@@ -195,11 +94,11 @@ static double control_delay(sim_node *sn, const envelope *e);
 static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
   sim_node *sn = be;
   if (dst == sn->id) {
-    nw_event *ev = new_event(NW_EVENT_MESSAGE);
+    nw_event *ev = sim_new_event(NW_EVENT_MESSAGE);
     ev->src = sn->id;
     ev->buf = buf;
     ev->len = len;
-    post(sn, ev);
+    sim_post(sn, ev);
     return;
   }
   envelope *e = malloc(sizeof *e);
@@ -248,25 +147,6 @@ static void op_launch(void *be, int device, nw_exec *exec) {
   sg_sem_release(d->sem);
 }
 
-static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                        int daemon, unsigned stack);
-
-/* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its
- * contexts/stack-size option). SimGrid gives every actor 8 MiB of address space by default; at
- * 1024 nodes the ~25 actors per node would reserve ~200 GB, which a memory limit (ulimit -v)
- * refuses. The service actors (devices in phantom mode, copy engines, sender, sinks, postman,
- * timers) only call SimGrid and post events: a small stack suffices. A node's event loop runs
- * the scheduler, so it gets more; the driver (the application's main) and functional-mode
- * devices (kernels, maybe BLAS) keep SimGrid's default. 0 means SimGrid's default. */
-#ifdef NW_SIM_THREAD_CONTEXTS /* sanitizer builds: bigger frames, and not for large runs */
-#define STACK_SERVICE 0u
-#define STACK_NODE 0u
-#else
-#define STACK_SERVICE 128u /* KiB */
-#define STACK_NODE 1024u   /* KiB */
-#endif
-#define STACK_DEFAULT 0u
-
 typedef struct timer_arg {
   sim_node *sn;
   double delay;
@@ -284,9 +164,9 @@ static void timer_actor(int argc, char **argv) {
   /* A daemon: killed in its sleep when the run ends, so its argument is freed on exit. */
   sg_actor_on_exit(free_timer_arg, t);
   sg_actor_sleep_for(t->delay);
-  nw_event *ev = new_event(NW_EVENT_TIMER);
+  nw_event *ev = sim_new_event(NW_EVENT_TIMER);
   ev->token = t->token;
-  post(t->sn, ev);
+  sim_post(t->sn, ev);
 }
 
 static void op_timer(void *be, double delay, uint64_t token) {
@@ -297,7 +177,7 @@ static void op_timer(void *be, double delay, uint64_t token) {
     exit(1);
   }
   *t = (timer_arg){sn, delay, token};
-  spawn("timer", sn->host, timer_actor, t, 1, STACK_SERVICE);
+  sim_spawn("timer", sn->host, timer_actor, t, 1, STACK_SERVICE);
 }
 
 static void op_driver_return(void *be, nw_driver_call *call) {
@@ -366,28 +246,46 @@ static void node_actor(int argc, char **argv) {
   }
 }
 
-/* Charges `flops` at the host's per-core speed divided by the node's slowdown factor, which
- * may change while the subtask runs (--slow): split at each change, exactly. */
-static void execute_slowed(sim_device *d, double flops) {
+/* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. */
+static void execute(sim_device *d, double flops, double bound) {
+  if (bound <= 0) {
+    sg_actor_execute(flops);
+    return;
+  }
+  sg_exec_t x = sg_actor_exec_init(flops);
+  sg_exec_set_host(x, d->host);
+  sg_exec_set_bound(x, bound);
+  sg_exec_start(x);
+  sg_exec_wait(x);
+}
+
+/* Charges `flops` at `bound` flop/s (0: the host's per-core speed) divided by the node's
+ * slowdown factor, which may change while the subtask runs (--slow): split at each change,
+ * exactly. */
+void sim_execute_bounded(sim_device *d, double flops, double bound) {
   const nw_run_config *cfg = d->node->w->cfg;
   int node = d->node->id;
-  double speed = sg_host_get_speed(d->host);
+  double speed = bound > 0 ? bound : sg_host_get_speed(d->host);
   while (flops > 0) {
     double now = simgrid_get_clock();
     double f = nw_slowdown_factor(cfg, node, now);
     double next = nw_slowdown_next_change(cfg, node, now);
     double part = next > now ? (next - now) * speed : 0; /* nominal flops before the change */
     if (part <= 0 || part >= flops * f) {
-      sg_actor_execute(flops * f);
+      execute(d, flops * f, bound);
       return;
     }
-    sg_actor_execute(part);
+    execute(d, part, bound);
     flops -= part / f;
   }
 }
 
+void sim_execute_slowed(sim_device *d, double flops) {
+  sim_execute_bounded(d, flops, 0);
+}
+
 /* The modelled GPU's bytes (functional mode), allocated when first touched. */
-static unsigned char *gpu_memory(sim_gpu *g) {
+unsigned char *sim_gpu_memory(sim_gpu *g) {
   if (!g->memory && !(g->memory = malloc(g->memsize ? g->memsize : 1))) {
     fprintf(stderr, "narwhal: cannot allocate %llu bytes to model a GPU's memory (try --gpu-mem)\n",
             (unsigned long long)g->memsize);
@@ -399,7 +297,7 @@ static unsigned char *gpu_memory(sim_gpu *g) {
 /* The flops a subtask's work-item is charged at the host's speed: its own, or, when moving its
  * bytes at the device's memory bandwidth takes longer, the flops that would take as long (the
  * roofline: Williams, Waterman, Patterson, CACM 2009; the PRS paper's equations 6-7). */
-static double roofline_work(const sim_device *d, nw_exec *e) {
+double sim_roofline_work(const sim_device *d, nw_exec *e) {
   double items = nw_exec_items(e), flops = nw_exec_flops(e) / items;
   if (d->bytes_per_s <= 0)
     return flops;
@@ -422,6 +320,10 @@ static void device_actor(int argc, char **argv) {
      * is what was measured; what the model does not know takes the cost model's flops. */
     int from_model = cfg->perfmodel && !cfg->calibrate &&
                      nw_perf_exec_seconds(e, d->kind, cfg->perfmodel, &modelled);
+    if (d->kind == NW_DEVICE_GPU && d->node->gpu[d->gpu].mtc) {
+      sim_mtc_submit(&d->node->gpu[d->gpu], e); /* its workers run it */
+      continue;
+    }
     if (d->kind == NW_DEVICE_GPU && cfg->agglomerate > 0) {
       sim_gpu *g = &d->node->gpu[d->gpu]; /* into the FIFO: the dispatcher launches it */
       nw_agglo_item it = {e, nw_exec_task_id(e), nw_exec_batchable(e, 1), nw_exec_high_priority(e)};
@@ -435,7 +337,7 @@ static void device_actor(int argc, char **argv) {
     if (d->kind == NW_DEVICE_GPU) {
       sim_gpu *g = &d->node->gpu[d->gpu];
       if (functional)
-        nw_exec_run_gpu_emulated(e, gpu_memory(g));
+        nw_exec_run_gpu_emulated(e, sim_gpu_memory(g));
       if (!from_model)
         sg_actor_sleep_for(g->launch_s);
       g->launches++, g->launched++, g->largest = 1;
@@ -451,16 +353,16 @@ static void device_actor(int argc, char **argv) {
      * else computes: k parallel executions of flops/k take as long as one of them. The model
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
     if (from_model)
-      execute_slowed(d, modelled * sg_host_get_speed(d->host));
+      sim_execute_slowed(d, modelled * sg_host_get_speed(d->host));
     else if (d->kind == NW_DEVICE_GPU)
-      execute_slowed(d, fmax(roofline_work(d, e), d->node->gpu[d->gpu].fill_flops));
+      sim_execute_slowed(d, fmax(sim_roofline_work(d, e), d->node->gpu[d->gpu].fill_flops));
     else
-      execute_slowed(d, roofline_work(d, e));
+      sim_execute_slowed(d, sim_roofline_work(d, e));
     if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
       sg_actor_sleep_for(d->node->costs.done_s);
-    nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+    nw_event *ev = sim_new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;
-    post(d->node, ev);
+    sim_post(d->node, ev);
   }
 }
 
@@ -485,23 +387,23 @@ static void gpu_dispatch_actor(int argc, char **argv) {
       sg_sem_acquire(g->fifo_sem);
     int k = nw_agglo_take(&g->fifo, (void **)batch);
     if (functional && k == 1)
-      nw_exec_run_gpu_emulated(batch[0], gpu_memory(g));
-    else if (functional && !nw_exec_run_gpu_batch(batch, k, gpu_memory(g), NULL, 1)) {
+      nw_exec_run_gpu_emulated(batch[0], sim_gpu_memory(g));
+    else if (functional && !nw_exec_run_gpu_batch(batch, k, sim_gpu_memory(g), NULL, 1)) {
       fprintf(stderr, "narwhal: out of memory for an agglomerated launch's views\n");
       exit(1);
     }
     sg_actor_sleep_for(g->launch_s);
     double work = 0;
     for (int j = 0; j < k; j++)
-      work += roofline_work(lane, batch[j]);
-    execute_slowed(lane, fmax(work, g->fill_flops));
+      work += sim_roofline_work(lane, batch[j]);
+    sim_execute_slowed(lane, fmax(work, g->fill_flops));
     g->launches++;
     g->launched += (uint64_t)k;
     g->largest = (uint64_t)k > g->largest ? (uint64_t)k : g->largest;
     for (int j = 0; j < k; j++) {
-      nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+      nw_event *ev = sim_new_event(NW_EVENT_EXEC_DONE);
       ev->exec = batch[j];
-      post(lane->node, ev);
+      sim_post(lane->node, ev);
     }
   }
 }
@@ -529,7 +431,7 @@ static void engine_actor(int argc, char **argv) {
     free(it);
     uint64_t moved = c->rows * c->width;
     if (c->encode) { /* the core asks only for functional copies out */
-      c->encoded_len = nw_rle_encode(gpu_memory(g) + c->dev_off, moved, c->encoded);
+      c->encoded_len = nw_rle_encode(sim_gpu_memory(g) + c->dev_off, moved, c->encoded);
       if (g->rle_s_per_byte > 0)
         sg_actor_sleep_for((double)moved * g->rle_s_per_byte);
       moved = c->encoded_len;
@@ -538,7 +440,7 @@ static void engine_actor(int argc, char **argv) {
     sg_mailbox_put(mb, c, (long)moved);
     e->moving = NULL;
     if (functional && c->host && !c->encode) {
-      unsigned char *dev = gpu_memory(g) + c->dev_off;
+      unsigned char *dev = sim_gpu_memory(g) + c->dev_off;
       for (uint64_t r = 0; r < c->rows; r++) {
         if (c->to_device)
           memcpy(dev + r * c->width, c->host + r * c->host_pitch, c->width);
@@ -546,9 +448,9 @@ static void engine_actor(int argc, char **argv) {
           memcpy(c->host + r * c->host_pitch, dev + r * c->width, c->width);
       }
     }
-    nw_event *ev = new_event(NW_EVENT_COPY_DONE);
+    nw_event *ev = sim_new_event(NW_EVENT_COPY_DONE);
     ev->copy = c;
-    post(e->node, ev);
+    sim_post(e->node, ev);
   }
 }
 
@@ -576,13 +478,13 @@ static void deliver(sim_world *w, envelope *e) {
     w->live = e->live_next;
   if (e->live_next)
     e->live_next->live_prev = e->live_prev;
-  nw_event *ev = new_event(NW_EVENT_MESSAGE);
+  nw_event *ev = sim_new_event(NW_EVENT_MESSAGE);
   ev->src = e->src;
   ev->buf = e->buf;
   ev->len = e->len;
   int dst = e->dst;
   free(e);
-  post(&w->node[dst], ev);
+  sim_post(&w->node[dst], ev);
 }
 
 /* One transfer at a time; each time it is free, the most urgent one (core/data/sendq.h).
@@ -653,9 +555,9 @@ static void postman_actor(int argc, char **argv) {
 
 static void driver_post(void *be, nw_driver_call *call) {
   sim_world *w = be;
-  nw_event *ev = new_event(NW_EVENT_DRIVER);
+  nw_event *ev = sim_new_event(NW_EVENT_DRIVER);
   ev->call = call;
-  post(&w->node[0], ev);
+  sim_post(&w->node[0], ev);
   sg_sem_acquire(w->driver_sem);
 }
 
@@ -671,8 +573,8 @@ static void driver_actor(int argc, char **argv) {
  * start among the daemons but not yet among the actors, so while it is unstarted the engine
  * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
  * every actor, the last node's included (a segfault at the end of a run; issue 9, item 6). */
-static sg_actor_t spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                        int daemon, unsigned stack) {
+sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                     int daemon, unsigned stack) {
   sg_actor_t a = sg_actor_init(name, host);
   sg_actor_set_data(a, data);
   if (stack)
@@ -833,6 +735,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nw_status st = check_gpu_kernels(w, res);
   if (st != NW_OK)
     return st;
+  if (nw_run_check_gpu_mode(cfg, res->error, sizeof res->error) != NW_OK)
+    return NW_ERR_ARG;
   nw_node_config *nc = calloc(1, sizeof *nc);
   if (!nc)
     return NW_ERR_NOMEM;
@@ -946,6 +850,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       for (int d = 0; d < sn->ndev; d++)
         if (sn->dev[d].gpu == g && !sn->gpu[g].lane0)
           sn->gpu[g].lane0 = &sn->dev[d];
+      if (st == NW_OK && cfg->gpu_mode == NW_GPU_MANY_TASK)
+        st = sim_mtc_open(sn, g, cfg->gpu_streams, res->error, sizeof res->error);
       for (int dir = 0; dir < 2; dir++) {
         sim_engine *e = &sn->gpu[g].engine[dir];
         *e = (sim_engine){.node = sn, .gpu = g, .to_device = dir, .sem = sg_sem_init(0)};
@@ -963,24 +869,26 @@ static void start_actors(sim_world *w) {
   unsigned dev_stack = w->cfg->functional ? STACK_DEFAULT : STACK_SERVICE;
   for (int i = 0; i < w->nodes; i++) {
     sim_node *sn = &w->node[i];
-    spawn("node", sn->host, node_actor, sn, 0, STACK_NODE);
+    sim_spawn("node", sn->host, node_actor, sn, 0, STACK_NODE);
     for (int d = 0; d < sn->ndev; d++)
-      spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1, dev_stack);
+      sim_spawn("device", sn->dev[d].host, device_actor, &sn->dev[d], 1, dev_stack);
     for (int g = 0; g < sn->ngpu; g++) {
       sim_engine *e = sn->gpu[g].engine;
       if (w->cfg->agglomerate > 0)
-        spawn("dispatch", sn->gpu[g].host, gpu_dispatch_actor, &sn->gpu[g], 1, dev_stack);
-      spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1, dev_stack);
-      spawn("sink-d2h", sn->host, mailbox_sink_actor, e[0].mbox, 1, STACK_SERVICE);
-      spawn("copy-h2d", sn->host, engine_actor, &e[1], 1, dev_stack);
-      spawn("sink-h2d", sn->gpu[g].host, mailbox_sink_actor, e[1].mbox, 1, STACK_SERVICE);
+        sim_spawn("dispatch", sn->gpu[g].host, gpu_dispatch_actor, &sn->gpu[g], 1, dev_stack);
+      if (sn->gpu[g].mtc)
+        sim_mtc_start(&sn->gpu[g], dev_stack);
+      sim_spawn("copy-d2h", sn->gpu[g].host, engine_actor, &e[0], 1, dev_stack);
+      sim_spawn("sink-d2h", sn->host, mailbox_sink_actor, e[0].mbox, 1, STACK_SERVICE);
+      sim_spawn("copy-h2d", sn->host, engine_actor, &e[1], 1, dev_stack);
+      sim_spawn("sink-h2d", sn->gpu[g].host, mailbox_sink_actor, e[1].mbox, 1, STACK_SERVICE);
     }
-    spawn("sender", sn->host, sender_actor, sn, 1, STACK_SERVICE);
-    spawn("sink-data", sn->host, data_sink_actor, sn->data_mbox, 1, STACK_SERVICE);
+    sim_spawn("sender", sn->host, sender_actor, sn, 1, STACK_SERVICE);
+    sim_spawn("sink-data", sn->host, data_sink_actor, sn->data_mbox, 1, STACK_SERVICE);
   }
   w->postman_wakes = INFINITY;
-  spawn("postman", w->node[0].host, postman_actor, w, 1, STACK_SERVICE);
-  spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
+  sim_spawn("postman", w->node[0].host, postman_actor, w, 1, STACK_SERVICE);
+  sim_spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
 }
 
 static void free_world(sim_world *w) {
@@ -1003,6 +911,7 @@ static void free_world(sim_world *w) {
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nw_agglo_free(&sn->gpu[g].fifo); /* execs there are the core's, freed with the node */
+      sim_mtc_free(&sn->gpu[g]);
       free(sn->gpu[g].batch);
       if (sn->gpu[g].fifo_sem)
         sg_sem_destroy(sn->gpu[g].fifo_sem);

@@ -16,7 +16,7 @@
 typedef struct nw_node nw_node;
 
 #define NW_MAX_NODES 1024
-#define NW_MAX_DEVICES_PER_NODE 64
+#define NW_MAX_DEVICES_PER_NODE 576 /* 64 cores or CPU devices + 512 many-task lanes */
 #define NW_MAX_GPUS_PER_NODE 16
 #define NW_MAX_WORKGROUP_CORES 4096
 

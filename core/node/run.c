@@ -28,6 +28,8 @@ void nw_run_config_defaults(nw_run_config *c) {
                                .prefetch_depth = 1};
   c->seed = 1;
   c->gpu_streams = 1;
+  c->gpu_mode = NW_GPU_LAUNCH;
+  c->mtc_bundle = NW_MTC_BUNDLE_DEFAULT;
   c->reserved_cores = -1;
 }
 
@@ -60,6 +62,28 @@ nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *co
     *cores_each = free_cores;
   } else {
     *count = free_cores;
+  }
+  return NW_OK;
+}
+
+nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_len) {
+  if (c->gpu_mode == NW_GPU_LAUNCH && c->gpu_streams > NW_GPU_STREAMS_MAX) {
+    snprintf(why, why_len,
+             "--gpu-streams %d: at most %d with one launch per subtask (CUDA runs %d kernels at "
+             "once); more lanes need --gpu-mode many-task",
+             c->gpu_streams, NW_GPU_STREAMS_MAX, NW_GPU_STREAMS_MAX);
+    return NW_ERR_ARG;
+  }
+  if (c->gpu_mode == NW_GPU_MANY_TASK && c->agglomerate > 0) {
+    snprintf(why, why_len,
+             "--gpu-mode many-task with --agglomerate %d: a many-task GPU has no launches to "
+             "agglomerate; choose one",
+             c->agglomerate);
+    return NW_ERR_ARG;
+  }
+  if (c->gpu_mode == NW_GPU_MANY_TASK && c->devices == NW_DEVICES_CPU) {
+    snprintf(why, why_len, "--gpu-mode many-task: no GPU runs (--devices cpu); it is a GPU mode");
+    return NW_ERR_ARG;
   }
   return NW_OK;
 }

@@ -22,6 +22,14 @@ typedef struct nw_slowdown {
 
 /* Which devices run subtasks (paper Figs. 5-7). */
 typedef enum { NW_DEVICES_CPU = 0, NW_DEVICES_GPU, NW_DEVICES_CPU_GPU } nw_devices_mode;
+typedef enum { NW_GPU_LAUNCH = 0, NW_GPU_MANY_TASK } nw_gpu_mode;
+/* GeMTC's Fig. 9 bundle: 100 tasks per host-to-device copy. */
+#define NW_MTC_BUNDLE_DEFAULT 100
+/* Lanes (gpu-streams) per GPU: CUDA runs at most 32 kernels at once, which is the cap with one
+ * launch per subtask; a many-task GPU's lanes only feed its queue, so it may have as many as
+ * its worker warps need (GeMTC: 168 on a K20X). */
+#define NW_GPU_STREAMS_MAX 32
+#define NW_MTC_LANES_MAX 512
 
 typedef struct nw_run_config {
   char app[64];
@@ -46,6 +54,11 @@ typedef struct nw_run_config {
   /* Dynamic agglomeration (core/device/agglo.h): the most subtasks one GPU launch runs (the
    * paper's maximum agglomeration size); 0: off, each subtask its own launch. */
   int agglomerate;
+  /* How a GPU runs its lanes' subtasks: one kernel launch each (NW_GPU_LAUNCH, the default), or
+   * GeMTC's many-task mode (NW_GPU_MANY_TASK: a resident worker kernel fed bundles of at most
+   * mtc_bundle subtasks; README, "Many-task GPU mode"). */
+  nw_gpu_mode gpu_mode;
+  int mtc_bundle;
   nw_app_args args;
   nw_sched_config sched;
   /* The performance model (sched/perfmodel.h), loaded by the tool from --perfmodel, owned by
@@ -80,6 +93,9 @@ void nw_sched_policy_names(char *buf, size_t len);
  * size). NW_ERR_ARG with a reason naming the option when the configuration leaves no core. */
 nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *count,
                             int *cores_each, char *why, size_t why_len);
+/* The GPU options together (both backends): lanes above NW_GPU_STREAMS_MAX only in many-task
+ * mode, which excludes --agglomerate and needs a GPU. NW_ERR_ARG with a one-line reason. */
+nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_len);
 /* "cpu", "gpu", "cpu+gpu". */
 const char *nw_devices_mode_name(nw_devices_mode m);
 

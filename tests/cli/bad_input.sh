@@ -39,6 +39,8 @@ printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop dram_bw=-5 >"$tmp/bad-dram.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop fill_flops=-1 >"$tmp/bad-fill.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mem_bw=-1 >"$tmp/bad-gpu-mem-bw.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_workers=1.5 >"$tmp/bad-mtc-workers.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_bundle_cost=-1 >"$tmp/bad-mtc-cost.xml"
 
 want_status=2
 case $case in
@@ -65,7 +67,15 @@ block_not_dividing) args=(run --platform "$small" --n 100 --block 32) want="does
 verify_phantom) args=(run --data phantom --verify) want="--verify needs --data functional" ;;
 unknown_command) args=(frobnicate) want="unknown command 'frobnicate'" ;;
 unknown_gpu_cache) args=(run --gpu-cache fifo) want="--gpu-cache: unknown value 'fifo' (one of: lru, mru, lfu, mfu, random, none)" ;;
-gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 32" ;;
+gpu_streams_zero) args=(run --gpu-streams 0) want="--gpu-streams: must be from 1 to 512 (above 32 only with --gpu-mode many-task)" ;;
+gpu_streams_over_launch) args=(run --platform "$small" --devices gpu --gpu-streams 33) want="--gpu-streams 33: at most 32 with one launch per subtask" ;;
+gpu_streams_over_many_task) args=(run --gpu-mode many-task --gpu-streams 513) want="--gpu-streams: must be from 1 to 512" ;;
+mtc_bundle_zero) args=(run --gpu-mode many-task --mtc-bundle 0) want="--mtc-bundle: must be from 1 to 65536" ;;
+many_task_agglomerate) args=(run --platform "$small" --devices gpu --gpu-mode many-task --agglomerate 4) want="--gpu-mode many-task with --agglomerate 4: a many-task GPU has no launches to agglomerate" ;;
+many_task_cpu) args=(run --platform "$small" --devices cpu --gpu-mode many-task) want="--gpu-mode many-task: no GPU runs (--devices cpu)" ;;
+many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: the real backend does not run it yet" ;;
+bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;
+bad_mtc_cost) args=(run --platform "$tmp/bad-mtc-cost.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_bundle_cost='-1' is not a number >= 0" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
@@ -154,6 +164,17 @@ molecular2d_block_not_dividing) args=(run --app molecular2d --n 1000 --block 64)
 molecular2d_steps_zero) args=(run --app molecular2d --n 4096 --block 256 --app-param steps=0) want="molecular2d: --app-param steps=0: not a whole number from 1 to 100000" ;;
 molecular2d_unknown_param) args=(run --app molecular2d --n 4096 --block 256 --app-param cutoff=2) want="molecular2d: --app-param cutoff: unknown key (steps)" ;;
 molecular2d_too_many_cells) args=(run --app molecular2d --n 263169 --block 1) want="molecular2d: --n 263169 / --block 1 gives 263169 cells; at most 65536 (256 x 256)" ;;
+adder_block_not_dividing) args=(run --app adder --n 100 --block 32) want="adder: --block 32 does not divide --n 100" ;;
+adder_unknown_param) args=(run --app adder --n 64 --block 16 --app-param steps=3) want="adder: --app-param steps: unknown key (flops)" ;;
+adder_flops_zero) args=(run --app adder --n 64 --block 16 --app-param flops=0) want="adder: --app-param flops=0: not a whole number from 1 to 9007199254740992" ;;
+adder_too_many_subtasks) args=(run --app adder --n 33554432 --block 1) want="adder: --n 33554432 / --block 1 gives 33554432 subtasks; at most 2^24" ;;
+adder_n_too_large) args=(run --app adder --n 268435456 --block 1024) want="adder: --n 268435456 is more than 2^27 elements" ;;
+mdlite_block_not_dividing) args=(run --app mdlite --n 100 --block 32) want="mdlite: --block 32 does not divide --n 100" ;;
+mdlite_block_above_warp) args=(run --app mdlite --n 128 --block 64) want="mdlite: --block 64 is more than 32 particles per group" ;;
+mdlite_steps_zero) args=(run --app mdlite --n 128 --block 32 --app-param steps=0) want="mdlite: --app-param steps=0: not a whole number from 1 to 100000" ;;
+mdlite_steps_too_many) args=(run --app mdlite --n 128 --block 32 --app-param steps=100001) want="mdlite: --app-param steps=100001: not a whole number from 1 to 100000" ;;
+mdlite_unknown_param) args=(run --app mdlite --n 128 --block 32 --app-param flops=3) want="mdlite: --app-param flops: unknown key (steps)" ;;
+mdlite_n_too_large) args=(run --app mdlite --n 33554432 --block 32) want="mdlite: --n 33554432 is more than 2^24 particles" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

@@ -125,7 +125,17 @@ static const opt_def defs[] = {
      T_INT,
      {0},
      "subtasks one GPU runs at once (CUDA streams; with --agglomerate, the lanes that feed its "
-     "FIFO), 1 to 32"},
+     "FIFO), 1 to 32; with --gpu-mode many-task, the lanes that feed its queue, up to 512"},
+    {"gpu-mode",
+     T_CHOICE,
+     {"launch", "many-task"},
+     "how a GPU runs subtasks: a kernel launch each, or GeMTC's resident worker kernel fed in "
+     "bundles (sim; README, \"Many-task GPU mode\")"},
+    {"mtc-bundle",
+     T_INT,
+     {0},
+     "many-task mode: the most subtasks one host-to-device bundle carries, 1 to 65536 "
+     "(default 100)"},
     {"agglomerate",
      T_INT,
      {0},
@@ -405,11 +415,20 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
   else if (!strcmp(n, "gpu-mem"))
     c->gpu_mem = u;
   else if (!strcmp(n, "gpu-streams")) {
-    if (u < 1 || u > 32) {
-      snprintf(why, len, "%s: must be from 1 to 32", who);
+    if (u < 1 || u > NW_MTC_LANES_MAX) {
+      snprintf(why, len, "%s: must be from 1 to %d (above %d only with --gpu-mode many-task)", who,
+               NW_MTC_LANES_MAX, NW_GPU_STREAMS_MAX);
       return 1;
     }
     c->gpu_streams = (int)u;
+  } else if (!strcmp(n, "gpu-mode"))
+    c->gpu_mode = strcmp(v, "many-task") == 0 ? NW_GPU_MANY_TASK : NW_GPU_LAUNCH;
+  else if (!strcmp(n, "mtc-bundle")) {
+    if (u < 1 || u > 65536) {
+      snprintf(why, len, "%s: must be from 1 to 65536", who);
+      return 1;
+    }
+    c->mtc_bundle = (int)u;
   } else if (!strcmp(n, "agglomerate")) {
     if (u > 1024) {
       snprintf(why, len, "%s: must be from 0 (off) to 1024", who);
@@ -749,6 +768,8 @@ void *tool_options_to_json(const tool_options *o) {
   tool_json_add_u64(j, "gpu-mem", c->gpu_mem);
   cJSON_AddNumberToObject(j, "gpu-streams", c->gpu_streams);
   cJSON_AddNumberToObject(j, "agglomerate", c->agglomerate);
+  cJSON_AddStringToObject(j, "gpu-mode", c->gpu_mode == NW_GPU_MANY_TASK ? "many-task" : "launch");
+  cJSON_AddNumberToObject(j, "mtc-bundle", c->mtc_bundle);
   if (c->nslow) {
     char text[512] = "";
     for (int i = 0; i < c->nslow; i++) {

@@ -101,7 +101,16 @@ static void value_text(const cJSON *v, char *out, size_t len) {
     snprintf(out, len, "%s", v->valuestring);
   else if (cJSON_IsNumber(v))
     snprintf(out, len, "%.17g", v->valuedouble);
-  else
+  else if (cJSON_IsObject(v)) { /* app-param: key=value;... (no comma: it is a CSV field) */
+    size_t at = 0;
+    out[0] = '\0';
+    for (const cJSON *c = v->child; c && at < len; c = c->next) {
+      char one[64];
+      value_text(c, one, sizeof one);
+      at +=
+          (size_t)snprintf(out + at, len - at, "%s%s=%s", c == v->child ? "" : ";", c->string, one);
+    }
+  } else
     snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 

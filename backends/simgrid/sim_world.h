@@ -1,0 +1,156 @@
+/* sim_world.h: the simulator's model of a cluster (sim_backend.c builds it), shared by the files
+ * that give its actors: sim_backend.c (nodes, devices, copy engines, network) and sim_mtc.c
+ * (the many-task GPU mode). */
+#ifndef NW_SIM_WORLD_H
+#define NW_SIM_WORLD_H
+
+#include <simgrid/actor.h>
+#include <simgrid/semaphore.h>
+#include <stdint.h>
+
+#include "agglo.h"
+#include "due_heap.h"
+#include "mtc_queue.h"
+#include "run.h"
+#include "sendq.h"
+#include "sim_costs.h"
+
+typedef struct evq {
+  nw_event *head, *tail;
+  sg_sem_t sem;
+} evq;
+
+typedef struct copy_item {
+  nw_copy *c;
+  struct copy_item *next;
+} copy_item;
+
+/* One copy engine of a GPU: copies in one direction, one after another. */
+typedef struct sim_engine {
+  struct sim_node *node;
+  int gpu, to_device;
+  copy_item *head, *tail;
+  /* The copy crossing the link now: a run can end with it in flight (a cancelled subtask's
+   * copy in, say), and teardown then frees it. */
+  nw_copy *moving;
+  sg_sem_t sem;
+  char mbox[48];
+} sim_engine;
+
+typedef struct sim_gpu {
+  sg_host_t host;
+  uint64_t memsize;      /* the budget the core manages */
+  unsigned char *memory; /* functional mode: the device's bytes, allocated at first use */
+  double launch_s;
+  double rle_s_per_byte; /* encoding a result before its copy out (--compression gpu) */
+  double mem_bw;         /* its memory's bytes/s (property mem_bw); 0: kernels compute-bound */
+  /* The work one launch needs to occupy every multiprocessor (property fill_flops): a launch
+   * with less takes as long as one with this much. 0: none. */
+  double fill_flops;
+  /* --agglomerate: the accelerator FIFO its lanes (devices) launch into, and the semaphore that
+   * wakes its dispatcher actor (agglo.h). */
+  nw_agglo fifo;
+  sg_sem_t fifo_sem;
+  struct sim_device *lane0; /* one of its devices: its host, speed and memory bandwidth */
+  struct nw_exec **batch;   /* the dispatcher's launch, room for the FIFO's maximum */
+  /* --gpu-mode many-task: the resident worker kernel's model (sim_mtc.h); NULL otherwise. */
+  struct sim_mtc *mtc;
+  uint64_t launches, launched, largest; /* kernel launches, the subtasks they ran, the most */
+  sim_engine engine[2];                 /* [0] device to host, [1] host to device */
+} sim_gpu;
+
+typedef struct sim_device {
+  struct sim_node *node;
+  int index;
+  nw_device_kind kind;
+  int gpu;        /* GPU streams: the node's GPU */
+  sg_host_t host; /* where it computes */
+  /* Memory bytes/s one of its work-items streams (a CPU core's share of the node's dram_bw,
+   * shared by the cores that compute, a GPU's mem_bw): a subtask whose kind gives bytes takes
+   * max(flops / speed, bytes / this), the roofline (platforms/README.md); 0: flops alone. */
+  double bytes_per_s;
+  nw_exec **queue; /* execs launched, not yet started: at most one in practice */
+  size_t n, cap;
+  sg_sem_t sem;
+} sim_device;
+
+typedef struct envelope {
+  int src;
+  void *buf;
+  size_t len;
+  long wire;
+  int dst;
+  struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
+} envelope;
+
+typedef struct sim_node {
+  struct sim_world *w;
+  int id;
+  nw_node *node;
+  sg_host_t host;
+  evq q;
+  nw_sendq out;     /* data transfers waiting for the sender actor, by priority */
+  sg_sem_t out_sem; /* counts them */
+  sim_device *dev;
+  int ndev;
+  sim_gpu gpu[NW_MAX_GPUS_PER_NODE];
+  int ngpu;
+  uint64_t rng;
+  double *route_latency, *route_bandwidth; /* to each node, filled as first needed */
+  sim_costs costs;                         /* the runtime's own, from the platform */
+  double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
+  char data_mbox[32];                      /* where data transfers to this node arrive */
+} sim_node;
+
+typedef struct sim_world {
+  const nw_run_config *cfg;
+  const nw_app *app;
+  int nodes;
+  sim_node *node;
+  nw_runtime rt;
+  sg_sem_t driver_sem;
+  nw_app_outcome outcome;
+  nw_status app_status;
+  int driver_done; /* the application's main returned: otherwise the model deadlocked */
+  /* Messages sent and not yet delivered: a run that fails stops with some still inside
+   * SimGrid's communications, whose payloads must still be freed. */
+  envelope *live;
+  nw_device_desc *cluster; /* every device of the cluster (nw_node_config.cluster) */
+  nw_due_heap mail;        /* control messages on their way, by when they are due */
+  sg_sem_t postman_sem;    /* wakes the postman for a message due sooner */
+  double postman_wakes;    /* when the postman looks next by itself; INFINITY: not before mail */
+} sim_world;
+
+/* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its
+ * contexts/stack-size option). SimGrid gives every actor 8 MiB of address space by default; at
+ * 1024 nodes the ~25 actors per node would reserve ~200 GB, which a memory limit (ulimit -v)
+ * refuses. The service actors (devices in phantom mode, copy engines, sender, sinks, postman,
+ * timers) only call SimGrid and post events: a small stack suffices. A node's event loop runs
+ * the scheduler, so it gets more; the driver (the application's main) and functional-mode
+ * devices (kernels, maybe BLAS) keep SimGrid's default. 0 means SimGrid's default. */
+#ifdef NW_SIM_THREAD_CONTEXTS /* sanitizer builds: bigger frames, and not for large runs */
+#define STACK_SERVICE 0u
+#define STACK_NODE 0u
+#else
+#define STACK_SERVICE 128u /* KiB */
+#define STACK_NODE 1024u   /* KiB */
+#endif
+#define STACK_DEFAULT 0u
+
+/* Queues an event for the node's event loop and wakes it. */
+void sim_post(sim_node *sn, nw_event *ev);
+/* A zeroed event of `kind` (exits the run when memory is out). */
+nw_event *sim_new_event(nw_event_kind kind);
+/* The modelled GPU's bytes (functional mode), allocated when first touched. */
+unsigned char *sim_gpu_memory(sim_gpu *g);
+/* The flops a subtask's work-item is charged at device d's host speed (its roofline). */
+double sim_roofline_work(const sim_device *d, nw_exec *e);
+/* Charges `flops` on device d's host, slowed by the node's --slow factor as it changes: at
+ * the host's speed, or at most `bound` flop/s (a many-task worker's share of its GPU). */
+void sim_execute_slowed(sim_device *d, double flops);
+void sim_execute_bounded(sim_device *d, double flops, double bound);
+/* Starts an actor on `host` with `data`; daemons end with the simulation. */
+sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                     int daemon, unsigned stack);
+
+#endif
