@@ -357,6 +357,12 @@ static void driver_post(void *be, nw_driver_call *call) {
 static nw_status check_gpu_mode(const nw_run_config *cfg, nw_run_result *res) {
   if (nw_run_check_gpu_mode(cfg, res->error, sizeof res->error) != NW_OK)
     return NW_ERR_ARG;
+  if (cfg->pack_copies) {
+    snprintf(res->error, sizeof res->error,
+             "--pack-copies on: the real backend copies each subscription on its own (the "
+             "simulator models packing)");
+    return NW_ERR_ARG;
+  }
   if (cfg->gpu_mode == NW_GPU_MANY_TASK) {
     /* The engine (real_mtc.h) runs on hardware through benchmarks/bench_mtc; feeding it the
      * core's subtasks needs each kind's task in the worker kernel's terms, not built yet. */

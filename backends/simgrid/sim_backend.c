@@ -419,38 +419,57 @@ static void engine_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_engine *e = sg_actor_self_get_data();
   sim_gpu *g = &e->node->gpu[e->gpu];
-  int functional = e->node->w->cfg->functional;
+  int functional = e->node->w->cfg->functional, pack = e->node->w->cfg->pack_copies;
   sg_mailbox_t mb = sg_mailbox_by_name(e->mbox);
   for (;;) {
     sg_sem_acquire(e->sem);
-    copy_item *it = e->head;
-    e->head = it->next;
+    /* --pack-copies on: the copies queued behind the first go with it, as one transfer (one
+     * latency, their bytes together): the host packs them into one staging buffer, as the
+     * agglomeration paper's version packs a batch's particles (Lifflander, Evans, Arya, Kale,
+     * section V-A1) and GeMTC a bundle. Copies the core asks to encode go alone. */
+    copy_item *batch = e->head, *last = batch;
+    while (pack && !batch->c->encode && last->next && !last->next->c->encode) {
+      last = last->next;
+      sg_sem_acquire(e->sem); /* its count: it is taken now */
+    }
+    e->head = last->next;
     if (!e->head)
       e->tail = NULL;
-    nw_copy *c = it->c;
-    free(it);
-    uint64_t moved = c->rows * c->width;
-    if (c->encode) { /* the core asks only for functional copies out */
-      c->encoded_len = nw_rle_encode(sim_gpu_memory(g) + c->dev_off, moved, c->encoded);
-      if (g->rle_s_per_byte > 0)
-        sg_actor_sleep_for((double)moved * g->rle_s_per_byte);
-      moved = c->encoded_len;
-    }
-    e->moving = c;
-    sg_mailbox_put(mb, c, (long)moved);
-    e->moving = NULL;
-    if (functional && c->host && !c->encode) {
-      unsigned char *dev = sim_gpu_memory(g) + c->dev_off;
-      for (uint64_t r = 0; r < c->rows; r++) {
-        if (c->to_device)
-          memcpy(dev + r * c->width, c->host + r * c->host_pitch, c->width);
-        else
-          memcpy(c->host + r * c->host_pitch, dev + r * c->width, c->width);
+    last->next = NULL;
+    uint64_t moved = 0;
+    for (copy_item *it = batch; it; it = it->next) {
+      nw_copy *c = it->c;
+      uint64_t raw = c->rows * c->width;
+      if (c->encode) { /* the core asks only for functional copies out */
+        c->encoded_len = nw_rle_encode(sim_gpu_memory(g) + c->dev_off, raw, c->encoded);
+        if (g->rle_s_per_byte > 0)
+          sg_actor_sleep_for((double)raw * g->rle_s_per_byte);
+        raw = c->encoded_len;
       }
+      moved += raw;
     }
-    nw_event *ev = sim_new_event(NW_EVENT_COPY_DONE);
-    ev->copy = c;
-    sim_post(e->node, ev);
+    e->moving = batch;
+    sg_mailbox_put(mb, batch, (long)moved);
+    e->moving = NULL;
+    e->transfers++;
+    while (batch) {
+      copy_item *it = batch;
+      nw_copy *c = it->c;
+      batch = it->next;
+      free(it);
+      if (functional && c->host && !c->encode) {
+        unsigned char *dev = sim_gpu_memory(g) + c->dev_off;
+        for (uint64_t r = 0; r < c->rows; r++) {
+          if (c->to_device)
+            memcpy(dev + r * c->width, c->host + r * c->host_pitch, c->width);
+          else
+            memcpy(c->host + r * c->host_pitch, dev + r * c->width, c->width);
+        }
+      }
+      nw_event *ev = sim_new_event(NW_EVENT_COPY_DONE);
+      ev->copy = c;
+      sim_post(e->node, ev);
+    }
   }
 }
 
@@ -923,8 +942,12 @@ static void free_world(sim_world *w) {
           nw_copy_free(it->c);
           free(it);
         }
-        if (e->moving)
-          nw_copy_free(e->moving);
+        while (e->moving) {
+          copy_item *it = e->moving;
+          e->moving = it->next;
+          nw_copy_free(it->c);
+          free(it);
+        }
         if (e->sem)
           sg_sem_destroy(e->sem);
       }
@@ -1030,6 +1053,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
       const sim_gpu *gpu = &w.node[i].gpu[g];
       stats[i].gpu_launches += gpu->launches;
       stats[i].gpu_launch_subtasks += gpu->launched;
+      stats[i].gpu_copy_transfers += gpu->engine[0].transfers + gpu->engine[1].transfers;
       if (gpu->largest > stats[i].gpu_launch_largest)
         stats[i].gpu_launch_largest = gpu->largest;
     }

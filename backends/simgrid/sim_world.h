@@ -30,9 +30,10 @@ typedef struct sim_engine {
   struct sim_node *node;
   int gpu, to_device;
   copy_item *head, *tail;
-  /* The copy crossing the link now: a run can end with it in flight (a cancelled subtask's
-   * copy in, say), and teardown then frees it. */
-  nw_copy *moving;
+  /* The copies crossing the link now (one, or a pack): a run can end with them in flight (a
+   * cancelled subtask's copy in, say), and teardown then frees them. */
+  copy_item *moving;
+  uint64_t transfers; /* link transfers made: fewer than its copies with --pack-copies on */
   sg_sem_t sem;
   char mbox[48];
 } sim_engine;

@@ -67,6 +67,10 @@ nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *co
 }
 
 nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_len) {
+  if (c->pack_copies && c->devices == NW_DEVICES_CPU) {
+    snprintf(why, why_len, "--pack-copies on: no GPU runs (--devices cpu); it packs GPU copies");
+    return NW_ERR_ARG;
+  }
   if (c->gpu_mode == NW_GPU_LAUNCH && c->gpu_streams > NW_GPU_STREAMS_MAX) {
     snprintf(why, why_len,
              "--gpu-streams %d: at most %d with one launch per subtask (CUDA runs %d kernels at "
@@ -181,6 +185,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->perf_samples += s->perf_samples;
     t->gpu_launches += s->gpu_launches;
     t->gpu_launch_subtasks += s->gpu_launch_subtasks;
+    t->gpu_copy_transfers += s->gpu_copy_transfers;
     if (s->gpu_launch_largest > t->gpu_launch_largest)
       t->gpu_launch_largest = s->gpu_launch_largest;
     if (k == 0) { /* node 0's alone (stats.h) */

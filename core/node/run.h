@@ -59,6 +59,9 @@ typedef struct nw_run_config {
    * mtc_bundle subtasks; README, "Many-task GPU mode"). */
   nw_gpu_mode gpu_mode;
   int mtc_bundle;
+  /* A GPU copy engine sends the copies queued behind its next one with it, as one transfer
+   * (simulator; README, "Agglomeration"). */
+  int pack_copies;
   nw_app_args args;
   nw_sched_config sched;
   /* The performance model (sched/perfmodel.h), loaded by the tool from --perfmodel, owned by

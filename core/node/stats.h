@@ -132,6 +132,9 @@ typedef struct nw_stats {
   /* Filled by the backend (the simulator): kernel launches on its GPUs, the subtasks they ran
    * (more than the launches where --agglomerate put several in one), and the largest launch. */
   uint64_t gpu_launches, gpu_launch_subtasks, gpu_launch_largest;
+  /* Filled by the simulator: transfers its GPUs' copy engines made over PCIe, fewer than the
+   * copies where --pack-copies put several in one. */
+  uint64_t gpu_copy_transfers;
   uint64_t tasks_concurrent_max; /* node 0 only: the most tasks that ran at once */
   uint64_t tasks_run;            /* node 0 only: tasks started */
   uint64_t tasks_nested;         /* node 0 only: of those, tasks nested in another */

@@ -74,6 +74,8 @@ mtc_bundle_zero) args=(run --gpu-mode many-task --mtc-bundle 0) want="--mtc-bund
 many_task_agglomerate) args=(run --platform "$small" --devices gpu --gpu-mode many-task --agglomerate 4) want="--gpu-mode many-task with --agglomerate 4: a many-task GPU has no launches to agglomerate" ;;
 many_task_cpu) args=(run --platform "$small" --devices cpu --gpu-mode many-task) want="--gpu-mode many-task: no GPU runs (--devices cpu)" ;;
 many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: the real backend does not run it yet" ;;
+pack_copies_cpu) args=(run --platform "$small" --devices cpu --pack-copies on) want="--pack-copies on: no GPU runs (--devices cpu)" ;;
+pack_copies_real) args=(run --backend real --devices gpu --pack-copies on) want="--pack-copies on: the real backend copies each subscription on its own" ;;
 bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;
 bad_mtc_cost) args=(run --platform "$tmp/bad-mtc-cost.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_bundle_cost='-1' is not a number >= 0" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;

@@ -51,7 +51,8 @@ gpu)
     "--nodes 3 --devices cpu+gpu --work-groups on --locality on $roomy"
     "--nodes 2 --devices cpu+gpu --steal-retry 0.0001 --locality on --gpu-streams 2 $roomy"
     "--nodes 4 --devices cpu+gpu --steal-policy one-level --pipeline off --prosteal off $roomy"
-    "--nodes 2 --devices gpu --gpu-mode many-task --gpu-streams 6 --mtc-bundle 4 $budget"
+    "--nodes 2 --devices gpu --gpu-mode many-task --gpu-streams 6 --mtc-bundle 4 --pack-copies on $budget"
+    "--nodes 3 --devices cpu+gpu --gpu-streams 4 --agglomerate 4 --pack-copies on $budget"
     "--nodes 3 --devices cpu+gpu --gpu-mode many-task --gpu-streams 40 --multi-assign on --slow 1:4 $roomy"
   ) ;;
 real) # RANKS|MPIRUN OPTIONS|NARWHAL OPTIONS

@@ -131,6 +131,11 @@ static const opt_def defs[] = {
      {"launch", "many-task"},
      "how a GPU runs subtasks: a kernel launch each, or GeMTC's resident worker kernel fed in "
      "bundles (sim; README, \"Many-task GPU mode\")"},
+    {"pack-copies",
+     T_CHOICE,
+     {"on", "off"},
+     "a GPU's copies queued together cross PCIe as one transfer (sim; README, "
+     "\"Agglomeration\")"},
     {"mtc-bundle",
      T_INT,
      {0},
@@ -421,7 +426,9 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     c->gpu_streams = (int)u;
-  } else if (!strcmp(n, "gpu-mode"))
+  } else if (!strcmp(n, "pack-copies"))
+    c->pack_copies = strcmp(v, "on") == 0;
+  else if (!strcmp(n, "gpu-mode"))
     c->gpu_mode = strcmp(v, "many-task") == 0 ? NW_GPU_MANY_TASK : NW_GPU_LAUNCH;
   else if (!strcmp(n, "mtc-bundle")) {
     if (u < 1 || u > 65536) {
@@ -770,6 +777,7 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddNumberToObject(j, "agglomerate", c->agglomerate);
   cJSON_AddStringToObject(j, "gpu-mode", c->gpu_mode == NW_GPU_MANY_TASK ? "many-task" : "launch");
   cJSON_AddNumberToObject(j, "mtc-bundle", c->mtc_bundle);
+  cJSON_AddStringToObject(j, "pack-copies", c->pack_copies ? "on" : "off");
   if (c->nslow) {
     char text[512] = "";
     for (int i = 0; i < c->nslow; i++) {
