@@ -18,6 +18,9 @@ printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
 printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
+printf '{"base": {}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-no-csv.json"
+printf '{"base": {}, "vary": {"nodes": [1], "nodes": [2]}}\n' >"$tmp/sweep-vary-twice.json"
+printf '{"base": {}, "vary": {"nodes": [1], "sched": []}}\n' >"$tmp/sweep-vary-empty.json"
 # SimGrid loads these and aborts once the simulation runs ("The Impossible Did Happen").
 sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml"
 sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
@@ -105,6 +108,10 @@ platform_path_too_long) args=(run --platform "$(printf 'p%.0s' $(seq 1100))") wa
 sweep_unknown_key) args=(sweep "$tmp/sweep-unknown-key.json") want="unknown key 'bogus'" ;;
 sweep_unknown_column) args=(sweep "$tmp/sweep-unknown-column.json") want="'nope' is not a key of \`narwhal run --json\`" ;;
 sweep_dry_run) args=(sweep "$tmp/sweep-dry-run.json") want="\"dry-run\" has no place in a sweep" ;;
+sweep_jobs_zero) args=(sweep "$tmp/sweep-unknown-key.json" -j 0) want="sweep: -j '0': not a number of jobs from 1 to 256" ;;
+sweep_resume_without_csv) args=(sweep "$tmp/sweep-no-csv.json" --resume) want="--resume needs the CSV of the earlier run" ;;
+sweep_vary_twice) args=(sweep "$tmp/sweep-vary-twice.json") want="\"vary\" names 'nodes' twice" ;;
+sweep_vary_empty) args=(sweep "$tmp/sweep-vary-empty.json") want="\"vary\": 'sched' needs a non-empty list of values" ;;
 sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
 newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "narwhal_app.h"
 #include "text_file.h"
 
 /* T_PARAM: KEY=VALUE, repeatable, into the app's parameter list (nw_app_args.params). */
@@ -22,11 +23,7 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def defs[] = {
-    {"app",
-     T_STRING,
-     {0},
-     "application to run (matmul, conv2d, chain, chain-rw, randprog, taskbench, pagerank, lu, "
-     "fft2d, gemv, cmeans, molecular2d)"},
+    {"app", T_STRING, {0}, "application to run (the names are the registry's: apps/registry.c)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
@@ -720,8 +717,15 @@ void tool_options_usage(FILE *out) {
                d->type == T_STRING  ? "TEXT"
                : d->type == T_PARAM ? "KEY=VALUE"
                                     : "N");
+    char help[1024];
+    if (!strcmp(d->name, "app")) { /* every app this build has, so the list never goes stale */
+      char names[512];
+      nw_app_names(names, sizeof names);
+      snprintf(help, sizeof help, "application to run (%s)", names);
+    } else
+      snprintf(help, sizeof help, "%s", d->help);
     fprintf(out, "  --%s%s%s\n      %s\n",
-            d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, d->help);
+            d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, help);
   }
   fprintf(out,
           "Exit status: 0 success, 1 the run failed, 2 bad input, 3 the result differs from the "

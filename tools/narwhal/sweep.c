@@ -1,16 +1,19 @@
 /* sweep.c: runs a sweep described in JSON and tabulates it.
  *
- * {"title": "...", "base": {run keys}, "vary": {"nodes": [1, 2, 4]}, "csv": "out.csv",
+ * {"title": "...", "base": {run keys}, "vary": {"nodes": [1, 2, 4], ...}, "csv": "out.csv",
  *  "columns": ["cache_hits", ...]}   (optional: further keys of `run --json` to tabulate)
  * SimGrid can be initialised once per process, so each point runs as a child process
- * (`narwhal run --config TMP --json`, the same executable). Rows already computed are written
- * to the CSV even when a later point fails: a sweep never loses results.
+ * (`narwhal run --config TMP --json`, the same executable), up to -j N of them at once. Each
+ * row is written to the CSV as soon as its point finishes, even when another point fails: a
+ * sweep never loses results, and `--resume` reruns only the points the CSV lacks. When every
+ * point is done the CSV is rewritten in point order, with each speed-up over the first point.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,8 @@
 
 #include "options.h"
 #include "report.h"
+#include "sweep_grid.h"
+#include "sweep_rows.h"
 #include "text_file.h"
 
 /* Runs this executable as `run --config path FLAG`: with --json returns its stdout, with
@@ -50,16 +55,12 @@ static char *run_child(const char *path, const char *flag, int *status) {
   return out;
 }
 
-/* The run file of one point: base with `key` set to v, in a new temporary file whose name goes
- * to tmp; 0 on success. */
-static int write_point(const cJSON *base, const char *key, const cJSON *v, char tmp[32]) {
-  cJSON *point = cJSON_Duplicate(base, 1);
-  cJSON_DeleteItemFromObjectCaseSensitive(point, key);
-  cJSON_DeleteItemFromObjectCaseSensitive(point, "json");
-  cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
+/* The run file of point p, in a new temporary file whose name goes to tmp; 0 on success. */
+static int write_point(const sweep_grid *g, const cJSON *base, long p, char tmp[32]) {
+  cJSON *point = sweep_grid_point(g, base, p);
   snprintf(tmp, 32, "/tmp/narwhal-sweep-XXXXXX");
-  int fd = mkstemp(tmp);
-  char *body = cJSON_Print(point);
+  int fd = point ? mkstemp(tmp) : -1;
+  char *body = point ? cJSON_Print(point) : NULL;
   cJSON_Delete(point);
   int ok = fd >= 0 && body && write(fd, body, strlen(body)) == (ssize_t)strlen(body);
   free(body);
@@ -84,34 +85,6 @@ static int ensure_parent_dir(const char *path) {
       *p = '/';
     }
   return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-static double num(const cJSON *o, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
-}
-
-static int column_width(const char *name) {
-  int w = (int)strlen(name);
-  return w > 12 ? w : 12;
-}
-
-static void value_text(const cJSON *v, char *out, size_t len) {
-  if (cJSON_IsString(v))
-    snprintf(out, len, "%s", v->valuestring);
-  else if (cJSON_IsNumber(v))
-    snprintf(out, len, "%.17g", v->valuedouble);
-  else if (cJSON_IsObject(v)) { /* app-param: key=value;... (no comma: it is a CSV field) */
-    size_t at = 0;
-    out[0] = '\0';
-    for (const cJSON *c = v->child; c && at < len; c = c->next) {
-      char one[64];
-      value_text(c, one, sizeof one);
-      at +=
-          (size_t)snprintf(out + at, len - at, "%s%s=%s", c == v->child ? "" : ";", c->string, one);
-    }
-  } else
-    snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 
 static int usage_error(const char *msg, const char *path) {
@@ -184,23 +157,146 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
   return 0;
 }
 
+/* One point running as a child: `run --config POINT --json` with its output in a file. */
+typedef struct running {
+  pid_t pid;
+  long point;
+  char config[32], output[32];
+} running;
+
+static int start_point(const sweep_grid *g, const cJSON *base, long p, running *r) {
+  r->point = p;
+  if (write_point(g, base, p, r->config))
+    return -1;
+  snprintf(r->output, sizeof r->output, "/tmp/narwhal-sweep-XXXXXX");
+  int fd = mkstemp(r->output);
+  if (fd < 0) {
+    unlink(r->config);
+    return -1;
+  }
+  fflush(NULL);
+  r->pid = fork();
+  if (r->pid == 0) {
+    dup2(fd, STDOUT_FILENO);
+    close(fd);
+    execl("/proc/self/exe", "narwhal", "run", "--config", r->config, "--json", (char *)NULL);
+    tool_say("sweep: cannot run myself: %s", strerror(errno));
+    _exit(127);
+  }
+  close(fd);
+  if (r->pid < 0) {
+    unlink(r->config);
+    unlink(r->output);
+    return -1;
+  }
+  return 0;
+}
+
+/* The finished child's --json result (NULL when it failed); removes its files. */
+static cJSON *finish_point(running *r, int status) {
+  FILE *f = fopen(r->output, "r");
+  char *text = f ? tool_read_stream(f) : NULL;
+  if (f)
+    fclose(f);
+  unlink(r->config);
+  unlink(r->output);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (j && WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
+    return j;
+  cJSON_Delete(j);
+  return NULL;
+}
+
+/* Checks every point before running any: its options and application arguments, then its
+ * set-up as the backend would make it (`run --check`: platform, nodes, devices, GPU memory), so
+ * that a bad later point stops the sweep before the first one runs. 0, or the exit code. */
+static int check_points(const sweep_grid *g, const cJSON *base, const char *path) {
+  char why[1024], where[1100], point_text[600];
+  for (long p = 0; p < g->points; p++) {
+    cJSON *point = sweep_grid_point(g, base, p);
+    tool_options o;
+    memset(&o, 0, sizeof o);
+    nw_run_config_defaults(&o.run);
+    snprintf(where, sizeof where, "sweep %s", path);
+    int bad = !point || tool_options_apply_json(point, where, &o, why, sizeof why);
+    cJSON_Delete(point);
+    if (bad) {
+      tool_say("%s", point ? why : "sweep: out of memory");
+      return 2;
+    }
+  }
+  for (long p = 0; p < g->points; p++) {
+    char tmp[32];
+    int status = 0;
+    char *msg = write_point(g, base, p, tmp) ? NULL : run_child(tmp, "--check", &status);
+    if (msg)
+      unlink(tmp);
+    if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      char *nl = msg ? strchr(msg, '\n') : NULL;
+      if (nl)
+        *nl = '\0';
+      const char *reason = msg && !strncmp(msg, "narwhal: ", 9) ? msg + 9 : msg;
+      sweep_grid_describe(g, p, point_text, sizeof point_text);
+      tool_say("sweep %s: the point %s: %s", path, point_text,
+               reason && *reason ? reason : "cannot be checked");
+      int code = msg && WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
+      free(msg);
+      return code;
+    }
+    free(msg);
+  }
+  return 0;
+}
+
+/* Writes every row, in point order, to path (through a temporary file renamed over it). */
+static int rewrite_csv(const sweep_table *t, const char *path) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  if (!out)
+    return -1;
+  sweep_csv_header(t, out);
+  for (long p = 0; p < t->grid->points; p++)
+    if (t->row[p].done)
+      sweep_csv_row(t, p, out);
+  return fclose(out) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+}
+
+/* Ctrl-C (or SIGTERM): start no more points, stop the running ones, keep every finished row,
+ * and say how to resume. */
+static volatile sig_atomic_t interrupted;
+static void on_interrupt(int sig) {
+  interrupted = sig;
+}
+
+#define SWEEP_USAGE "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume]"
+
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
+  int jobs = 1, resume = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv_opt = argv[++i];
-    else if (!path && strncmp(argv[i], "--", 2) != 0)
+    else if ((!strcmp(argv[i], "-j") || !strcmp(argv[i], "--jobs")) && i + 1 < argc) {
+      char *end;
+      long j = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || j < 1 || j > 256) {
+        tool_say("sweep: -j '%.40s': not a number of jobs from 1 to 256", argv[i]);
+        return 2;
+      }
+      jobs = (int)j;
+    } else if (!strcmp(argv[i], "--resume"))
+      resume = 1;
+    else if (!path && strncmp(argv[i], "-", 1) != 0)
       path = argv[i];
     else {
-      fprintf(stderr,
-              "narwhal: sweep: unexpected argument '%s' (usage: narwhal sweep FILE "
-              "[--csv OUT])\n",
-              argv[i]);
+      tool_say("sweep: unexpected argument '%.200s' (" SWEEP_USAGE ")", argv[i]);
       return 2;
     }
   }
   if (!path) {
-    tool_say("sweep: missing FILE (usage: narwhal sweep FILE [--csv OUT])");
+    tool_say("sweep: missing FILE (" SWEEP_USAGE ")");
     return 2;
   }
   FILE *f = fopen(path, "r");
@@ -223,133 +319,136 @@ int sweep_main(int argc, char **argv) {
   const cJSON *csv_item = cJSON_GetObjectItemCaseSensitive(root, "csv");
   const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
   const cJSON *columns = cJSON_GetObjectItemCaseSensitive(root, "columns");
-  int code = 0;
   char bad[400];
-  if (sweep_shape_error(root, bad, sizeof bad)) {
+  sweep_grid grid;
+  if (sweep_shape_error(root, bad, sizeof bad) ||
+      (!cJSON_IsObject(base) && snprintf(bad, sizeof bad, "needs \"base\": {run keys}")) ||
+      (!cJSON_IsObject(vary) &&
+       snprintf(bad, sizeof bad, "needs \"vary\": {\"KEY\": [values...], ...}")) ||
+      sweep_grid_init(&grid, vary, bad, sizeof bad) != 0 ||
+      (cJSON_GetArraySize(columns) > SWEEP_COLUMNS_MAX &&
+       snprintf(bad, sizeof bad, "\"columns\" lists more than %d keys", SWEEP_COLUMNS_MAX))) {
     cJSON_Delete(root);
     return usage_error(bad, path);
   }
-  if (!cJSON_IsObject(base) || !cJSON_IsObject(vary) || !vary->child || vary->child->next ||
-      !cJSON_IsArray(vary->child) || cJSON_GetArraySize(vary->child) == 0) {
-    cJSON_Delete(root);
-    return usage_error("needs \"base\": {run keys} and \"vary\": {\"KEY\": [values...]} with "
-                       "exactly one key",
-                       path);
-  }
-  const char *key = vary->child->string;
-  /* Check every point's configuration before running any. */
-  char why[1024], where[1100];
-  for (const cJSON *v = vary->child->child; v; v = v->next) {
-    cJSON *point = cJSON_Duplicate(base, 1);
-    cJSON_DeleteItemFromObjectCaseSensitive(point, key);
-    cJSON_AddItemToObject(point, key, cJSON_Duplicate(v, 1));
-    tool_options o;
-    memset(&o, 0, sizeof o);
-    nw_run_config_defaults(&o.run);
-    snprintf(where, sizeof where, "sweep %s", path);
-    int bad = tool_options_apply_json(point, where, &o, why, sizeof why);
-    cJSON_Delete(point);
-    if (bad) {
-      tool_say("%s", why);
-      cJSON_Delete(root);
-      return 2;
-    }
-  }
-  /* Then as its backend would set it up (`run --check`: platform, nodes, devices, GPU memory),
-   * so that a bad later point stops the sweep before the first one runs. */
-  for (const cJSON *v = vary->child->child; v; v = v->next) {
-    char tmp[32], label[64];
-    int status = 0;
-    char *msg = write_point(base, key, v, tmp) ? NULL : run_child(tmp, "--check", &status);
-    if (msg)
-      unlink(tmp);
-    value_text(v, label, sizeof label);
-    if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      char *nl = msg ? strchr(msg, '\n') : NULL;
-      if (nl)
-        *nl = '\0';
-      const char *reason = msg && !strncmp(msg, "narwhal: ", 9) ? msg + 9 : msg;
-      tool_say("sweep %s: the point %s = %s: %s", path, key, label,
-               reason && *reason ? reason : "cannot be checked");
-      int code = msg && WIFEXITED(status) && WEXITSTATUS(status) == 2 ? 2 : 1;
-      free(msg);
-      cJSON_Delete(root);
-      return code;
-    }
-    free(msg);
-  }
   const char *csv = csv_opt ? csv_opt : cJSON_IsString(csv_item) ? csv_item->valuestring : NULL;
-  FILE *out = NULL;
-  if (csv && (ensure_parent_dir(csv) != 0 || !(out = fopen(csv, "w")))) {
-    tool_say("sweep: cannot write %s: %s", csv, strerror(errno));
+  if (resume && !csv) {
     cJSON_Delete(root);
-    return 1;
+    return usage_error("--resume needs the CSV of the earlier run (\"csv\" or --csv)", path);
+  }
+  int code = check_points(&grid, base, path);
+  sweep_table table = {&grid, columns, cJSON_GetArraySize(columns),
+                       calloc((size_t)grid.points, sizeof(sweep_row))};
+  running *run = calloc((size_t)jobs, sizeof *run);
+  long kept = 0;
+  if (!code && (!table.row || !run)) {
+    tool_say("sweep: out of memory");
+    code = 1;
+  }
+  if (!code && resume && (kept = sweep_csv_resume(&table, csv, bad, sizeof bad)) < 0) {
+    tool_say("sweep %s: %s", path, bad);
+    code = 2;
+  }
+  FILE *out = NULL;
+  if (!code && csv && (ensure_parent_dir(csv) != 0 || !(out = fopen(csv, "w")))) {
+    tool_say("sweep: cannot write %s: %s", csv, strerror(errno));
+    code = 1;
+  }
+  if (code) {
+    free(table.row);
+    free(run);
+    cJSON_Delete(root);
+    return code;
   }
   if (cJSON_IsString(title))
     printf("%s\n", title->valuestring);
-  printf("%10s %14s %12s %9s %16s %12s", key, "simulated_s", "GFlop/s", "speed-up",
-         "steals ok/tried", "GB moved");
-  for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
-    printf(" %*s", column_width(c->valuestring), c->valuestring);
-  printf("\n");
-  if (out) {
-    fprintf(out,
-            "%s,makespan_s,gflops,speedup,steals_attempted,steals_succeeded,"
-            "bytes_network,verified",
-            key);
-    for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
-      fprintf(out, ",%s", c->valuestring);
-    fprintf(out, "\n");
-  }
-  double first = 0;
-  for (const cJSON *v = vary->child->child; v; v = v->next) {
-    char tmp[32];
-    int ok = write_point(base, key, v, tmp) == 0;
-    int status = 0;
-    char *result = ok ? run_child(tmp, "--json", &status) : NULL;
-    if (ok)
-      unlink(tmp);
-    cJSON *r = result ? cJSON_Parse(result) : NULL;
-    free(result);
-    char label[64];
-    value_text(v, label, sizeof label);
-    if (!r || !WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3)) {
-      tool_say("sweep: the run with %s = %s failed%s", key, label,
-               WIFEXITED(status) ? "" : " (killed)");
-      cJSON_Delete(r);
-      code = 1;
+  if (resume)
+    printf("resumed: %ld of %ld points from %s\n", kept, grid.points, csv);
+  sweep_print_header(&table);
+  if (out)
+    sweep_csv_header(&table, out);
+  for (long p = 0; p < grid.points; p++)
+    if (table.row[p].done) {
+      sweep_print_row(&table, p);
+      if (out)
+        sweep_csv_row(&table, p, out);
+    }
+  /* Up to `jobs` points at once; a failed point stops new ones, the running ones finish. */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_interrupt; /* no SA_RESTART: waitpid returns to look at the flag */
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  long next = 0;
+  int active = 0, failed = 0;
+  char point_text[600];
+  for (;;) {
+    if (interrupted)
+      for (int r = 0; r < active; r++)
+        kill(run[r].pid, SIGTERM); /* a Ctrl-C reached them already; a kill of ours did not */
+    while (!failed && !interrupted && active < jobs && next < grid.points) {
+      if (table.row[next].done) {
+        next++;
+        continue;
+      }
+      if (start_point(&grid, base, next, &run[active]) != 0) {
+        tool_say("sweep: cannot start a run: %s", strerror(errno));
+        failed = 1;
+        break;
+      }
+      active++, next++;
+    }
+    if (active == 0)
       break;
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0 && errno == EINTR)
+      continue;
+    int r = 0;
+    while (r < active && run[r].pid != pid)
+      r++;
+    if (r == active) /* not one of ours (cannot happen: --check's children were waited for) */
+      continue;
+    long p = run[r].point;
+    cJSON *result = finish_point(&run[r], status);
+    run[r] = run[--active];
+    if (!result && interrupted)
+      continue;
+    if (!result) {
+      sweep_grid_describe(&grid, p, point_text, sizeof point_text);
+      tool_say("sweep: the run with %s failed%s", point_text, WIFEXITED(status) ? "" : " (killed)");
+      failed = 1;
+      continue;
     }
-    double makespan = num(r, "makespan_s");
-    if (first == 0)
-      first = makespan;
-    const cJSON *verified = cJSON_GetObjectItemCaseSensitive(r, "verified");
-    const char *vtext =
-        cJSON_IsBool(verified) ? (cJSON_IsTrue(verified) ? "true" : "false") : "null";
-    printf("%10s %14.3f %12.1f %9.2f %7.0f/%-8.0f %12.1f", label, makespan, num(r, "gflops"),
-           makespan > 0 ? first / makespan : 0.0, num(r, "steals_succeeded"),
-           num(r, "steals_attempted"), num(r, "bytes_network") / 1e9);
-    for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
-      printf(" %*.6g", column_width(c->valuestring), num(r, c->valuestring));
-    printf("\n");
-    fflush(stdout);
-    if (out) {
-      fprintf(out, "%s,%.9g,%.9g,%.6g,%.0f,%.0f,%.0f,%s", label, makespan, num(r, "gflops"),
-              makespan > 0 ? first / makespan : 0.0, num(r, "steals_attempted"),
-              num(r, "steals_succeeded"), num(r, "bytes_network"), vtext);
-      for (const cJSON *c = columns ? columns->child : NULL; c; c = c->next)
-        fprintf(out, ",%.17g", num(r, c->valuestring));
-      fprintf(out, "\n");
-      fflush(out);
-    }
-    if (cJSON_IsFalse(verified))
+    sweep_row_from_json(&table, p, result);
+    cJSON_Delete(result);
+    if (!strcmp(table.row[p].verified, "false"))
       code = 3;
-    cJSON_Delete(r);
+    sweep_print_row(&table, p);
+    if (out)
+      sweep_csv_row(&table, p, out);
+  }
+  if (failed)
+    code = 1;
+  long done = 0;
+  for (long p = 0; p < grid.points; p++)
+    done += table.row[p].done;
+  if (interrupted) {
+    tool_say("sweep %s: interrupted with %ld of %ld points done%s%s%s", path, done, grid.points,
+             out ? " (in " : "", out ? csv : "",
+             out ? "; add --resume to run the rest)" : "; give it a CSV to resume from");
+    code = 130;
   }
   if (out) {
     fclose(out);
+    if (!failed && !interrupted && rewrite_csv(&table, csv) != 0) {
+      tool_say("sweep: cannot rewrite %s in point order: %s", csv, strerror(errno));
+      code = 1;
+    }
     printf("wrote %s\n", csv);
   }
+  free(table.row);
+  free(run);
   cJSON_Delete(root);
   return code;
 }
