@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sweep_parallel_resume.sh NARWHAL SRC_DIR: a sweep over two keys (6 points of the many-task
 # adder on the K20X model, each well under a second) gives the same CSV sequentially and with
-# -j 2; interrupted with Ctrl-C (SIGINT to its process group, as a terminal sends it) after
+# -j 2, and its figure (a PNG with a line per value of the second key); interrupted with Ctrl-C (SIGINT to its process group, as a terminal sends it) after
 # two rows, it keeps those rows and says how to resume, and --resume then runs only the points
 # the CSV lacks and ends with the sequential run's CSV.
 set -u
@@ -18,6 +18,10 @@ cat >"$tmp/s.json" <<JSON
 JSON
 "$nw" sweep "$tmp/s.json" --csv "$tmp/seq.csv" >/dev/null || fail "the sequential sweep failed"
 [ "$(wc -l <"$tmp/seq.csv")" -eq 7 ] || fail "the sequential CSV has not 6 rows"
+# Its figure, drawn by gnuplot (scripts/bootstrap.sh installs it): a PNG and the script beside.
+[ "$(head -c 4 "$tmp/seq.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] ||
+  fail "no PNG beside the CSV (seq.png)"
+grep -q "every 2::1 using 0:3" "$tmp/seq.gp" || fail "seq.gp does not draw the second series"
 "$nw" sweep "$tmp/s.json" --csv "$tmp/par.csv" -j 2 >/dev/null || fail "the -j 2 sweep failed"
 cmp -s "$tmp/seq.csv" "$tmp/par.csv" || fail "-j 2 gave other rows than the sequential run"
 

@@ -24,6 +24,7 @@
 #include "options.h"
 #include "report.h"
 #include "sweep_grid.h"
+#include "sweep_plot.h"
 #include "sweep_rows.h"
 #include "text_file.h"
 
@@ -270,11 +271,11 @@ static void on_interrupt(int sig) {
   interrupted = sig;
 }
 
-#define SWEEP_USAGE "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume]"
+#define SWEEP_USAGE "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]"
 
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
-  int jobs = 1, resume = 0;
+  int jobs = 1, resume = 0, plot = 1;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv_opt = argv[++i];
@@ -286,6 +287,13 @@ int sweep_main(int argc, char **argv) {
         return 2;
       }
       jobs = (int)j;
+    } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
+      i++;
+      if (strcmp(argv[i], "on") && strcmp(argv[i], "off")) {
+        tool_say("sweep: --plot '%.40s': on or off", argv[i]);
+        return 2;
+      }
+      plot = !strcmp(argv[i], "on");
     } else if (!strcmp(argv[i], "--resume"))
       resume = 1;
     else if (!path && strncmp(argv[i], "-", 1) != 0)
@@ -446,6 +454,17 @@ int sweep_main(int argc, char **argv) {
       code = 1;
     }
     printf("wrote %s\n", csv);
+    char png[1100];
+    int drawn = plot && !failed && !interrupted
+                    ? sweep_plot(&table, csv, cJSON_IsString(title) ? title->valuestring : NULL,
+                                 png, sizeof png)
+                    : 2;
+    if (drawn == 0)
+      printf("plotted %s\n", png);
+    else if (drawn == 1)
+      printf("no plot: gnuplot is not installed\n");
+    else if (drawn < 0)
+      tool_say("sweep: the plot %s failed (the CSV stands)", png);
   }
   free(table.row);
   free(run);
