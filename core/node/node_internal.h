@@ -337,6 +337,7 @@ struct nw_node {
   const struct nw_policy *policy; /* the run's scheduling policy (sched/policy.h) */
   nw_backend be;
   nw_stats stats;
+  nw_device_stats device_stats_unlisted; /* nw_dev_stats: devices past NW_STATS_MAX_DEVICES */
   nw_space_state *spaces;
   nw_task_state *tasks;
   nw_task_state *zombies; /* finished tasks with execs still running */
@@ -376,8 +377,10 @@ static inline int nw_dev_is_gpu(const nw_node *n, int d) {
 }
 
 /* This node's counters for local device d. */
+/* A device's counters; those past NW_STATS_MAX_DEVICES (many-task lanes) count into a slot
+ * that is not reported, so that no listed device's row holds another's work. */
 static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
-  return &n->stats.device[d < NW_STATS_MAX_DEVICES ? d : 0];
+  return d < NW_STATS_MAX_DEVICES ? &n->stats.device[d] : &n->device_stats_unlisted;
 }
 
 /* node.c */

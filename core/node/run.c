@@ -221,6 +221,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     }
   }
   res->ndevices = row;
+  res->devices_unlisted = rows - row;
   if (senders > 0)
     res->transfer_frequency /= senders;
   if (receivers > 0)

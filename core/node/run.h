@@ -114,6 +114,9 @@ typedef struct nw_run_result {
   uint64_t subtasks;
   nw_stats total; /* counters summed over nodes (device arrays unused) */
   int ndevices;   /* rows of devices[] */
+  /* Devices with no row: at most NW_STATS_MAX_DEVICES per node are listed (many-task lanes can
+   * be more); their work is in the totals. */
+  int devices_unlisted;
   struct {
     int node;
     nw_device_kind kind;
