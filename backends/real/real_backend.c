@@ -23,6 +23,7 @@
 #include "real_backend.h"
 
 #include <cblas.h>
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
@@ -514,6 +515,58 @@ static void measure_network(int rank, int size, double *bandwidth, double *laten
   *latency = v[1];
 }
 
+/* --trace: every rank's records to rank 0, in rank order (the clocks are each rank's own). */
+static nw_status gather_trace(rank_state *rs, nw_run_result *res) {
+  const nw_trace *t = nw_node_trace_records(rs->node);
+  /* Bytes per rank must fit MPI's int counts: a rank keeps its first 2^31 bytes' worth. */
+  long long max = INT_MAX / (long long)sizeof(nw_trace_rec);
+  int mine = t->n > (size_t)max ? (int)max : (int)t->n, lost = t->lost || t->n > (size_t)max;
+  int *count = rs->rank == 0 ? calloc((size_t)rs->size, sizeof *count) : NULL;
+  int *lost_any = rs->rank == 0 ? calloc((size_t)rs->size, sizeof *lost_any) : NULL;
+  MPI_Gather(&mine, 1, MPI_INT, count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Gather(&lost, 1, MPI_INT, lost_any, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int *bytes = NULL, *at = NULL;
+  long long total = 0;
+  nw_trace_rec *all = NULL;
+  if (rs->rank == 0 && count && lost_any) {
+    bytes = calloc((size_t)rs->size, sizeof *bytes);
+    at = calloc((size_t)rs->size, sizeof *at);
+    for (int r = 0; r < rs->size; r++)
+      total += count[r];
+    if (total * (long long)sizeof(nw_trace_rec) > INT_MAX) /* displacements are ints too */
+      total = 0;
+    all = total ? malloc((size_t)total * sizeof *all) : NULL;
+    for (int r = 0, off = 0; bytes && at && r < rs->size; r++) {
+      bytes[r] = total ? count[r] * (int)sizeof(nw_trace_rec) : 0;
+      at[r] = off;
+      off += bytes[r];
+      res->trace_lost |= lost_any[r] || (!total && count[r]);
+    }
+  }
+  /* Rank 0 says whether it can take them all; if not, nobody sends and the trace is lost. */
+  int go = rs->rank == 0 ? total > 0 && all && bytes && at : 0;
+  MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int sent = go ? mine * (int)sizeof(nw_trace_rec) : 0;
+  for (int r = 0; !go && bytes && r < rs->size; r++)
+    bytes[r] = 0;
+  MPI_Gatherv(t->rec, sent, MPI_BYTE, all, bytes, at, MPI_BYTE, 0, MPI_COMM_WORLD);
+  nw_status st = NW_OK;
+  if (rs->rank == 0) {
+    if (total && !go)
+      st = NW_ERR_NOMEM;
+    else {
+      res->trace = all, res->ntrace = (size_t)total;
+      all = NULL;
+    }
+  }
+  free(all);
+  free(bytes);
+  free(at);
+  free(count);
+  free(lost_any);
+  return st;
+}
+
 nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
   memset(res, 0, sizeof *res);
   res->verified = -1;
@@ -575,6 +628,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     nc.gpu_memory[g] = budget[g];
   nc.sched = cfg->sched;
   nc.check_views = cfg->check_views;
+  nc.trace = cfg->trace[0] != '\0';
   nc.compress_network = cfg->compress_network;
   nc.compress_gpu = cfg->compress_gpu;
   nc.kinds = app->kinds;
@@ -702,6 +756,10 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     }
   }
   free(all);
+  if (cfg->trace[0] && gather_trace(&rs, res) != NW_OK && rs.rank == 0 && st == NW_OK) {
+    snprintf(res->error, sizeof res->error, "out of memory gathering the trace (--trace)");
+    st = NW_ERR_NOMEM;
+  }
   real_net_destroy(rs.net);
   real_queue_destroy(&rs.q);
   nw_node_destroy(rs.node);

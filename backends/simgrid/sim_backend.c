@@ -763,6 +763,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->functional = cfg->functional;
   nc->sched = cfg->sched;
   nc->check_views = cfg->check_views;
+  nc->trace = cfg->trace[0] != '\0';
   nc->compress_network = cfg->compress_network;
   nc->compress_gpu = cfg->compress_gpu;
   nc->kinds = w->app->kinds;
@@ -1059,6 +1060,8 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     }
   }
   st = stats ? nw_run_result_fill(res, stats, w.nodes, &w.outcome) : NW_ERR_NOMEM;
+  for (int i = 0; st == NW_OK && cfg->trace[0] && i < w.nodes; i++)
+    st = nw_run_result_add_trace(res, nw_node_trace_records(w.node[i].node));
   free(stats);
   res->reporter = 1;
   res->status = st != NW_OK ? st : w.app_status;

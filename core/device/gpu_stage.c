@@ -38,6 +38,7 @@ typedef struct copy_job {
   nw_exec *exec; /* a copy out: the exec whose result it carries */
   int device;
   int reduced;        /* a copy out of a reduced space's result */
+  double issued_s;    /* when the core asked for it (the trace's copy span) */
   unsigned char *own; /* host bytes the copy owns (a scratch buffer's, copied): freed with it */
 } copy_job;
 
@@ -114,6 +115,7 @@ static copy_job *start_copy(nw_node *n, int device, nw_cache_entry *e, int to_de
   j->exec = exec;
   j->device = device;
   j->reduced = reduced;
+  j->issued_s = n->be.ops->now(n->be.be);
   j->c = (nw_copy){.gpu = g,
                    .to_device = to_device,
                    .dev_off = e->off,
@@ -384,6 +386,9 @@ static void reduced_copy_done(nw_node *n, copy_job *j) {
 void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
   copy_job *j = c->owner; /* c lives in j */
   int g = c->gpu;
+  nw_node_trace(n, c->to_device ? NW_TRACE_COPY_IN : NW_TRACE_COPY_OUT, g,
+                j->exec ? j->exec->task : NULL, j->exec ? j->exec->subtask : 0, j->issued_s,
+                c->encode ? c->encoded_len : c->rows * c->width);
   if (j->reduced)
     reduced_copy_done(n, j);
   if (c->to_device)

@@ -497,6 +497,7 @@ static void exec_done(nw_node *n, nw_exec *e) {
   nw_device_stats *ds = nw_dev_stats(n, d);
   ds->busy_s += now - e->started_s;
   ds->finish_s = now;
+  nw_node_trace(n, NW_TRACE_EXEC, d, t, e->subtask, e->started_s, 0);
   if (is_work_group(n, d)) /* per flop, so that subtasks of other sizes compare fairly */
     nw_wg_observe(&slot->wg, e->items, (now - e->started_s) / (e->flops > 0 ? e->flops : 1.0));
   if (slot->current == p) {

@@ -31,6 +31,7 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   n->policy = policy ? policy : &nw_policy_unicorn;
   n->be = backend;
   n->stats.devices = cfg->devices;
+  n->trace.on = cfg->trace;
   n->stats.net_bandwidth = cfg->net_bandwidth;
   n->stats.net_latency = cfg->net_latency;
   n->stats.pcie_bandwidth = cfg->pcie_bandwidth;
@@ -77,6 +78,7 @@ void nw_node_destroy(nw_node *n) {
   nw_space_free_all(n);
   nw_bufpool_free(&n->views);
   nw_gpu_free(n);
+  nw_trace_free(&n->trace);
   free(n);
 }
 
@@ -86,6 +88,30 @@ int nw_node_finished(const nw_node *n) {
 
 const nw_stats *nw_node_stats(const nw_node *n) {
   return &n->stats;
+}
+
+const nw_trace *nw_node_trace_records(const nw_node *n) {
+  return &n->trace;
+}
+
+void nw_node_trace(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
+                   uint64_t subtask, double start_s, uint64_t bytes) {
+  if (!n->trace.on)
+    return;
+  double now = n->be.ops->now(n->be.be);
+  nw_trace_rec r = {.start_s = start_s < 0 ? now : start_s,
+                    .end_s = now,
+                    .task = t ? t->id : 0,
+                    .subtask = subtask,
+                    .node = n->cfg.id,
+                    .device = device,
+                    .kind = (int32_t)kind,
+                    .task_kind = -1,
+                    .bytes = bytes};
+  for (int k = 0; t && n->cfg.kinds && n->cfg.kinds[k]; k++)
+    if (n->cfg.kinds[k] == t->kind)
+      r.task_kind = k;
+  nw_trace_add(&n->trace, &r);
 }
 
 nw_task_state *nw_node_task(nw_node *n, uint64_t id) {

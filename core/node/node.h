@@ -96,6 +96,7 @@ typedef struct nw_node_config {
   /* CPU views hold exactly the subscribed bytes and writes outside them fail the run
    * (viewcheck.h); functional mode only. */
   int check_views;
+  int trace;   /* record an execution trace (trace.h; --trace) */
   int devices; /* local devices: CPU work-groups, then GPU streams */
   /* Per local device: its kind and, for a GPU stream, which of the node's GPUs it runs on
    * (streams of one GPU share its memory and cache; -1 for a CPU). */
@@ -141,6 +142,8 @@ void nw_node_handle(nw_node *n, nw_event *ev);
 /* True once node 0 has announced the end of the run and this node has no work in flight. */
 int nw_node_finished(const nw_node *n);
 const nw_stats *nw_node_stats(const nw_node *n);
+/* What the node recorded with cfg.trace (trace.h); empty otherwise. */
+const struct nw_trace *nw_node_trace_records(const nw_node *n);
 void nw_node_destroy(nw_node *n);
 
 /* The driver's runtime handle. post() must hand the call to node 0 as NW_EVENT_DRIVER and block

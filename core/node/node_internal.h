@@ -14,6 +14,7 @@
 #include "node.h"
 #include "reduce.h"
 #include "region.h"
+#include "trace.h"
 #include "wire.h"
 #include "workgroup.h"
 
@@ -338,6 +339,7 @@ struct nw_node {
   nw_backend be;
   nw_stats stats;
   nw_device_stats device_stats_unlisted; /* nw_dev_stats: devices past NW_STATS_MAX_DEVICES */
+  nw_trace trace;                        /* cfg.trace: what happened where (trace.h) */
   nw_space_state *spaces;
   nw_task_state *tasks;
   nw_task_state *zombies; /* finished tasks with execs still running */
@@ -385,6 +387,10 @@ static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
 
 /* node.c */
 void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records a trace event (trace.h) when the run is traced: a span from start_s to now, or an
+ * instant (start_s < 0: now). t: the subtask's task, or NULL. */
+void nw_node_trace(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
+                   uint64_t subtask, double start_s, uint64_t bytes);
 void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes);
 nw_task_state *nw_node_task(nw_node *n, uint64_t id);
 

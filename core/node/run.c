@@ -244,6 +244,22 @@ void nw_run_result_free(nw_run_result *res) {
   res->devices = NULL;
   free(res->per_node);
   res->per_node = NULL;
+  free(res->trace);
+  res->trace = NULL;
+  res->ntrace = 0;
+}
+
+nw_status nw_run_result_add_trace(nw_run_result *res, const nw_trace *t) {
+  res->trace_lost |= t->lost;
+  if (t->n == 0)
+    return NW_OK;
+  nw_trace_rec *all = realloc(res->trace, (res->ntrace + t->n) * sizeof *all);
+  if (!all)
+    return NW_ERR_NOMEM;
+  memcpy(all + res->ntrace, t->rec, t->n * sizeof *all);
+  res->trace = all;
+  res->ntrace += t->n;
+  return NW_OK;
 }
 
 nw_status nw_slowdown_parse(nw_run_config *c, const char *text, char *why, size_t why_len) {

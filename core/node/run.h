@@ -10,6 +10,7 @@
 #include "narwhal_app.h"
 #include "node.h"
 #include "stats.h"
+#include "trace.h"
 
 /* External load for experiments (issue 3, item 8): node `node` computes `factor` times
  * slower from `from_s` seconds into the run. */
@@ -35,6 +36,7 @@ typedef struct nw_run_config {
   char app[64];
   char backend[16];    /* "sim" or "real" */
   char platform[1024]; /* SimGrid platform file (sim) */
+  char trace[1024];    /* --trace FILE: record an execution trace (trace.h); "" off */
   int nodes;           /* nodes to use: the first `nodes` of the platform, or the MPI ranks */
   int functional;      /* data mode: 1 functional (real bytes), 0 phantom (sizes only) */
   int check_views;     /* viewcheck.h; default NW_CHECK_VIEWS_DEFAULT (1 in sanitizer builds) */
@@ -132,11 +134,18 @@ typedef struct nw_run_result {
    * same over receivers of bytes_received / bytes_received_unique (how often a node got a byte
    * again). 0 when no node sent (received) anything. */
   double transfer_frequency, transfer_frequency_received;
+  /* --trace: every node's records (trace.h), malloc'd; trace_lost: some node ran out of memory
+   * while recording, so the trace is incomplete. */
+  nw_trace_rec *trace;
+  size_t ntrace;
+  int trace_lost;
 } nw_run_result;
 
 /* Sums per-node statistics (node_stats[i] of node i) and the app outcome into res. */
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
                              const nw_app_outcome *outcome);
 void nw_run_result_free(nw_run_result *res);
+/* Appends a node's trace records to res->trace (--trace). */
+nw_status nw_run_result_add_trace(nw_run_result *res, const nw_trace *t);
 
 #endif

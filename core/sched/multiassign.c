@@ -66,6 +66,7 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
   p->copy_dev = stealer_dev;
   n->stats.multi_assigned++;
   nw_dev_stats(n, best)->multi_assigned++;
+  nw_node_trace(n, NW_TRACE_MULTI_ASSIGN, best, t, p->subtask, -1, 0);
   *subtask = p->subtask;
   *origin_dev = best;
   return 1;
@@ -136,6 +137,7 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
   p->lost = 1; /* discarded when it ends */
   n->stats.cancelled++;
   nw_dev_stats(n, (int)origin_dev)->cancelled++;
+  nw_node_trace(n, NW_TRACE_CANCEL, (int)origin_dev, t, subtask, -1, 0);
   send_cancel(n, src, task, subtask, src, (int)copy_dev);
 }
 
@@ -145,6 +147,7 @@ static int lose_copy(nw_node *n, nw_task_state *t, int d) {
   nw_device_slot *s = &t->dev[d];
   n->stats.cancelled++;
   nw_dev_stats(n, d)->cancelled++;
+  nw_node_trace(n, NW_TRACE_CANCEL, d, t, s->current ? s->current->subtask : 0, -1, 0);
   if (s->state == DEV_EXECUTING) {
     s->current->lost = 1;
     return 0;
@@ -183,6 +186,7 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
     } else {
       n->stats.cancelled++;
       nw_dev_stats(n, e->device)->cancelled++;
+      nw_node_trace(n, NW_TRACE_CANCEL, e->device, t, e->subtask, -1, 0);
       nw_exec_discard(n, e);
     }
     return;

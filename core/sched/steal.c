@@ -157,6 +157,7 @@ static void got_work(nw_node *n, nw_task_state *t, int d, const nw_loot *l) {
   }
   n->stats.steals_succeeded++;
   nw_dev_stats(n, d)->steals_succeeded++;
+  nw_node_trace(n, NW_TRACE_STEAL, d, NULL, 0, -1, 0);
   record_outcome(n, slot, 1);
   slot->steal_active = 0;
   slot->backoff_s = 0;
@@ -264,6 +265,7 @@ static int steal_here(nw_node *n, nw_task_state *t, int d, int target) {
     nw_dev_stats(n, d)->steals_local_succeeded++;
     n->stats.steals_succeeded++;
     nw_dev_stats(n, d)->steals_succeeded++;
+    nw_node_trace(n, NW_TRACE_STEAL, d, NULL, 0, -1, 0);
     record_outcome(n, slot, 1);
     slot->backoff_s = 0;
     slot->steal_active = 0;
@@ -443,6 +445,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
   if (grant && copy < t->info.subtasks && !in_hand(slot)) {
     n->stats.steals_succeeded++;
     nw_dev_stats(n, (int)dev)->steals_succeeded++;
+    nw_node_trace(n, NW_TRACE_STEAL, (int)dev, t, copy, -1, 0);
     record_outcome(n, slot, 1);
     slot->backoff_s = 0;
     slot->steal_active = 0;

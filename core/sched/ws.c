@@ -121,6 +121,7 @@ static int steal_local(nw_node *n, nw_task_state *t, int d, int v) {
   n->stats.steals_succeeded++;
   n->stats.steals_local_succeeded++;
   nw_dev_stats(n, d)->steals_succeeded++;
+  nw_node_trace(n, NW_TRACE_STEAL, d, NULL, 0, -1, 0);
   nw_dev_stats(n, d)->steals_local_succeeded++;
   t->dev[d].range_len = 1;
   nw_pipeline_give(n, t, d, r);
@@ -235,6 +236,7 @@ static void on_answer(nw_node *n, uint64_t task, nw_reader *r) {
   if (has) { /* given even if the device stopped waiting, so that the subtask is never lost */
     n->stats.steals_succeeded++;
     nw_dev_stats(n, (int)dev)->steals_succeeded++;
+    nw_node_trace(n, NW_TRACE_STEAL, (int)dev, t, 0, -1, 0);
     slot->range_len = 1;
     nw_pipeline_give(n, t, (int)dev, (nw_range){s, s + 1});
   } else if (slot->steal_active) {

@@ -13,6 +13,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "text_file.h"
+#include "trace_json.h"
 #include "version.h"
 
 #include <cjson/cJSON.h>
@@ -126,6 +127,11 @@ static int run(int argc, char **argv, char **all_argv) {
       tool_say("the result differs from the single-process reference");
       code = 3;
     }
+    if (o.run.trace[0] && trace_json_write(o.run.trace, &res, app, why, sizeof why) != 0) {
+      tool_say("%s", why);
+      code = code ? code : 1;
+    } else if (o.run.trace[0] && res.trace_lost)
+      tool_say("--trace %s: incomplete (memory ran out while recording)", o.run.trace);
   }
   nw_run_result_free(&res);
   return code;

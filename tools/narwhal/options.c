@@ -26,6 +26,11 @@ static const opt_def defs[] = {
     {"app", T_STRING, {0}, "application to run (the names are the registry's: apps/registry.c)"},
     {"backend", T_CHOICE, {"sim", "real"}, "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, {0}, "SimGrid platform file (sim)"},
+    {"trace",
+     T_STRING,
+     {0},
+     "write an execution trace to FILE: Chrome trace JSON, a lane per device and copy engine "
+     "(Perfetto, chrome://tracing; README, \"Traces\")"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
     {"n",
      T_U64,
@@ -287,6 +292,7 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     /* Where it is kept: longer text is refused, never cut short. */
     size_t cap = !strcmp(d->name, "app")         ? sizeof c->app
                  : !strcmp(d->name, "platform")  ? sizeof c->platform
+                 : !strcmp(d->name, "trace")     ? sizeof c->trace
                  : !strcmp(d->name, "sched")     ? sizeof c->sched.policy
                  : !strcmp(d->name, "perfmodel") ? sizeof o->perfmodel
                                                  : 0;
@@ -326,6 +332,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     snprintf(c->backend, sizeof c->backend, "%s", v);
   else if (!strcmp(n, "platform"))
     snprintf(c->platform, sizeof c->platform, "%s", v);
+  else if (!strcmp(n, "trace"))
+    snprintf(c->trace, sizeof c->trace, "%s", v);
   else if (!strcmp(n, "nodes")) {
     if (u < 1) {
       snprintf(why, len, "%s: must be at least 1", who);
@@ -697,7 +705,7 @@ void tool_json_add_u64(void *object, const char *key, unsigned long long v) {
 void tool_options_usage(FILE *out) {
   fprintf(out,
           "usage: narwhal run [--config FILE] [options]\n"
-          "       narwhal sweep FILE [--csv OUT]\n"
+          "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
           "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
           "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
           "           [options of run]\n"
@@ -738,6 +746,8 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "app", c->app);
   cJSON_AddStringToObject(j, "backend", c->backend);
   cJSON_AddStringToObject(j, "platform", c->platform);
+  if (c->trace[0])
+    cJSON_AddStringToObject(j, "trace", c->trace);
   if (c->nodes > 0) /* 0: all nodes of the platform, which has no key value */
     cJSON_AddNumberToObject(j, "nodes", c->nodes);
   tool_json_add_u64(j, "n", c->args.n);

@@ -1,0 +1,40 @@
+/* trace.h: a node's execution trace (--trace FILE): what each of its devices did and when, as
+ * records the backend collects from every node and the tool writes as a Chrome trace
+ * (tools/narwhal/trace_json.c). Spans: a subtask's execution on a device, from its launch to
+ * its completion being handled (exactly what the device's busy_s sums), and a GPU copy from
+ * its issue to its completion. Instants: a steal, a multi-assigned copy, a cancellation.
+ * Recording is off unless the node's config asks for it; it costs one append per event. */
+#ifndef NW_TRACE_H
+#define NW_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum nw_trace_kind {
+  NW_TRACE_EXEC = 0,         /* span: a subtask ran on `device` */
+  NW_TRACE_COPY_IN = 1,      /* span: a copy to GPU `device` (the GPU's index, not a stream's) */
+  NW_TRACE_COPY_OUT = 2,     /* span: a copy from GPU `device` */
+  NW_TRACE_STEAL = 3,        /* instant: `device` stole `subtask` */
+  NW_TRACE_MULTI_ASSIGN = 4, /* instant: `device`'s straggling `subtask` was copied elsewhere */
+  NW_TRACE_CANCEL = 5,       /* instant: `device`'s copy of `subtask` was cancelled */
+} nw_trace_kind;
+
+/* One record: fixed size, no pointers, so ranks can send them to rank 0 as bytes. */
+typedef struct nw_trace_rec {
+  double start_s, end_s; /* the backend's clock; end_s == start_s for instants */
+  uint64_t task, subtask;
+  int32_t node, device, kind, task_kind; /* task_kind: index in the app's kinds, -1 none */
+  uint64_t bytes;                        /* copies: bytes moved */
+} nw_trace_rec;
+
+typedef struct nw_trace {
+  int on;
+  int lost; /* memory ran out: records from then on were dropped */
+  nw_trace_rec *rec;
+  size_t n, cap;
+} nw_trace;
+
+void nw_trace_add(nw_trace *t, const nw_trace_rec *r);
+void nw_trace_free(nw_trace *t);
+
+#endif
