@@ -54,7 +54,7 @@ int sweep_plot(const sweep_table *t, const char *csv, const char *title, char *p
   fprintf(f, "# Written by `narwhal sweep`; redraw with: gnuplot %s\n", gp);
   fprintf(f, "set terminal pngcairo size 900,560 noenhanced\nset output ");
   quoted(f, png);
-  char head[100];
+  char head[84];
   snprintf(head, sizeof head, "%s", title ? title : csv);
   if (strlen(title ? title : csv) >= sizeof head) /* a figure's title: the start of the sweep's */
     memcpy(head + sizeof head - 4, "...", 4);
