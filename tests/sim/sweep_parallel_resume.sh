@@ -29,8 +29,9 @@ set -m # the sweep in a process group of its own, which Ctrl-C reaches whole
 "$nw" sweep "$tmp/s.json" --csv "$tmp/int.csv" >"$tmp/int.out" 2>"$tmp/int.err" &
 pid=$!
 set +m
-for _ in $(seq 1 600); do
+for _ in $(seq 1 12000); do # up to 2 minutes: a sanitizer build runs each point slowly
   [ -f "$tmp/int.csv" ] && [ "$(wc -l <"$tmp/int.csv")" -ge 3 ] && break
+  kill -0 "$pid" 2>/dev/null || break
   sleep 0.01
 done
 kill -INT -- -"$pid" 2>/dev/null
