@@ -643,7 +643,7 @@ static int count_gpus(int node) {
   }
 }
 
-static double host_property(sg_host_t h, const char *key, double fallback) {
+double sim_host_property(sg_host_t h, const char *key, double fallback) {
   const char *v = sg_host_get_property_value(h, key);
   char *end;
   double x = v ? strtod(v, &end) : fallback;
@@ -671,11 +671,11 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     snprintf(name, sizeof name, "n%d-gpu%d", i, g);
     sim_gpu *gpu = &sn->gpu[g];
     gpu->host = sg_host_by_name(name);
-    double mem = host_property(gpu->host, "memsize", -1);
-    gpu->launch_s = host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
-    gpu->rle_s_per_byte = host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
-    gpu->mem_bw = host_property(gpu->host, "mem_bw", 0);
-    gpu->fill_flops = host_property(gpu->host, "fill_flops", 0);
+    double mem = sim_host_property(gpu->host, "memsize", -1);
+    gpu->launch_s = sim_host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
+    gpu->rle_s_per_byte = sim_host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
+    gpu->mem_bw = sim_host_property(gpu->host, "mem_bw", 0);
+    gpu->fill_flops = sim_host_property(gpu->host, "fill_flops", 0);
     if (gpu->fill_flops < 0 || !isfinite(gpu->fill_flops)) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s: property fill_flops='%.40s' is not a number of flops "
@@ -779,7 +779,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     st = sim_costs_read(h, cfg->platform, &w->node[i].costs, res->error, sizeof res->error);
     if (st != NW_OK)
       break;
-    w->node[i].dram_bw = host_property(h, "dram_bw", 0);
+    w->node[i].dram_bw = sim_host_property(h, "dram_bw", 0);
     if (w->node[i].dram_bw < 0 || !isfinite(w->node[i].dram_bw)) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s: property dram_bw='%.40s' is not a number of bytes/s >= 0",

@@ -19,24 +19,19 @@ typedef struct sim_mtc {
   nw_mtcq in; /* subtasks the lanes handed over, not yet bundled */
   sg_sem_t in_sem;
   nw_exec **batch; /* the bundle being sent */
-  /* Published on the device, not yet taken by a worker: a FIFO. */
-  nw_exec **ready;
-  size_t head, n, cap;
+  /* Published on the device, not yet taken by a worker. The same queue: its workers are
+   * actors, which never run at once, so taking one at a time from several is safe. */
+  nw_mtcq ready;
   sg_sem_t work_sem;
 } sim_mtc;
 
 /* The host's property `name` as a number >= lo (default dflt); -1 with a reason. */
 static int property(sg_host_t h, const char *platform, const char *name, double dflt, double lo,
                     double *out, char *why, size_t len) {
-  const char *v = sg_host_get_property_value(h, name);
-  *out = dflt;
-  if (!v)
-    return 0;
-  char *end;
-  *out = strtod(v, &end);
-  if (end == v || *end || !isfinite(*out) || *out < lo) {
+  *out = sim_host_property(h, name, dflt);
+  if (!isfinite(*out) || *out < lo) {
     snprintf(why, len, "platform %.300s: host %s: property %s='%.40s' is not a number >= %g",
-             platform, sg_host_get_name(h), name, v, lo);
+             platform, sg_host_get_name(h), name, sg_host_get_property_value(h, name), lo);
     return -1;
   }
   return 0;
@@ -75,8 +70,9 @@ nw_status sim_mtc_open(sim_node *sn, int gi, int lanes, char *why, size_t why_le
                  .flush_s = flush_s,
                  .in_sem = sg_sem_init(0),
                  .work_sem = sg_sem_init(0)};
-  /* Each lane has at most one subtask launched (pipeline.c), so the lanes never fill it. */
+  /* Each lane has at most one subtask launched (pipeline.c), so the lanes never fill them. */
   if (nw_mtcq_init(&m->in, (uint32_t)lanes * 2) != NW_OK ||
+      nw_mtcq_init(&m->ready, (uint32_t)lanes * 2) != NW_OK ||
       !(m->batch = malloc((size_t)m->bundle * sizeof *m->batch)))
     return NW_ERR_NOMEM;
   return NW_OK;
@@ -110,21 +106,8 @@ static void bundler_actor(int argc, char **argv) {
     }
     uint32_t k = nw_mtcq_take(&m->in, (void **)m->batch, (uint32_t)m->bundle);
     sg_actor_sleep_for(m->bundle_s + k * m->task_s);
-    if (m->head + m->n + k > m->cap) {
-      if (m->head > 0) { /* slide the FIFO down before growing it */
-        memmove(m->ready, m->ready + m->head, m->n * sizeof *m->ready);
-        m->head = 0;
-      }
-      if (m->n + k > m->cap) {
-        m->cap = 2 * (m->n + k);
-        if (!(m->ready = realloc(m->ready, m->cap * sizeof *m->ready))) {
-          fprintf(stderr, "narwhal: out of memory for a many-task GPU's queue\n");
-          exit(1);
-        }
-      }
-    }
     for (uint32_t j = 0; j < k; j++) {
-      m->ready[m->head + m->n++] = m->batch[j];
+      nw_mtcq_push(&m->ready, m->batch[j]); /* room: they were in `in` a moment ago */
       sg_sem_release(m->work_sem);
     }
     g->launches++;
@@ -143,9 +126,8 @@ static void worker_actor(int argc, char **argv) {
   double bound = sg_host_get_speed(lane->host) / m->workers;
   for (;;) {
     sg_sem_acquire(m->work_sem);
-    nw_exec *e = m->ready[m->head++];
-    if (--m->n == 0)
-      m->head = 0;
+    nw_exec *e;
+    nw_mtcq_take(&m->ready, (void **)&e, 1);
     if (lane->node->w->cfg->functional)
       nw_exec_run_gpu_emulated(e, sim_gpu_memory(m->g));
     sim_execute_bounded(lane, sim_roofline_work(lane, e), bound);
@@ -171,8 +153,8 @@ void sim_mtc_free(sim_gpu *g) {
     sg_sem_destroy(m->in_sem);
   if (m->work_sem)
     sg_sem_destroy(m->work_sem);
+  nw_mtcq_free(&m->ready);
   free(m->batch);
-  free(m->ready);
   free(m);
   g->mtc = NULL;
 }

@@ -142,6 +142,9 @@ typedef struct sim_world {
 void sim_post(sim_node *sn, nw_event *ev);
 /* A zeroed event of `kind` (exits the run when memory is out). */
 nw_event *sim_new_event(nw_event_kind kind);
+/* Host h's property `key` as a number: fallback when it has none, -1 when it is not a number
+ * >= 0. */
+double sim_host_property(sg_host_t h, const char *key, double fallback);
 /* The modelled GPU's bytes (functional mode), allocated when first touched. */
 unsigned char *sim_gpu_memory(sim_gpu *g);
 /* The flops a subtask's work-item is charged at device d's host speed (its roofline). */
