@@ -28,23 +28,34 @@
 #include "sweep_rows.h"
 #include "text_file.h"
 
-/* Runs this executable as `run --config path FLAG`: with --json returns its stdout, with
- * --check its stderr (the one line saying what is wrong); NULL on failure. */
-static char *run_child(const char *path, const char *flag, int *status) {
-  int fds[2];
-  if (pipe(fds) != 0)
-    return NULL;
+/* Starts this executable as `run --config path FLAG` with `fd` as its stdout (FLAG --json) or
+ * stderr (--check: where it says what is wrong), and `other` (if >= 0) closed in it; the child's
+ * pid, or -1. */
+static pid_t spawn_run(const char *path, const char *flag, int fd, int other) {
   fflush(NULL);
   pid_t pid = fork();
-  if (pid < 0)
-    return NULL;
   if (pid == 0) {
-    dup2(fds[1], strcmp(flag, "--check") ? STDOUT_FILENO : STDERR_FILENO);
-    close(fds[0]);
-    close(fds[1]);
+    dup2(fd, strcmp(flag, "--check") ? STDOUT_FILENO : STDERR_FILENO);
+    close(fd);
+    if (other >= 0)
+      close(other);
     execl("/proc/self/exe", "narwhal", "run", "--config", path, flag, (char *)NULL);
     tool_say("sweep: cannot run myself: %s", strerror(errno));
     _exit(127);
+  }
+  return pid;
+}
+
+/* Runs `run --config path --check` and returns what it said (NULL on failure). */
+static char *run_check(const char *path, int *status) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return NULL;
+  pid_t pid = spawn_run(path, "--check", fds[1], fds[0]);
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return NULL;
   }
   close(fds[1]);
   FILE *f = fdopen(fds[0], "r");
@@ -175,15 +186,7 @@ static int start_point(const sweep_grid *g, const cJSON *base, long p, running *
     unlink(r->config);
     return -1;
   }
-  fflush(NULL);
-  r->pid = fork();
-  if (r->pid == 0) {
-    dup2(fd, STDOUT_FILENO);
-    close(fd);
-    execl("/proc/self/exe", "narwhal", "run", "--config", r->config, "--json", (char *)NULL);
-    tool_say("sweep: cannot run myself: %s", strerror(errno));
-    _exit(127);
-  }
+  r->pid = spawn_run(r->config, "--json", fd, -1);
   close(fd);
   if (r->pid < 0) {
     unlink(r->config);
@@ -230,7 +233,7 @@ static int check_points(const sweep_grid *g, const cJSON *base, const char *path
   for (long p = 0; p < g->points; p++) {
     char tmp[32];
     int status = 0;
-    char *msg = write_point(g, base, p, tmp) ? NULL : run_child(tmp, "--check", &status);
+    char *msg = write_point(g, base, p, tmp) ? NULL : run_check(tmp, &status);
     if (msg)
       unlink(tmp);
     if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {

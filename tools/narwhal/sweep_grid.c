@@ -74,6 +74,23 @@ void sweep_value_text(const cJSON *v, char *out, size_t len) {
     snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 
+long sweep_grid_find(const sweep_grid *g, char *const *labels) {
+  long p = 0;
+  for (int k = 0; k < g->nkeys; k++) {
+    int found = -1;
+    for (int i = 0; i < g->size[k] && found < 0; i++) {
+      char label[SWEEP_LABEL_MAX];
+      sweep_value_text(cJSON_GetArrayItem(g->values[k], i), label, sizeof label);
+      if (!strcmp(label, labels[k]))
+        found = i;
+    }
+    if (found < 0)
+      return -1;
+    p = p * g->size[k] + found; /* the first key varies slowest */
+  }
+  return p;
+}
+
 void sweep_grid_describe(const sweep_grid *g, long p, char *out, size_t len) {
   size_t at = 0;
   out[0] = '\0';

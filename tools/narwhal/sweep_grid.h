@@ -29,6 +29,9 @@ cJSON *sweep_grid_point(const sweep_grid *g, const cJSON *base, long p);
 /* A value as a table or CSV label: strings bare, numbers in full, app-param objects as
  * key=value;... (no comma: a label is a CSV field). */
 void sweep_value_text(const cJSON *v, char *out, size_t len);
+/* The point whose values have these labels (one per key, as sweep_value_text writes them), or
+ * -1 when one names no value of its key. */
+long sweep_grid_find(const sweep_grid *g, char *const *labels);
 /* "KEY = VALUE, KEY = VALUE" for messages. */
 void sweep_grid_describe(const sweep_grid *g, long p, char *out, size_t len);
 

@@ -91,17 +91,6 @@ void sweep_csv_row(const sweep_table *t, long p, FILE *out) {
   fflush(out);
 }
 
-/* Point p's labels as the CSV writes them, joined by commas. */
-static void point_labels(const sweep_table *t, long p, char *out, size_t len) {
-  size_t at = 0;
-  out[0] = '\0';
-  for (int k = 0; k < t->grid->nkeys && at < len; k++) {
-    char label[SWEEP_LABEL_MAX];
-    sweep_value_text(sweep_grid_value(t->grid, p, k), label, sizeof label);
-    at += (size_t)snprintf(out + at, len - at, "%s%s", k ? "," : "", label);
-  }
-}
-
 long sweep_csv_resume(sweep_table *t, const char *path, char *why, size_t len) {
   FILE *f = fopen(path, "r");
   if (!f) {
@@ -139,28 +128,21 @@ long sweep_csv_resume(sweep_table *t, const char *path, char *why, size_t len) {
     }
     if (count != fields)
       continue;
-    char labels[SWEEP_KEYS_MAX * SWEEP_LABEL_MAX], got[SWEEP_KEYS_MAX * SWEEP_LABEL_MAX];
-    size_t at = 0;
-    for (int k = 0; k < t->grid->nkeys; k++)
-      at += (size_t)snprintf(got + at, sizeof got - at, "%s%s", k ? "," : "", field[k]);
-    for (long p = 0; p < t->grid->points; p++) {
-      point_labels(t, p, labels, sizeof labels);
-      if (strcmp(labels, got) != 0 || t->row[p].done)
-        continue;
-      char **v = field + t->grid->nkeys;
-      sweep_row *row = &t->row[p];
-      row->done = 1;
-      row->makespan = strtod(v[0], NULL);
-      row->gflops = strtod(v[1], NULL);
-      row->steals_attempted = strtod(v[3], NULL);
-      row->steals_succeeded = strtod(v[4], NULL);
-      row->bytes_network = strtod(v[5], NULL);
-      snprintf(row->verified, sizeof row->verified, "%s", v[6]);
-      for (int c = 0; c < t->ncolumns; c++)
-        row->column[c] = strtod(v[7 + c], NULL);
-      filled++;
-      break;
-    }
+    long p = sweep_grid_find(t->grid, field);
+    if (p < 0 || t->row[p].done)
+      continue;
+    char **v = field + t->grid->nkeys;
+    sweep_row *row = &t->row[p];
+    row->done = 1;
+    row->makespan = strtod(v[0], NULL);
+    row->gflops = strtod(v[1], NULL);
+    row->steals_attempted = strtod(v[3], NULL);
+    row->steals_succeeded = strtod(v[4], NULL);
+    row->bytes_network = strtod(v[5], NULL);
+    snprintf(row->verified, sizeof row->verified, "%s", v[6]);
+    for (int c = 0; c < t->ncolumns; c++)
+      row->column[c] = strtod(v[7 + c], NULL);
+    filled++;
   }
   free(line);
   free(want);
