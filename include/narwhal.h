@@ -374,4 +374,9 @@ const char *nw_runtime_error(const nw_runtime *rt);
 #ifdef __cplusplus
 }
 #endif
+
+/* How a program presents its application and runs it: nw_app, nw_init, nw_run_app,
+ * nw_finalize. Included here so that narwhal.h is the one header a program needs. */
+#include "narwhal_app.h"
+
 #endif

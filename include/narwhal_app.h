@@ -78,7 +78,35 @@ const char *nw_app_placement_name(nw_app_placement p);
  * ones that honour more (an app not listed ignores nw_app_args.placement). */
 int nw_app_check_placement(const nw_app *app, const nw_app_args *a, char *why, size_t why_len);
 
-/* The applications compiled into this build (apps/registry.c). */
+/* A program of one's own (libnarwhal; README, "Programs of your own"). Its main() hands its
+ * command line to nw_init, which takes out Narwhal's options (those of `narwhal run` but
+ * --app: backend, platform, nodes, n, block, seed, sched, json, trace, ...) and leaves the
+ * program's own, in order, with argv[0]; nw_run_app then runs the program's application on
+ * the backend those options chose: the simulator (--backend sim, the default), or this
+ * machine under mpirun, one rank per node (--backend real), where every rank calls these
+ * three and the driver runs on rank 0. It prints the run's report as `narwhal run` does (on
+ * rank 0 only); nw_finalize ends the backend (MPI) and gives main's exit status:
+ *
+ *   int main(int argc, char **argv) {
+ *     if (nw_init(&argc, &argv) == NW_OK && my_options(argc, argv) == 0)
+ *       nw_run_app(&my_app);
+ *     return nw_finalize();
+ *   }
+ *
+ * nw_init: NW_OK, or NW_ERR_ARG after one line naming the bad option (on stderr, rank 0).
+ * With --help it prints Narwhal's options and leaves --help in argv for the program's own
+ * usage; nw_run_app then runs nothing. Options Narwhal does not know are left to the program,
+ * which must refuse the ones it does not know either (a mistyped Narwhal option reaches it).
+ * nw_run_app: once per process (SimGrid starts once); returns the exit status, as nw_finalize
+ * does: 0, 1 the run failed, 2 bad input, 3 the result differs from the reference (the app's
+ * outcome said verified 0). Under mpirun ranks other than 0 return 0 on failure, so that rank
+ * 0's message is not cut short. */
+nw_status nw_init(int *argc, char ***argv);
+int nw_run_app(const nw_app *app);
+int nw_finalize(void);
+
+/* The narwhal tool's built-in applications (apps/registry.c, linked into the tool; not part of
+ * libnarwhal). */
 const nw_app *nw_app_find(const char *name);
 /* Their names, comma-separated, for messages. */
 void nw_app_names(char *buf, size_t len);

@@ -12,8 +12,12 @@ char *tool_read_stream(FILE *f);
  * there and the rest would be dropped without a word, so such files are refused. */
 int tool_json_escapes_nul(const char *text);
 
-/* Prints "narwhal: " and the formatted message on stderr as one line: newlines and other
- * control characters of echoed input (a path, a value) are written as escapes (\n, \x01). */
+/* Prints "narwhal: " (or tool_say_name's) and the formatted message on stderr as one line: newlines
+ * and other control characters of echoed input (a path, a value) are written as escapes (\n, \x01).
+ */
 void tool_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The name tool_say prints instead of "narwhal" (a program's argv[0]; its directory is
+ * dropped). */
+void tool_say_name(const char *name);
 
 #endif

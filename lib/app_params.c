@@ -1,4 +1,4 @@
-/* params.c: the --app-param key/value list of nw_app_args (include/narwhal_app.h). */
+/* app_params.c: the --app-param key/value list of nw_app_args (include/narwhal_app.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* placement.c: which `--placement` schemes an application honours (include/narwhal_app.h).
+/* app_placement.c: which `--placement` schemes an application honours (include/narwhal_app.h).
  *
  * Kept here rather than in nw_app: an app's table is initialised positionally in places (the
  * tests' apps), and an app nobody taught a scheme must refuse it rather than place its inputs

@@ -599,7 +599,11 @@ static int load_config(const char *path, tool_options *o, char *why, size_t len)
   return rc;
 }
 
-int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t len) {
+/* The parser of both: with `kept` NULL every argument must be one of Narwhal's (the tool);
+ * otherwise an argument that is not (and a non-option after it, its value perhaps) is marked
+ * in kept[] for the program, as is --help, and --app is refused. */
+static int parse(int argc, char **argv, tool_options *o, unsigned char *kept, char *why,
+                 size_t len) {
   memset(o, 0, sizeof *o);
   nw_run_config_defaults(&o->run);
   snprintf(o->placement, sizeof o->placement, "spread");
@@ -621,9 +625,15 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       o->help = 1;
+      if (kept)
+        kept[i] = 1;
       continue;
     }
     if (strncmp(a, "--", 2) != 0) {
+      if (kept) {
+        kept[i] = 1;
+        continue;
+      }
       snprintf(why, len, "unexpected argument '%s' (options start with --)", a);
       return 1;
     }
@@ -632,6 +642,10 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     const char *eq = strchr(a + 2, '=');
     size_t name_len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
     if (name_len >= sizeof name) {
+      if (kept) {
+        kept[i] = 1;
+        continue;
+      }
       snprintf(why, len, "%.80s...: unknown option (see narwhal run --help)", a);
       return 1;
     }
@@ -639,6 +653,16 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
     name[name_len] = '\0';
     int negated = !strncmp(name, "no-", 3) && find(name + 3) && find(name + 3)->type == T_BOOL;
     const opt_def *d = find(negated ? name + 3 : name);
+    if (!d && kept) {
+      kept[i] = 1;
+      continue;
+    }
+    if (kept && !strcmp(d->name, "app")) {
+      snprintf(why, len,
+               "--app: a program runs its own application (the tool's --app names "
+               "a built-in one)");
+      return 1;
+    }
     if (!d) {
       char hint[100];
       did_you_mean(name, "--", "", hint, sizeof hint);
@@ -692,6 +716,30 @@ int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t
   return 0;
 }
 
+int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t len) {
+  return parse(argc, argv, o, NULL, why, len);
+}
+
+int tool_options_parse_program(int *argc, char **argv, tool_options *o, char *why, size_t len) {
+  int n = *argc;
+  unsigned char *kept = calloc(n > 1 ? (size_t)n : 1, 1);
+  if (!kept) {
+    snprintf(why, len, "out of memory parsing the command line");
+    return 1;
+  }
+  int rc = parse(n - 1, argv + 1, o, kept, why, len);
+  if (rc == 0) { /* argv[0], then the program's arguments in their order */
+    int out = 1;
+    for (int i = 1; i < n; i++)
+      if (kept[i - 1])
+        argv[out++] = argv[i];
+    argv[out] = NULL;
+    *argc = out;
+  }
+  free(kept);
+  return rc;
+}
+
 void tool_json_add_u64(void *object, const char *key, unsigned long long v) {
   if (v < TOOL_JSON_PRINT_MAX) {
     cJSON_AddNumberToObject(object, key, (double)v);
@@ -702,18 +750,28 @@ void tool_json_add_u64(void *object, const char *key, unsigned long long v) {
   cJSON_AddStringToObject(object, key, digits);
 }
 
-void tool_options_usage(FILE *out) {
-  fprintf(out,
-          "usage: narwhal run [--config FILE] [options]\n"
-          "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
-          "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
-          "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
-          "           [options of run]\n"
-          "           (real backend: measures this machine into a platform and a model; README,\n"
-          "           \"Calibration\")\n\n"
-          "Options of run (each also a key of the JSON run file, without the dashes):\n");
+void tool_options_usage(FILE *out, const char *apps, const char *program) {
+  if (!apps) {
+    fprintf(out,
+            "usage: %s [--config FILE] [Narwhal's options] [the program's own options]\n"
+            "       (a Narwhal program: simulated with --backend sim, on this machine or under\n"
+            "       mpirun with --backend real)\n\n"
+            "Narwhal's options (each also a key of the JSON run file, without the dashes):\n",
+            program);
+  } else
+    fprintf(out,
+            "usage: narwhal run [--config FILE] [options]\n"
+            "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
+            "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
+            "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
+            "           [options of run]\n"
+            "           (real backend: measures this machine into a platform and a model; README,\n"
+            "           \"Calibration\")\n\n"
+            "Options of run (each also a key of the JSON run file, without the dashes):\n");
   for (int i = 0; i < NDEFS; i++) {
     const opt_def *d = &defs[i];
+    if (!apps && !strcmp(d->name, "app"))
+      continue; /* a program is its own application */
     char arg[64] = "";
     if (d->type == T_CHOICE)
       for (int k = 0; k < 8 && d->choices[k]; k++) {
@@ -726,11 +784,9 @@ void tool_options_usage(FILE *out) {
                : d->type == T_PARAM ? "KEY=VALUE"
                                     : "N");
     char help[1024];
-    if (!strcmp(d->name, "app")) { /* every app this build has, so the list never goes stale */
-      char names[512];
-      nw_app_names(names, sizeof names);
-      snprintf(help, sizeof help, "application to run (%s)", names);
-    } else
+    if (!strcmp(d->name, "app")) /* every app this build has, so the list never goes stale */
+      snprintf(help, sizeof help, "application to run (%s)", apps);
+    else
       snprintf(help, sizeof help, "%s", d->help);
     fprintf(out, "  --%s%s%s\n      %s\n",
             d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, help);

@@ -37,13 +37,21 @@ int tool_json_escapes_nul(const char *text) {
   return 0;
 }
 
+/* "narwhal" for the tool; a program's own name once nw_init has seen its argv[0]. */
+static char say_name[64] = "narwhal";
+
+void tool_say_name(const char *name) {
+  const char *slash = strrchr(name, '/');
+  snprintf(say_name, sizeof say_name, "%s", slash ? slash + 1 : name);
+}
+
 void tool_say(const char *fmt, ...) {
   char msg[2048];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputs("narwhal: ", stderr);
+  fprintf(stderr, "%s: ", say_name);
   for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
     if (*p == '\n')
       fputs("\\n", stderr);

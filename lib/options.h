@@ -21,12 +21,18 @@ typedef struct tool_options {
  * file's keys, then the command line's options. On error writes a one-line message naming
  * the option, key or file to why and returns non-zero. */
 int tool_options_parse(int argc, char **argv, tool_options *o, char *why, size_t why_len);
+/* The same for a program's own main (nw_init): argv[0] is the program, its Narwhal options are
+ * taken out of argv and the others (with --help) left, in order, for the program; *argc
+ * counts what is left and argv[*argc] becomes NULL. --app is refused. */
+int tool_options_parse_program(int *argc, char **argv, tool_options *o, char *why, size_t why_len);
 /* Applies the keys of a JSON object (a run file's, or a sweep's "base") to o; `where` names
  * the source in messages. */
 int tool_options_apply_json(const void *cjson_object, const char *where, tool_options *o, char *why,
                             size_t why_len);
-/* The usage text: on stdout when asked for (--help), on stderr after a mistake. */
-void tool_options_usage(FILE *out);
+/* The usage text: on stdout when asked for (--help), on stderr after a mistake. The tool's
+ * names its built-in applications (apps, comma-separated); with apps NULL, a program's
+ * (nw_init): its name, Narwhal's options without --app. */
+void tool_options_usage(FILE *out, const char *apps, const char *program);
 /* JSON numbers are doubles: whole numbers from 2^53 on lose digits, and cJSON prints only 15
  * significant digits where they read back within its tolerance. A 64-bit value (a seed) is
  * written as a number below 10^15 and as a string of digits from there; a run file may give
