@@ -17,7 +17,7 @@
  *
  * Measurements come from several nodes of a cluster; nw_perfmodel_merge adds one set into
  * another exactly (node 0 merges what the others measured). Saving and loading a set is the
- * narwhal tool's (tools/narwhal/perfmodel_file.h): core/ stays free of any file format.
+ * narwhal tool's (lib/perfmodel_file.h): core/ stays free of any file format.
  *
  * Pure C11 + libc + libm. Not thread-safe: a set belongs to one node's logical thread.
  */

@@ -1,5 +1,5 @@
 /* test_perfmodel.c: performance models (core/sched/perfmodel.h) and their file
- * (tools/narwhal/perfmodel_file.h): exact history statistics, exact merging, regressions that
+ * (lib/perfmodel_file.h): exact history statistics, exact merging, regressions that
  * recover the parameters of synthetic durations, the prediction rule case by case, a file
  * round trip, and every kind of bad file refused with a message naming the file and fault. */
 #define _POSIX_C_SOURCE 200809L
