@@ -12,8 +12,9 @@
 #include "narwhal_app.h"
 #include "text_file.h"
 
-/* T_PARAM: KEY=VALUE, repeatable, into the app's parameter list (nw_app_args.params). */
-typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE, T_PARAM } opt_type;
+/* T_PARAM: KEY=VALUE, repeatable, into the app's parameter list (nw_app_args.params).
+ * T_SIMGRID: repeatable, passed to SimGrid as --NAME=VALUE (nw_run_config.simgrid_args). */
+typedef enum { T_STRING, T_INT, T_U64, T_DOUBLE, T_BOOL, T_CHOICE, T_PARAM, T_SIMGRID } opt_type;
 
 typedef struct opt_def {
   const char *name;
@@ -167,6 +168,15 @@ static const opt_def defs[] = {
      {0},
      "KEY=VALUE for the application, repeatable (taskbench: pattern, iterations); in a run "
      "file an object {\"KEY\": VALUE}"},
+    {"cfg",
+     T_SIMGRID,
+     {0},
+     "KEY:VALUE, SimGrid's configuration, passed to the simulator as --cfg=KEY:VALUE after "
+     "Narwhal's own (repeatable; e.g. network/model:LV08; in a run file a string or a list)"},
+    {"log",
+     T_SIMGRID,
+     {0},
+     "SimGrid's logging setting, passed as --log=SETTING (repeatable; e.g. root.thres:info)"},
     {"json", T_BOOL, {0}, "print one JSON object on stdout"},
     {"dry-run", T_BOOL, {0}, "print the resolved configuration as JSON and stop"},
     {"check",
@@ -301,6 +311,31 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       return 1;
     }
     break;
+  }
+  case T_SIMGRID: {
+    nw_run_config *rc = &o->run;
+    int cfg = !strcmp(d->name, "cfg");
+    if (!*v || (cfg && (!strchr(v, ':') || v[0] == ':'))) {
+      snprintf(why, len, "%s: '%s' is not %s", who, v,
+               cfg ? "KEY:VALUE (SimGrid's --cfg; --cfg=help is not run here)" : "a setting");
+      return 1;
+    }
+    for (const char *p = v; *p; p++)
+      if ((unsigned char)*p < 0x20) {
+        snprintf(why, len, "%s: control characters in '%s'", who, v);
+        return 1;
+      }
+    if (strlen(v) + strlen(d->name) + 4 > NW_SIMGRID_ARG_LEN) {
+      snprintf(why, len, "%s: longer than %zu characters", who,
+               NW_SIMGRID_ARG_LEN - strlen(d->name) - 4);
+      return 1;
+    }
+    if (rc->nsimgrid_args >= NW_SIMGRID_ARGS_MAX) {
+      snprintf(why, len, "%s: more than %d --cfg and --log settings", who, NW_SIMGRID_ARGS_MAX);
+      return 1;
+    }
+    snprintf(rc->simgrid_args[rc->nsimgrid_args++], NW_SIMGRID_ARG_LEN, "--%s=%s", d->name, v);
+    return 0;
   }
   case T_PARAM: {
     const char *eq = strchr(v, '=');
@@ -512,6 +547,18 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
         return 1;
       continue;
     }
+    if (d->type == T_SIMGRID) { /* a string, or a list of strings */
+      const cJSON *e = cJSON_IsArray(item) ? item->child : item;
+      for (; e; e = cJSON_IsArray(item) ? e->next : NULL) {
+        if (!cJSON_IsString(e)) {
+          snprintf(why, len, "%s must be a string or a list of strings", who);
+          return 1;
+        }
+        if (set(o, d, e->valuestring, who, why, len))
+          return 1;
+      }
+      continue;
+    }
     if (d->type == T_BOOL) {
       if (!cJSON_IsBool(item)) {
         snprintf(why, len, "%s must be true or false", who);
@@ -709,6 +756,11 @@ static int parse(int argc, char **argv, tool_options *o, unsigned char *kept, ch
              o->run.cpu_devices);
     return 1;
   }
+  if (!strcmp(o->run.backend, "real") && o->run.nsimgrid_args) {
+    snprintf(why, len, "%.200s: SimGrid's setting, for the simulator (--backend sim)",
+             o->run.simgrid_args[0]);
+    return 1;
+  }
   if (!strcmp(o->run.backend, "real") && !o->run.functional) {
     snprintf(why, len, "--data phantom is for the simulator (--backend sim)");
     return 1;
@@ -780,9 +832,11 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
       }
     else if (d->type != T_BOOL)
       snprintf(arg, sizeof arg, " %s",
-               d->type == T_STRING  ? "TEXT"
-               : d->type == T_PARAM ? "KEY=VALUE"
-                                    : "N");
+               d->type == T_STRING                               ? "TEXT"
+               : d->type == T_PARAM                              ? "KEY=VALUE"
+               : d->type == T_SIMGRID && !strcmp(d->name, "cfg") ? "KEY:VALUE"
+               : d->type == T_SIMGRID                            ? "SETTING"
+                                                                 : "N");
     char help[1024];
     if (!strcmp(d->name, "app")) /* every app this build has, so the list never goes stale */
       snprintf(help, sizeof help, "application to run (%s)", apps);
@@ -861,6 +915,19 @@ void *tool_options_to_json(const tool_options *o) {
     cJSON *p = cJSON_AddObjectToObject(j, "app-param");
     for (int i = 0; i < c->args.nparams; i++)
       cJSON_AddStringToObject(p, c->args.params[i].key, c->args.params[i].value);
+  }
+  for (int k = 0; k < 2; k++) { /* "cfg" and "log": lists of what follows --NAME= */
+    const char *name = k ? "log" : "cfg";
+    cJSON *list = NULL;
+    for (int i = 0; i < c->nsimgrid_args; i++) {
+      const char *a = c->simgrid_args[i];
+      size_t n = strlen(name);
+      if (strncmp(a + 2, name, n) != 0 || a[2 + n] != '=')
+        continue;
+      if (!list)
+        list = cJSON_AddArrayToObject(j, name);
+      cJSON_AddItemToArray(list, cJSON_CreateString(a + 3 + n));
+    }
   }
   return j;
 }

@@ -20,18 +20,27 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
+/* What the checking child writes once SimGrid took the settings, before the platform. */
+#define SETTINGS_OK "narwhal-settings-ok\n"
+#define NW_SETTINGS_MAX 64
+
 /* Picks the most telling line of SimGrid's output: the first that mentions an error, else the
  * first non-empty one, without SimGrid's "[time] [category/LEVEL] " prefixes. */
 static void reason(char *out, char *line, size_t len) {
   char *best = NULL;
+  char *critical = NULL; /* an uncaught exception's line, e.g. a bad --cfg key */
   for (char *p = strtok(out, "\n"); p; p = strtok(NULL, "\n")) {
     if (!best)
       best = p;
+    if (!critical && strstr(p, "Uncaught exception"))
+      critical = p;
     if (strstr(p, "rror") || strstr(p, "nvalid") || strstr(p, "nknown")) {
       best = p;
       break;
     }
   }
+  if (critical && best != critical && !strstr(best, "] ")) /* a listing after it */
+    best = critical;
   if (!best) {
     snprintf(line, len, "SimGrid rejected it");
     return;
@@ -45,6 +54,9 @@ static void reason(char *out, char *line, size_t len) {
       break;
     }
   }
+  char *what = strstr(best, "Uncaught exception ");
+  if (what && (what = strstr(what, ": ")))
+    best = what + 2; /* "Uncaught exception std::out_of_range: Bad config key: x": the text */
   snprintf(line, len, "%s", best);
 }
 
@@ -144,7 +156,8 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
   return NW_OK;
 }
 
-nw_status nw_platform_check(const char *path, char *why, size_t why_len) {
+nw_status nw_platform_check(const char *path, const char *const *settings, int nsettings, char *why,
+                            size_t why_len) {
   FILE *f = fopen(path, "r");
   if (!f) {
     snprintf(why, why_len, "platform %.300s: %s", path, strerror(errno));
@@ -188,9 +201,15 @@ nw_status nw_platform_check(const char *path, char *why, size_t why_len) {
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
+    char *argv[2 + NW_SETTINGS_MAX + 1] = {"narwhal-platform-check", "--log=root.thres:error"};
     int argc = 2;
-    char *argv[] = {"narwhal-platform-check", "--log=root.thres:error", NULL};
+    for (int i = 0; i < nsettings && i < NW_SETTINGS_MAX; i++)
+      argv[argc++] = (char *)settings[i];
+    argv[argc] = NULL;
     simgrid_init(&argc, argv);
+    /* The settings passed: what fails from here on is the platform's. */
+    if (write(STDOUT_FILENO, SETTINGS_OK, strlen(SETTINGS_OK)) < 0)
+      _exit(3);
     simgrid_load_platform(path);
     _exit(0);
   }
@@ -208,7 +227,14 @@ nw_status nw_platform_check(const char *path, char *why, size_t why_len) {
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return NW_OK;
   char line[200];
-  reason(out, line, sizeof line);
+  char *loaded = strstr(out, SETTINGS_OK);
+  if (!loaded && nsettings > 0) {
+    reason(out, line, sizeof line);
+    snprintf(why, why_len, "SimGrid refused the --cfg/--log settings (%.100s%s): %s", settings[0],
+             nsettings > 1 ? ", ..." : "", line);
+    return NW_ERR_ARG;
+  }
+  reason(loaded ? loaded + strlen(SETTINGS_OK) : out, line, sizeof line);
   snprintf(why, why_len, "platform %.300s: cannot be loaded: %s", path, line);
   return NW_ERR_ARG;
 }

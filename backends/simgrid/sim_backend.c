@@ -983,20 +983,30 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     snprintf(res->error, sizeof res->error, "the simulator runs once per process");
     return res->status = NW_ERR_STATE;
   }
-  nw_status st = nw_platform_check(cfg->platform, res->error, sizeof res->error);
+  const char *settings[NW_SIMGRID_ARGS_MAX];
+  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
+    settings[i] = cfg->simgrid_args[i];
+  nw_status st =
+      nw_platform_check(cfg->platform, settings, cfg->nsimgrid_args, res->error, sizeof res->error);
   if (st != NW_OK)
     return res->status = st;
   initialized = 1;
-  char *argv[] = {"narwhal",
-                  "--cfg=network/latency-factor:1",
-                  "--cfg=network/bandwidth-factor:1",
-                  "--cfg=network/TCP-gamma:0",
-                  "--log=root.thres:critical",
+  char *argv[8 + NW_SIMGRID_ARGS_MAX] = {"narwhal",
+                                         "--cfg=network/latency-factor:1",
+                                         "--cfg=network/bandwidth-factor:1",
+                                         "--cfg=network/TCP-gamma:0",
+                                         "--log=root.thres:critical",
 #ifdef NW_SIM_THREAD_CONTEXTS
-                  "--cfg=contexts/factory:thread",
+                                         "--cfg=contexts/factory:thread",
 #endif
-                  NULL};
-  int argc = (int)(sizeof argv / sizeof argv[0]) - 1;
+                                         NULL};
+  int argc = 0;
+  while (argv[argc])
+    argc++;
+  /* The researcher's settings after Narwhal's: theirs win (README, "SimGrid's own settings"). */
+  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
+    argv[argc++] = (char *)cfg->simgrid_args[i];
+  argv[argc] = NULL;
   xbt_log_control_set("root.thres:critical");
   simgrid_init(&argc, argv);
   simgrid_load_platform(cfg->platform);

@@ -32,6 +32,9 @@ typedef enum { NW_GPU_LAUNCH = 0, NW_GPU_MANY_TASK } nw_gpu_mode;
 #define NW_GPU_STREAMS_MAX 32
 #define NW_MTC_LANES_MAX 512
 
+#define NW_SIMGRID_ARGS_MAX 16
+#define NW_SIMGRID_ARG_LEN 200
+
 typedef struct nw_run_config {
   char app[64];
   char backend[16];    /* "sim" or "real" */
@@ -74,6 +77,10 @@ typedef struct nw_run_config {
   uint64_t seed; /* scheduler randomness (victim choice) */
   int nslow;
   nw_slowdown slow[NW_MAX_SLOWDOWNS];
+  /* SimGrid's own settings, passed to it as given (`--cfg=KEY:VALUE`, `--log=SETTING`), after
+   * Narwhal's, so a researcher's network model or factors win; simulator only. */
+  int nsimgrid_args;
+  char simgrid_args[NW_SIMGRID_ARGS_MAX][NW_SIMGRID_ARG_LEN];
   /* --check: the backend sets everything up (platform, nodes, devices, GPU budgets), checks it
    * as for a run, and returns NW_OK without running anything. */
   int check_only;

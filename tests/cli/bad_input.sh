@@ -78,6 +78,10 @@ many_task_agglomerate) args=(run --platform "$small" --devices gpu --gpu-mode ma
 many_task_cpu) args=(run --platform "$small" --devices cpu --gpu-mode many-task) want="--gpu-mode many-task: no GPU runs (--devices cpu)" ;;
 many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: the real backend does not run it yet" ;;
 pack_copies_cpu) args=(run --platform "$small" --devices cpu --pack-copies on) want="--pack-copies on: no GPU runs (--devices cpu)" ;;
+simgrid_cfg_unknown_key) args=(run --platform "$small" --n 64 --block 16 --cfg=network/nosuch:1) want="SimGrid refused the --cfg/--log settings (--cfg=network/nosuch:1): Bad config key: network/nosuch" ;;
+simgrid_cfg_not_pair) args=(run --cfg help) want="--cfg: 'help' is not KEY:VALUE" ;;
+simgrid_log_invalid) args=(run --platform "$small" --n 64 --block 16 --log=garbage) want="SimGrid refused the --cfg/--log settings (--log=garbage): Invalid control string 'garbage'" ;;
+simgrid_cfg_real) args=(run --backend real --cfg=network/model:LV08) want="--cfg=network/model:LV08: SimGrid's setting, for the simulator (--backend sim)" ;;
 pack_copies_real) args=(run --backend real --devices gpu --pack-copies on) want="--pack-copies on: the real backend copies each subscription on its own" ;;
 bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;
 bad_mtc_cost) args=(run --platform "$tmp/bad-mtc-cost.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_bundle_cost='-1' is not a number >= 0" ;;
