@@ -26,7 +26,7 @@ mkdir "$work/blocks"
 : >"$work/blocks/manifest"
 # Paths relative to the repository, as the README names them.
 files=()
-for f in "$@"; do files+=("$(cd "$src" && realpath --relative-to=. "$f")"); done
+for f in "$@"; do files+=("$(realpath --relative-to="$src" "$f")"); done
 (cd "$src" && awk -v out="$work/blocks" -f "$here/extract_examples.awk" "${files[@]}")
 if [ -s "$work/blocks/problems" ]; then
   echo "FAIL: the example markup is wrong:"
@@ -64,9 +64,11 @@ while IFS=$'\t' read -r id file line kind reason; do
   # The block as a reader would paste it, with no Open MPI settings inherited from this
   # environment (the block must set what it needs), stopping at the first failing command.
   {
-    echo 'for v in ${!OMPI_@}; do unset "$v"; done'
-    echo 'set -eo pipefail'
-    echo 'trap '\''echo "run_examples: failed: $BASH_COMMAND" >&2'\'' ERR'
+    cat <<'EOF'
+for v in ${!OMPI_@}; do unset "$v"; done
+set -eo pipefail
+trap 'echo "run_examples: failed: $BASH_COMMAND" >&2' ERR
+EOF
     cat "$work/blocks/$id.sh"
   } >"$work/$id.bash"
   ran=$((ran + 1))
