@@ -574,8 +574,10 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Initialized(&initialized); /* `narwhal calibrate` runs several times in one process */
   if (initialized)
     MPI_Query_thread(&provided);
-  else
+  else {
+    real_net_before_mpi_init();
     MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  }
   rank_state rs;
   memset(&rs, 0, sizeof rs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "real_gpu.h"
+#include "real_net.h"
 #include "real_spin.h"
 
 int nw_real_usable_cores(void) {
@@ -118,8 +119,10 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   memset(m, 0, sizeof *m);
   int initialized = 0, provided = 0, rank = 0;
   MPI_Initialized(&initialized);
-  if (!initialized)
+  if (!initialized) {
+    real_net_before_mpi_init();
     MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &m->ranks);
   size_t pairs = (size_t)m->ranks * (size_t)m->ranks;

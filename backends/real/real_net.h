@@ -28,6 +28,10 @@
 
 typedef struct real_net real_net;
 
+/* Call before MPI_Init: where a sandbox refuses the cross-memory attach that Open MPI's
+ * shared-memory transport copies large messages with, tells Open MPI to copy through shared
+ * memory instead (see real_net.c). A value the user set is left alone. */
+void real_net_before_mpi_init(void);
 /* Received messages become NW_EVENT_MESSAGE events in q. NULL when out of memory. */
 real_net *real_net_create(int rank, real_queue *q);
 void real_net_destroy(real_net *net);
