@@ -1017,7 +1017,9 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   w.nodes = cfg->nodes > 0 ? cfg->nodes : available;
   if (available == 0) {
     snprintf(res->error, sizeof res->error,
-             "platform %.300s has no nodes (a node is a host named n<i>-cpu, i from 0)",
+             "platform %.300s has no nodes (a node is a host named n<i>-cpu, i from 0: a "
+             "<cluster> with prefix=\"n\" suffix=\"-cpu\" radical=\"0-N\" for CPUs only, "
+             "platforms/gen-platform.sh for nodes with GPUs)",
              cfg->platform);
     return res->status = NW_ERR_ARG;
   }
