@@ -18,6 +18,7 @@ printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
 printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
+printf '{"base": {}, "vary": {"nodes": [1]}, "mpirun": "mpirun -np 2"}\n' >"$tmp/sweep-mpirun-string.json"
 printf '{"base": {}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-no-csv.json"
 printf '{"base": {}, "vary": {"nodes": [1], "nodes": [2]}}\n' >"$tmp/sweep-vary-twice.json"
 printf '{"base": {}, "vary": {"nodes": [1], "sched": []}}\n' >"$tmp/sweep-vary-empty.json"
@@ -78,6 +79,7 @@ many_task_agglomerate) args=(run --platform "$small" --devices gpu --gpu-mode ma
 many_task_cpu) args=(run --platform "$small" --devices cpu --gpu-mode many-task) want="--gpu-mode many-task: no GPU runs (--devices cpu)" ;;
 many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: the real backend does not run it yet" ;;
 pack_copies_cpu) args=(run --platform "$small" --devices cpu --pack-copies on) want="--pack-copies on: no GPU runs (--devices cpu)" ;;
+sweep_mpirun_not_list) args=(sweep "$tmp/sweep-mpirun-string.json") want="\"mpirun\" must be a list of 1 to 32 strings" ;;
 simgrid_cfg_unknown_key) args=(run --platform "$small" --n 64 --block 16 --cfg=network/nosuch:1) want="SimGrid refused the --cfg/--log settings (--cfg=network/nosuch:1): Bad config key: network/nosuch" ;;
 simgrid_cfg_not_pair) args=(run --cfg help) want="--cfg: 'help' is not KEY:VALUE" ;;
 simgrid_log_invalid) args=(run --platform "$small" --n 64 --block 16 --log=garbage) want="SimGrid refused the --cfg/--log settings (--log=garbage): Invalid control string 'garbage'" ;;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -31,7 +32,19 @@
 /* Starts this executable as `run --config path FLAG` with `fd` as its stdout (FLAG --json) or
  * stderr (--check: where it says what is wrong), and `other` (if >= 0) closed in it; the child's
  * pid, or -1. */
-static pid_t spawn_run(const char *path, const char *flag, int fd, int other) {
+#define SWEEP_MPIRUN_MAX 32
+
+/* How a real-backend point starts: the sweep's "mpirun" list (default: mpirun), then -np and
+ * the point's nodes (its MPI ranks), then this executable. NULL: the point is simulated. */
+typedef struct launcher {
+  const cJSON *mpirun; /* the sweep's "mpirun": a list of strings, or NULL */
+  int ranks;           /* 0: simulated, run directly */
+} launcher;
+
+static pid_t spawn_run(const char *path, const char *flag, int fd, int other, const launcher *l) {
+  char self[1024];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = '\0';
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
@@ -39,19 +52,47 @@ static pid_t spawn_run(const char *path, const char *flag, int fd, int other) {
     close(fd);
     if (other >= 0)
       close(other);
-    execl("/proc/self/exe", "narwhal", "run", "--config", path, flag, (char *)NULL);
-    tool_say("sweep: cannot run myself: %s", strerror(errno));
+    if (!l || l->ranks == 0) {
+      execl("/proc/self/exe", "narwhal", "run", "--config", path, flag, (char *)NULL);
+      tool_say("sweep: cannot run myself: %s", strerror(errno));
+      _exit(127);
+    }
+    char *argv[SWEEP_MPIRUN_MAX + 10], np[16];
+    int a = 0;
+    for (const cJSON *e = l->mpirun ? l->mpirun->child : NULL; e && a < SWEEP_MPIRUN_MAX;
+         e = e->next)
+      argv[a++] = e->valuestring;
+    if (a == 0)
+      argv[a++] = "mpirun";
+    snprintf(np, sizeof np, "%d", l->ranks);
+    char *tail[] = {"-np", np, self, "run", "--config", (char *)path, (char *)flag, NULL};
+    for (int i = 0; tail[i]; i++)
+      argv[a++] = tail[i];
+    argv[a] = NULL;
+    execvp(argv[0], argv);
+    tool_say("sweep: cannot run %.200s: %s", argv[0], strerror(errno));
     _exit(127);
   }
   return pid;
 }
 
+/* The launcher of a point's run file: real-backend points run under mpirun with their nodes
+ * as ranks (1 when the point gives none). */
+static launcher point_launcher(const cJSON *point, const cJSON *mpirun) {
+  launcher l = {mpirun, 0};
+  const cJSON *backend = cJSON_GetObjectItemCaseSensitive(point, "backend");
+  const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(point, "nodes");
+  if (cJSON_IsString(backend) && !strcmp(backend->valuestring, "real"))
+    l.ranks = cJSON_IsNumber(nodes) && nodes->valuedouble >= 1 ? (int)nodes->valuedouble : 1;
+  return l;
+}
+
 /* Runs `run --config path --check` and returns what it said (NULL on failure). */
-static char *run_check(const char *path, int *status) {
+static char *run_check(const char *path, int *status, const launcher *l) {
   int fds[2];
   if (pipe(fds) != 0)
     return NULL;
-  pid_t pid = spawn_run(path, "--check", fds[1], fds[0]);
+  pid_t pid = spawn_run(path, "--check", fds[1], fds[0], l);
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
@@ -67,9 +108,13 @@ static char *run_check(const char *path, int *status) {
   return out;
 }
 
-/* The run file of point p, in a new temporary file whose name goes to tmp; 0 on success. */
-static int write_point(const sweep_grid *g, const cJSON *base, long p, char tmp[32]) {
+/* The run file of point p, in a new temporary file whose name goes to tmp, and how it starts
+ * (l, when not NULL); 0 on success. */
+static int write_point(const sweep_grid *g, const cJSON *base, long p, char tmp[32],
+                       const cJSON *mpirun, launcher *l) {
   cJSON *point = sweep_grid_point(g, base, p);
+  if (l && point)
+    *l = point_launcher(point, mpirun);
   snprintf(tmp, 32, "/tmp/narwhal-sweep-XXXXXX");
   int fd = point ? mkstemp(tmp) : -1;
   char *body = point ? cJSON_Print(point) : NULL;
@@ -121,7 +166,7 @@ static int run_json_has(const char *key) {
 /* The sweep file's own keys and their types; the run keys are checked per point. Writes a
  * reason and returns 1 when something is wrong. */
 static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
-  static const char *const known[] = {"title", "base", "vary", "csv", "columns", NULL};
+  static const char *const known[] = {"title", "base", "vary", "csv", "columns", "mpirun", NULL};
   if (!cJSON_IsObject(root)) {
     snprintf(why, len, "must be a JSON object");
     return 1;
@@ -131,7 +176,8 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
     for (int i = 0; known[i]; i++)
       ok |= !strcmp(k->string, known[i]);
     if (!ok) {
-      snprintf(why, len, "unknown key '%.100s' (title, base, vary, csv, columns)", k->string);
+      snprintf(why, len, "unknown key '%.100s' (title, base, vary, csv, columns, mpirun)",
+               k->string);
       return 1;
     }
   }
@@ -141,6 +187,18 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
       (csv && (!cJSON_IsString(csv) || !csv->valuestring[0]))) {
     snprintf(why, len, "\"%s\" must be a string",
              title && !cJSON_IsString(title) ? "title" : "csv");
+    return 1;
+  }
+  const cJSON *mpirun = cJSON_GetObjectItemCaseSensitive(root, "mpirun");
+  int launcher_ok = !mpirun || (cJSON_IsArray(mpirun) && cJSON_GetArraySize(mpirun) >= 1 &&
+                                cJSON_GetArraySize(mpirun) <= SWEEP_MPIRUN_MAX);
+  for (const cJSON *e = mpirun ? mpirun->child : NULL; launcher_ok && e; e = e->next)
+    launcher_ok = cJSON_IsString(e) && e->valuestring[0];
+  if (!launcher_ok) {
+    snprintf(why, len,
+             "\"mpirun\" must be a list of 1 to %d strings: the launcher and its options, before "
+             "-np",
+             SWEEP_MPIRUN_MAX);
     return 1;
   }
   const cJSON *columns = cJSON_GetObjectItemCaseSensitive(root, "columns");
@@ -173,20 +231,24 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
 typedef struct running {
   pid_t pid;
   long point;
+  int real; /* under mpirun: runs alone */
   char config[32], output[32];
 } running;
 
-static int start_point(const sweep_grid *g, const cJSON *base, long p, running *r) {
+static int start_point(const sweep_grid *g, const cJSON *base, const cJSON *mpirun, long p,
+                       running *r) {
   r->point = p;
-  if (write_point(g, base, p, r->config))
+  launcher l;
+  if (write_point(g, base, p, r->config, mpirun, &l))
     return -1;
+  r->real = l.ranks > 0;
   snprintf(r->output, sizeof r->output, "/tmp/narwhal-sweep-XXXXXX");
   int fd = mkstemp(r->output);
   if (fd < 0) {
     unlink(r->config);
     return -1;
   }
-  r->pid = spawn_run(r->config, "--json", fd, -1);
+  r->pid = spawn_run(r->config, "--json", fd, -1, &l);
   close(fd);
   if (r->pid < 0) {
     unlink(r->config);
@@ -212,10 +274,58 @@ static cJSON *finish_point(running *r, int status) {
   return NULL;
 }
 
+/* Whether point p runs on the real backend (under mpirun). */
+static int point_is_real(const sweep_grid *g, const cJSON *base, long p) {
+  cJSON *point = sweep_grid_point(g, base, p);
+  int real = point && point_launcher(point, NULL).ranks > 0;
+  cJSON_Delete(point);
+  return real;
+}
+
+/* Prints the table's rows from *printed on, as far as they are done, in point order. */
+static void print_ready(const sweep_table *t, long *printed) {
+  while (*printed < t->grid->points && t->row[*printed].done)
+    sweep_print_row(t, (*printed)++);
+  fflush(stdout);
+}
+
+/* The progress line, on a terminal only: points done, time so far, time left at the rate of
+ * this run's points (kept rows from --resume do not count). */
+typedef struct progress {
+  int on;
+  double start;
+  long done, kept, points;
+} progress;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress_show(const progress *pr) {
+  if (!pr->on)
+    return;
+  double elapsed = now_s() - pr->start;
+  long ran = pr->done - pr->kept, left = pr->points - pr->done;
+  if (ran > 0 && left > 0)
+    fprintf(stderr, "\r[%ld of %ld points, %.0f s, about %.0f s left]", pr->done, pr->points,
+            elapsed, elapsed / (double)ran * (double)left);
+  else
+    fprintf(stderr, "\r[%ld of %ld points, %.0f s]", pr->done, pr->points, elapsed);
+  fflush(stderr);
+}
+
+static void progress_clear(const progress *pr) {
+  if (pr->on)
+    fprintf(stderr, "\r\033[K");
+}
+
 /* Checks every point before running any: its options and application arguments, then its
  * set-up as the backend would make it (`run --check`: platform, nodes, devices, GPU memory), so
  * that a bad later point stops the sweep before the first one runs. 0, or the exit code. */
-static int check_points(const sweep_grid *g, const cJSON *base, const char *path) {
+static int check_points(const sweep_grid *g, const cJSON *base, const cJSON *mpirun,
+                        const char *path) {
   char why[1024], where[1100], point_text[600];
   for (long p = 0; p < g->points; p++) {
     cJSON *point = sweep_grid_point(g, base, p);
@@ -233,7 +343,8 @@ static int check_points(const sweep_grid *g, const cJSON *base, const char *path
   for (long p = 0; p < g->points; p++) {
     char tmp[32];
     int status = 0;
-    char *msg = write_point(g, base, p, tmp) ? NULL : run_check(tmp, &status);
+    launcher l;
+    char *msg = write_point(g, base, p, tmp, mpirun, &l) ? NULL : run_check(tmp, &status, &l);
     if (msg)
       unlink(tmp);
     if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -278,7 +389,8 @@ static void on_interrupt(int sig) {
 
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
-  int jobs = 1, resume = 0, plot = 1;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  int jobs = cores >= 1 && cores <= 256 ? (int)cores : 1, resume = 0, plot = 1;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv_opt = argv[++i];
@@ -347,7 +459,8 @@ int sweep_main(int argc, char **argv) {
     cJSON_Delete(root);
     return usage_error("--resume needs the CSV of the earlier run (\"csv\" or --csv)", path);
   }
-  int code = check_points(&grid, base, path);
+  const cJSON *mpirun = cJSON_GetObjectItemCaseSensitive(root, "mpirun");
+  int code = check_points(&grid, base, mpirun, path);
   sweep_table table = {&grid, columns, cJSON_GetArraySize(columns),
                        calloc((size_t)grid.points, sizeof(sweep_row))};
   running *run = calloc((size_t)jobs, sizeof *run);
@@ -379,11 +492,13 @@ int sweep_main(int argc, char **argv) {
   if (out)
     sweep_csv_header(&table, out);
   for (long p = 0; p < grid.points; p++)
-    if (table.row[p].done) {
-      sweep_print_row(&table, p);
-      if (out)
-        sweep_csv_row(&table, p, out);
-    }
+    if (table.row[p].done && out)
+      sweep_csv_row(&table, p, out);
+  long printed = 0; /* the table shows rows in point order, each once those before it are done */
+  print_ready(&table, &printed);
+  progress prog = {isatty(STDERR_FILENO), now_s(), 0, 0, grid.points};
+  for (long p = 0; p < grid.points; p++)
+    prog.done += table.row[p].done, prog.kept += table.row[p].done;
   /* Up to `jobs` points at once; a failed point stops new ones, the running ones finish. */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
@@ -391,22 +506,28 @@ int sweep_main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   long next = 0;
-  int active = 0, failed = 0;
+  int active = 0, failed = 0, alone = 0; /* alone: a real-backend point runs, nothing beside */
   char point_text[600];
   for (;;) {
     if (interrupted)
       for (int r = 0; r < active; r++)
         kill(run[r].pid, SIGTERM); /* a Ctrl-C reached them already; a kill of ours did not */
-    while (!failed && !interrupted && active < jobs && next < grid.points) {
+    while (!failed && !interrupted && !alone && active < jobs && next < grid.points) {
       if (table.row[next].done) {
         next++;
         continue;
       }
-      if (start_point(&grid, base, next, &run[active]) != 0) {
+      /* A real-backend point measures this machine: it runs alone, so it waits for the
+       * running ones (real and simulated points in one sweep) and they for it. */
+      int real = point_is_real(&grid, base, next);
+      if (real && active > 0)
+        break;
+      if (start_point(&grid, base, mpirun, next, &run[active]) != 0) {
         tool_say("sweep: cannot start a run: %s", strerror(errno));
         failed = 1;
         break;
       }
+      alone = run[active].real;
       active++, next++;
     }
     if (active == 0)
@@ -421,6 +542,8 @@ int sweep_main(int argc, char **argv) {
     if (r == active) /* not one of ours (cannot happen: --check's children were waited for) */
       continue;
     long p = run[r].point;
+    if (run[r].real)
+      alone = 0;
     cJSON *result = finish_point(&run[r], status);
     run[r] = run[--active];
     if (!result && interrupted)
@@ -435,10 +558,14 @@ int sweep_main(int argc, char **argv) {
     cJSON_Delete(result);
     if (!strcmp(table.row[p].verified, "false"))
       code = 3;
-    sweep_print_row(&table, p);
+    progress_clear(&prog);
+    print_ready(&table, &printed);
     if (out)
       sweep_csv_row(&table, p, out);
+    prog.done++;
+    progress_show(&prog);
   }
+  progress_clear(&prog);
   if (failed)
     code = 1;
   long done = 0;
