@@ -820,6 +820,10 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
             "           (real backend: measures this machine into a platform and a model; README,\n"
             "           \"Calibration\")\n\n"
             "Options of run (each also a key of the JSON run file, without the dashes):\n");
+  tool_options none;
+  char why[256];
+  cJSON *defaults =
+      parse(0, NULL, &none, NULL, why, sizeof why) ? NULL : tool_options_to_json(&none);
   for (int i = 0; i < NDEFS; i++) {
     const opt_def *d = &defs[i];
     if (!apps && !strcmp(d->name, "app"))
@@ -842,9 +846,20 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
       snprintf(help, sizeof help, "application to run (%s)", apps);
     else
       snprintf(help, sizeof help, "%s", d->help);
-    fprintf(out, "  --%s%s%s\n      %s\n",
-            d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, help);
+    /* The default, from the configuration nothing was given for, so it never goes stale. */
+    char dflt[128] = "";
+    const cJSON *v = defaults ? cJSON_GetObjectItemCaseSensitive(defaults, d->name) : NULL;
+    if (cJSON_IsString(v) && v->valuestring[0])
+      snprintf(dflt, sizeof dflt, " [default: %.100s]", v->valuestring);
+    else if (cJSON_IsNumber(v))
+      snprintf(dflt, sizeof dflt, " [default: %.17g]", v->valuedouble);
+    else if (cJSON_IsBool(v))
+      snprintf(dflt, sizeof dflt, " [default: %s]", cJSON_IsTrue(v) ? "on" : "off");
+    fprintf(out, "  --%s%s%s%s\n      %s\n",
+            d->type == T_BOOL && !strcmp(d->name, "verify") ? "[no-]" : "", d->name, arg, dflt,
+            help);
   }
+  cJSON_Delete(defaults);
   fprintf(out,
           "Exit status: 0 success, 1 the run failed, 2 bad input, 3 the result differs from the "
           "reference.\n");
