@@ -231,13 +231,18 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     e->write_buf[i] = nw_bufpool_get(&n->views, hi - lo, &e->write_cap[i]);
     if (!e->write_buf[i])
       goto nomem;
-    if (a == NW_READ_WRITE)
+    if (a == NW_READ_WRITE) {
       memcpy(e->write_buf[i], s->data + lo, hi - lo);
-    else if (checked) /* what a kernel leaves unwritten is recognisable */
+    } else if (checked) { /* what a kernel leaves unwritten is recognisable */
       memset(e->write_buf[i], NW_VIEWCHECK_FILL, hi - lo);
-    else /* only the subscribed bytes: they alone are committed (a matmul block's view spans
-          * b rows of the whole matrix pitch, up to 16x more bytes than it writes) */
+      /* ... except a reduced space's subscribed bytes, which start as zeros whether views are
+       * checked or not (narwhal.h: a kernel may add into them) */
+      if (t->bound[i].reduce.op)
+        zero_view(&p->write[i], e->write_buf[i], lo);
+    } else { /* only the subscribed bytes: they alone are committed (a matmul block's view spans
+              * b rows of the whole matrix pitch, up to 16x more bytes than it writes) */
       zero_view(&p->write[i], e->write_buf[i], lo);
+    }
     v->base = e->write_buf[i];
     if (checked && nw_viewcheck_write_view(e, i, &p->read[i], &p->write[i]) != NW_OK)
       goto nomem;
