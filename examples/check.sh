@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# check.sh NAME BIN_DIR MPIEXEC: the test of example NAME (examples/CMakeLists.txt registers
+# one per example, examples.<NAME with - as _>). Runs the example built in BIN_DIR/NAME on the
+# simulator and, where it makes sense, under mpirun with two ranks, and checks its exact result
+# line, --json keys (tests/sim/expect_json.sh) and a one-line refusal of a bad option of its
+# own. Every expected number is what the example's arithmetic gives; each says how.
+set -uo pipefail
+name=$1 bin=$2/$1 mpiexec=$3
+src=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$src/.." && pwd)
+small=$root/platforms/small.xml
+fail() { echo "FAIL ($name): $*"; exit 1; }
+
+# expect LINE [KEY=REGEX...] -- COMMAND...: COMMAND succeeds, prints LINE as a whole line, and
+# with --json each KEY of its JSON object matches REGEX. Sets $out to what it printed.
+expect() {
+  local line=$1 keys=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do keys+=("$1"); shift; done
+  shift
+  out=$("$@") || fail "exit status $?: $*"
+  printf '%s\n' "$out" | grep -qxF -- "$line" || fail "no line '$line' from: $*"$'\n'"$out"
+  echo "ok: $line"
+  if [ ${#keys[@]} -gt 0 ]; then
+    "$root/tests/sim/expect_json.sh" "${keys[@]}" -- printf '%s\n' "$out" || fail "$*"
+  fi
+}
+# The real backend: two ranks on this machine. Open MPI does not free what its components
+# allocate, so leaks are not reported there (the simulated runs keep LeakSanitizer on).
+real() { ASAN_OPTIONS=detect_leaks=0 "$root/tests/real/mpirun.sh" "$mpiexec" 2 "$@"; }
+# refused OPTION...: the program refuses them with exit status 2 and one line on stderr.
+refused() {
+  local err rc
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  [ $rc -eq 2 ] || fail "exit status $rc, wanted 2: $*"
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "more than one line from $*: $err"
+  echo "ok: refused: $err"
+}
+# near KEY WANT: the JSON key of the last expect's output lies within 1% of WANT.
+near() {
+  local got
+  got=$(printf '%s\n' "$out" | tr -d '\n' | grep -oE "\"$1\":[[:space:]]*[0-9.eE+-]+" | head -n1 |
+    sed -E 's/.*:[[:space:]]*//')
+  awk -v g="$got" -v w="$2" 'BEGIN { exit !(g != "" && g >= 0.99 * w && g <= 1.01 * w) }' ||
+    fail "$1 = '$got', wanted $2 within 1%"
+  echo "ok: $1 = $got, within 1% of $2"
+}
+
+case $name in
+first-task)
+  p=$bin/first_task
+  # n / block = 4096 / 512 = 8 subtasks.
+  expect "first_task: alpha 7, 4096 elements, 0 wrong" verified=true subtasks=8 nodes=2 -- \
+    "$p" --platform "$small" --nodes 2 --n 4096 --block 512 --alpha 7 --check-views on --json
+  expect "first_task: alpha 7, 4096 elements, 0 wrong" verified=true subtasks=8 nodes=2 -- \
+    real "$p" --backend real --n 4096 --block 512 --alpha 7 --json
+  refused "$p" --platform "$small" --n 4096 --alpha x
+  ;;
+*)
+  fail "no such example"
+  ;;
+esac
+echo "check.sh: example $name passed"
