@@ -57,6 +57,18 @@ first-task)
     real "$p" --backend real --n 4096 --block 512 --alpha 7 --json
   refused "$p" --platform "$small" --n 4096 --alpha x
   ;;
+strided-subscriptions)
+  p=$bin/transpose
+  # (512 / 64)^2 = 64 tiles; each subtask reads its 64 x 64 tile of 4-byte elements, so all
+  # of them read the matrix once: 512 * 512 * 4 = 1048576 bytes. --check-views on: a kernel
+  # touching a byte outside its quads would fail the run.
+  expect "transpose: 512 x 512 in 64 tiles, 0 wrong" verified=true subtasks=64 \
+    locality_read_bytes=1048576 -- \
+    "$p" --platform "$small" --nodes 4 --n 512 --block 64 --check-views on --json
+  expect "transpose: 512 x 512 in 64 tiles, 0 wrong" verified=true subtasks=64 -- \
+    real "$p" --backend real --n 512 --block 64 --json
+  refused "$p" --platform "$small" --n 512 --block 64 --tile 8
+  ;;
 *)
   fail "no such example"
   ;;
