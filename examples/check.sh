@@ -69,6 +69,20 @@ strided-subscriptions)
     real "$p" --backend real --n 512 --block 64 --json
   refused "$p" --platform "$small" --n 512 --block 64 --tile 8
   ;;
+read-write-across-tasks)
+  p=$bin/smooth
+  # 6 tasks of 4096 / 256 = 16 subtasks: 96. Each subtask reads its 256 elements and two
+  # neighbours, (256 + 2) * 4 bytes, so 6 * 16 * 1032 = 99072 bytes in all. Every task writes
+  # the space the next reads: the runtime never runs two at once (tasks_concurrent_max 1),
+  # although the driver submits all six before waiting.
+  expect "smooth: 6 tasks of 16 subtasks over 4096 elements, 0 wrong" verified=true tasks=6 \
+    subtasks=96 tasks_concurrent_max=1 locality_read_bytes=99072 -- \
+    "$p" --platform "$small" --nodes 4 --n 4096 --block 256 --steps 6 --check-views on --json
+  expect "smooth: 6 tasks of 16 subtasks over 4096 elements, 0 wrong" verified=true tasks=6 \
+    subtasks=96 tasks_concurrent_max=1 -- \
+    real "$p" --backend real --n 4096 --block 256 --steps 6 --json
+  refused "$p" --platform "$small" --n 4096 --block 256 --steps 0
+  ;;
 *)
   fail "no such example"
   ;;
