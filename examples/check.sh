@@ -83,6 +83,20 @@ read-write-across-tasks)
     real "$p" --backend real --n 4096 --block 256 --steps 6 --json
   refused "$p" --platform "$small" --n 4096 --block 256 --steps 0
   ;;
+reduction)
+  p=$bin/histogram
+  # 65536 / 4096 = 16 subtasks, each writing all 16 counters of 8 bytes (128 bytes). Folding
+  # 16 results into one takes 15 combinations of 128 bytes: 1920 bytes reduced, wherever they
+  # ran. Between nodes, each of the 3 nodes other than the tree's root sends one partial
+  # histogram: 3 * 128 = 384 bytes (the 16 subtasks over 16 cores reach every node).
+  expect "histogram: 65536 samples in 16 bins by 16 subtasks, total 65536, 0 wrong bins" \
+    verified=true subtasks=16 bytes_reduced=1920 bytes_reduction_raw=384 -- \
+    "$p" --platform "$small" --nodes 4 --n 65536 --block 4096 --check-views on --json
+  expect "histogram: 65536 samples in 100 bins by 16 subtasks, total 65536, 0 wrong bins" \
+    verified=true subtasks=16 -- \
+    real "$p" --backend real --n 65536 --block 4096 --bins 100 --json
+  refused "$p" --platform "$small" --n 65536 --block 4096 --bins 0
+  ;;
 *)
   fail "no such example"
   ;;
