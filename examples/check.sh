@@ -97,6 +97,26 @@ reduction)
     real "$p" --backend real --n 65536 --block 4096 --bins 100 --json
   refused "$p" --platform "$small" --n 65536 --block 4096 --bins 0
   ;;
+compare-policies)
+  p=$bin/uneven
+  # 32 subtasks of 1 to 32 units; a unit is 100000 steps of 2 flops on small.xml's 1 Gflop/s
+  # cores: 0.2 ms. One node, 4 cores, no pipelining (a device takes its next subtask when it
+  # finishes one): eager deals them out in index order, which list scheduling finishes after
+  # 144 units (0.0288 s); prio largest first, after 528 / 4 = 132 units (0.0264 s), the
+  # perfect balance. 144 / 132 = 1.091.
+  out=$("$src/compare-policies/compare.sh" "$p" eager prio --platform "$small" --nodes 1 \
+    --n 32 --block 100000 --pipeline off) || fail "compare.sh failed: $out"
+  printf '%s\n' "$out"
+  for line in "eager: makespan 0.028800 s" "prio: makespan 0.026400 s" \
+    "prio is faster, by 1.091x"; do
+    printf '%s\n' "$out" | grep -qxF "$line" || fail "compare.sh did not say '$line'"
+  done
+  expect "uneven: 32 subtasks of 1 to 32 units, 0 wrong" verified=true subtasks=32 -- \
+    "$p" --platform "$small" --nodes 2 --n 32 --block 1000 --sched prio --check-views on --json
+  expect "uneven: 32 subtasks of 1 to 32 units, 0 wrong" verified=true subtasks=32 -- \
+    real "$p" --backend real --n 32 --block 20000 --sched prio --json
+  refused "$p" --platform "$small" --n 32 --block 1000 --policy prio
+  ;;
 *)
   fail "no such example"
   ;;
