@@ -117,6 +117,21 @@ compare-policies)
     real "$p" --backend real --n 32 --block 20000 --sched prio --json
   refused "$p" --platform "$small" --n 32 --block 1000 --policy prio
   ;;
+custom-platform)
+  p=$bin/spin
+  plat=$src/custom-platform/two-nodes.xml
+  # 16 subtasks of 2 * 1000000 flops on cores of 100 Mflop/s: 0.02 s each. 2 nodes of 4 cores
+  # run 16 / 8 = 2 each, one after the other: 0.04 s; one node 16 / 4 = 4: 0.08 s. The
+  # runtime's messages add a few 21 us latencies: within 1%. (No real run: it would not use
+  # the platform.)
+  expect "spin: 16 subtasks of 2000000 flops, 0 wrong" verified=true subtasks=16 nodes=2 -- \
+    "$p" --platform "$plat" --n 16 --block 1000000 --json
+  near makespan_s 0.04
+  expect "spin: 16 subtasks of 2000000 flops, 0 wrong" verified=true subtasks=16 nodes=1 -- \
+    "$p" --platform "$plat" --nodes 1 --n 16 --block 1000000 --json
+  near makespan_s 0.08
+  refused "$p" --platform "$plat" --n 16 --block 1000000 --speed 2
+  ;;
 *)
   fail "no such example"
   ;;
