@@ -52,10 +52,15 @@ typedef struct nw_task_info {
 
 #define NW_MAX_BOUND_SPACES 8
 
-/* A subtask's view of one bound space. For reads it covers the whole space; for writes it
- * covers the byte range [lo, hi) spanning the subtask's write subscriptions: a private buffer,
- * or, for a write-only space on a CPU where no second instance of the subtask can run, the
- * node's copy of the whole space (lo = 0, hi = size; README, "Views"). Use nw_view_at to turn
+/* A subtask's view of one bound space. For a read-only space it covers the whole space (only
+ * the subscribed bytes are sure to be current; with --check-views on, only they are there).
+ * For a write-only space it covers the byte range [lo, hi) spanning the subtask's write
+ * subscriptions: a private buffer, or, on a CPU where no second instance of the subtask can
+ * run, the node's copy of the whole space (lo = 0, hi = size; README, "Views"). For a
+ * read-write space it is a private buffer over [lo, hi) spanning the subtask's reads and
+ * writes there, filled with the space's bytes as the task found them: what the kernel writes
+ * replaces them in the view at once, so a value it still needs must be read before it is
+ * overwritten. Use nw_view_at to turn
  * an address-space offset into a pointer. A kernel writes every byte it subscribed to write
  * and nothing else (--check-views on catches both mistakes); a write-only byte it leaves
  * unwritten commits as 0 from a private view, and keeps its old value in place. */

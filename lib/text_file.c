@@ -51,7 +51,10 @@ void tool_say(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "%s: ", say_name);
+  size_t name_len = strlen(say_name);
+  /* A program's own message may name it already ("first_task: --block ..."): once is enough. */
+  if (strncmp(msg, say_name, name_len) != 0 || msg[name_len] != ':')
+    fprintf(stderr, "%s: ", say_name);
   for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
     if (*p == '\n')
       fputs("\\n", stderr);
