@@ -33,7 +33,7 @@ for pack in off on; do
   saved=$(awk -v a="${m[1]}" -v b="${m[32]}" 'BEGIN { printf "%.4f", 100 * (a - b) / a }')
   printf '%-12s %10.4f %10.4f %8.2f %12.2f\n' "$pack" "${m[1]}" "${m[32]}" "$saved" "$mean"
   table_row agglomeration-lu "$pack" "${m[1]}" "${m[32]}" "$saved" "$mean"
-  paper_row Lifflander "section V-B" \
+  paper_row Lifflander "text" \
     "LU 10240, 256 blocks, S1070 model, copies $([ $pack = on ] && echo packed || echo "one by one"): time saved by agglomerating up to 32, %" \
     "section V-B" 7.5 7.5 "" "$saved"
 done

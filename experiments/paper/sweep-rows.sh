@@ -36,9 +36,9 @@ main-job)
   r14=$(col 14 gflops)
   r1=$(col 1 gflops)
   what="matmul 65536, 2048 blocks, CPU work-groups + 2 GPUs per node, paper-cluster.xml:"
-  paper_row Unicorn "Fig. 4" "$what GFlop/s on 14 nodes" "section 5.2" 7880 7880 "7.88 TFlop/s" \
+  paper_row Unicorn "Fig. 4" "$what GFlop/s on 14 nodes" "section 5.2" 7880 7880 "7880 (7.88 TFlop/s)" \
     "$(calc "$r14")"
-  paper_row Unicorn "Fig. 4" "$what GFlop/s on 1 node" "section 5.2 (7.88 TFlop/s / 7.34)" \
+  paper_row Unicorn "Fig. 4" "$what GFlop/s on 1 node" "section 5.2: 7.88 TFlop/s / 7.34" \
     1073.6 1073.6 "" "$(calc "$r1")"
   ;;
 prs-table5-gemv | prs-table5-cmeans)
