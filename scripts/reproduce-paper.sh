@@ -110,7 +110,8 @@ report=$out/report.md
   echo "# The papers' figures, simulated"
   echo
   echo "Made by \`narwhal reproduce\` (\`scripts/reproduce-paper.sh${only:+ --only $only} $b $o\`) at commit" \
-    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d): $wall s" \
+    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null ||
+      echo ' with uncommitted changes'), $(date -u +%Y-%m-%d): $wall s" \
     "of wall time on $(nproc 2>/dev/null || echo '?') cores, load average $load0 at the start and $load1 at the end."
   echo "Every Narwhal value below comes from this run; every paper value is a constant from the"
   echo "paper's text, at the place named. The machine-readable table is \`comparison.csv\`."

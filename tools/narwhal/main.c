@@ -11,6 +11,7 @@
 #include "options.h"
 #include "perfmodel_file.h"
 #include "report.h"
+#include "reproduce.h"
 #include "sweep.h"
 #include "text_file.h"
 #include "trace_json.h"
@@ -154,6 +155,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "sweep"))
     return sweep_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "reproduce"))
+    return reproduce_main(argc - 2, argv + 2);
   char msg[300];
   snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep or calibrate)", argv[1]);
   return fail(2, msg);
