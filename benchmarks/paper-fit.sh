@@ -309,6 +309,7 @@ while IFS='|' read -r role name source lo hi o f; do
   esac
   case $name in *"on CPUs"*) fig="Figs. 5-7" ;; esac
   case $source in [0-9]*) source="section $source" ;; esac
+  name=${name/ (the two above)/} # the table's order is not the report's
   source=${source/: 7.88 TF/: 7.88 TFlop\/s}
   paper_row Unicorn "$fig" "$name; paper-cluster.xml (estimates)" "$source" "$lo" "$hi" \
     "$stated" "$o"

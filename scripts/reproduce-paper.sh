@@ -153,7 +153,7 @@ report=$out/report.md
               print "| ---: | --- | --- | --- | --- | ---: | ---: | --- | --- |"; next }
     {
       split_csv($0, f)
-      paper = (f[7] != "" ? f[7] : f[5] == f[6] ? f[5] : f[6] == "" ? "more than " f[5] : f[5] "-" f[6])
+      paper = (f[7] != "" ? f[7] : f[5] == f[6] ? show(f[5]) : f[6] == "" ? "more than " f[5] : f[5] "-" f[6])
       if (f[5] == "") { d = "none (qualitative)"; quali++; if (f[10] ~ /^agrees/) agree++ }
       else if (f[9] == "") d = "none"
       else {

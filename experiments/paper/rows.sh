@@ -55,7 +55,11 @@ paper_row() {
   local diff
   diff=$(awk -v lo="$5" -v hi="$6" -v n="$8" '
     function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
-    function rel(v, p) { return p == 0 ? "" : sprintf("%+.1f", 100 * (v - p) / (p < 0 ? -p : p)) }
+    function rel(v, p,   r) {
+      if (p == 0) return ""
+      r = sprintf("%+.1f", 100 * (v - p) / (p < 0 ? -p : p))
+      return r == "-0.0" || r == "+0.0" ? "0.0" : r
+    }
     BEGIN {
       if (!num(lo) || !num(n)) exit
       if (lo == hi) print rel(n, lo)

@@ -51,7 +51,7 @@ only_main_job)
     if (d - want > 0.06 || want - d > 0.06) { print "difference " d ", want " want; exit 1 }
   }' || fail "comparison row: $row"
   # The report's table row: paper value and place, the run's value, a signed difference.
-  grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*section 5\.2[^|]* \| [0-9]+ \| [+-][0-9]+\.[0-9]% \|' \
+  grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*section 5\.2[^|]* \| [0-9]+ \| [+-]?[0-9]+\.[0-9]% \|' \
     "$out/report.md" || fail "report.md has no such row: $(grep -F 'on 14 nodes' "$out/report.md")"
   grep -qF "sweep experiments/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
   ;;
