@@ -20,6 +20,10 @@
 # to the host; encoding at the platform's default 2e-11 s per byte, decoding free, as coding is
 # in the network columns): raw bytes of GPU results copied to the host per iteration, the
 # compression ratio, the share of subtasks the GPUs ran, and the gain in simulated time.
+#
+# With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the three
+# tables as CSV and the numbers the paper states beside its (experiments/paper/rows.sh); the
+# printed tables are the same either way.
 set -eu
 build=${1:-build}
 nw=$build/narwhal
@@ -27,6 +31,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+. "$src/experiments/paper/rows.sh"
 "$src/platforms/gen-platform.sh" --nodes 14 --cores 12 --core-speed 19.2Gf --gpus 2 \
   --gpu-speed 650Gf --gpu-mem 6442450944 --pcie-bw 6GBps --pcie-lat 10us --nic-bw 4GBps \
   --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us \
@@ -35,6 +40,8 @@ field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1
 echo "Fig. 8: PageRank per iteration, 500M pages, 250 subtasks (phantom; s)"
 printf '%-6s %-8s %12s %12s %14s %14s\n' nodes devices iteration tree_stage "iteration(10GB/s)" "tree(10GB/s)"
 its=5
+table_csv pagerank-fig8 nodes devices iteration_s tree_s iteration_10GBps_s tree_10GBps_s
+declare -A fig8=() # NODES:DEVICES -> "iteration tree iteration(10GB/s) tree(10GB/s)"
 for nodes in 1 2 4 8 14; do
   for dev in cpu gpu cpu+gpu; do
     row=()
@@ -46,12 +53,18 @@ for nodes in 1 2 4 8 14; do
       row+=("$(awk -v m="$(field "$o" reduction_tree_s)" -v k=$its 'BEGIN{printf "%.3f", m/k}')")
     done
     printf '%-6s %-8s %12s %12s %14s %14s\n' "$nodes" "$dev" "${row[@]}"
+    table_row pagerank-fig8 "$nodes" "$dev" "${row[@]}"
+    fig8[$nodes:$dev]="${row[*]}"
   done
 done
 
 echo
 echo "Fig. 18: network compression, 1,024,000 pages, 250 subtasks, 3 iterations (functional)"
 printf '%-6s %16s %10s %12s %12s %8s\n' nodes raw_MB/iter ratio off_s on_s gain_%
+table_csv pagerank-fig18-network nodes raw_bytes_per_iteration ratio off_s on_s gain_pct
+# The paper's Fig. 18, network: compression ratio and gain (%) per node count.
+declare -A net_ratio=([8]=3.63 [10]=4.72 [12]=5.29 [14]=5.78)
+declare -A net_gain=([8]=6.44 [10]=16.10 [12]=21.00 [14]=23.81)
 for nodes in 8 10 12 14; do
   args=(run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml"
     --nodes "$nodes" --n 1024000 --block 4096 --app-param iterations=3 --json)
@@ -64,11 +77,24 @@ for nodes in 8 10 12 14; do
   m0=$(field "$off" makespan_s) m1=$(field "$on" makespan_s)
   awk -v n="$nodes" -v r="$raw" -v s="$sent" -v a="$m0" -v b="$m1" 'BEGIN {
     printf "%-6s %16.1f %10.2f %12.5f %12.5f %8.2f\n", n, r / 3 / 1e6, r / s, a, b, 100 * (a - b) / a }'
+  read -r ratio gain < <(awk -v r="$raw" -v s="$sent" -v a="$m0" -v b="$m1" \
+    'BEGIN { printf "%.4f %.4f\n", r / s, 100 * (a - b) / a }')
+  table_row pagerank-fig18-network "$nodes" "$(awk -v r="$raw" 'BEGIN { printf "%.0f", r / 3 }')" \
+    "$ratio" "$m0" "$m1" "$gain"
+  what="PageRank 1,024,000 pages (1/244 of the paper's), $nodes nodes, network compression:"
+  paper_row Unicorn "Fig. 18" "$what compression ratio" "Fig. 18" "${net_ratio[$nodes]}" \
+    "${net_ratio[$nodes]}" "" "$ratio"
+  paper_row Unicorn "Fig. 18" "$what gain in time, %" "Fig. 18" "${net_gain[$nodes]}" \
+    "${net_gain[$nodes]}" "" "$gain" "combining and encoding free in the model"
 done
 
 echo
 echo "Fig. 18: GPU->CPU compression, the same runs on cpu+gpu, compression off and gpu (functional)"
 printf '%-6s %16s %10s %10s %12s %12s %8s\n' nodes gpu_raw_MB/iter ratio gpu_share off_s gpu_s gain_%
+table_csv pagerank-fig18-gpu nodes gpu_raw_bytes_per_iteration ratio gpu_share off_s gpu_s gain_pct
+# The paper's Fig. 18, GPU->CPU: compression ratio and gain (%) per node count.
+declare -A gpu_ratio=([8]=44.63 [10]=44.64 [12]=44.66 [14]=44.61)
+declare -A gpu_gain=([8]=0.31 [10]=0.83 [12]=0.64 [14]=2.45)
 for nodes in 8 10 12 14; do
   args=(run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml"
     --nodes "$nodes" --n 1024000 --block 4096 --devices cpu+gpu --app-param iterations=3 --json)
@@ -83,4 +109,31 @@ for nodes in 8 10 12 14; do
   awk -v n="$nodes" -v r="$raw" -v s="$sent" -v a="$m0" -v b="$m1" 'BEGIN {
     printf "%-6s %16.1f %10.2f %10.3f %12.5f %12.5f %8.2f\n", n, r / 3 / 1e6, r / s,
       r / 8192000 / 750, a, b, 100 * (a - b) / a }'
+  read -r ratio gain share < <(awk -v r="$raw" -v s="$sent" -v a="$m0" -v b="$m1" \
+    'BEGIN { printf "%.4f %.4f %.4f\n", r / s, 100 * (a - b) / a, r / 8192000 / 750 }')
+  table_row pagerank-fig18-gpu "$nodes" "$(awk -v r="$raw" 'BEGIN { printf "%.0f", r / 3 }')" \
+    "$ratio" "$share" "$m0" "$m1" "$gain"
+  what="PageRank 1,024,000 pages, $nodes nodes, GPU->CPU compression (CPUs + GPUs):"
+  paper_row Unicorn "Fig. 18" "$what compression ratio" "Fig. 18" "${gpu_ratio[$nodes]}" \
+    "${gpu_ratio[$nodes]}" "" "$ratio"
+  paper_row Unicorn "Fig. 18" "$what gain in time, %" "Fig. 18" "${gpu_gain[$nodes]}" \
+    "${gpu_gain[$nodes]}" "" "$gain" "GPUs ran $share of the subtasks"
 done
+
+# Fig. 8: the one number the text gives (about 18 s per iteration on 14 nodes) against the CPU
+# rows, with combining free and charged; and two of its statements, checked on the runs above.
+read -r it14 tree14 itc14 _ <<<"${fig8[14:cpu]}"
+read -r _ tree2 _ _ <<<"${fig8[2:cpu]}"
+read -r itg14 _ itgc14 _ <<<"${fig8[14:gpu]}"
+what="PageRank 500M pages, 14 nodes, CPUs, seconds per iteration"
+paper_row Unicorn "Fig. 8" "$what, combining free" "text on Fig. 8" 18 18 "about 18" "$it14"
+paper_row Unicorn "Fig. 8" "$what, combining at 10 GB/s" "text on Fig. 8" 18 18 "about 18" \
+  "$itc14" "the paper gives no combining rate; 10 GB/s assumed"
+paper_row Unicorn "Fig. 8" "PageRank 500M pages, CPUs: reduction stage (tree), 2 against 14 nodes" \
+  "text on Fig. 8" "" "" "shorter with more nodes" "$tree2 s on 2, $tree14 s on 14" \
+  "$(awk -v a="$tree2" -v b="$tree14" 'BEGIN { print (b < a ? "agrees" : "differs") }')"
+paper_row Unicorn "Fig. 8" "PageRank 500M pages, 14 nodes: CPUs against GPUs, s per iteration" \
+  "section 5.2" "" "" "CPUs faster than GPUs" \
+  "CPUs $it14 / GPUs $itg14 (combining free); $itc14 / $itgc14 (10 GB/s)" \
+  "$(awk -v a="$it14" -v b="$itg14" -v c="$itc14" -v d="$itgc14" \
+    'BEGIN { print (a < b && c < d ? "agrees" : "differs") }')"

@@ -25,11 +25,16 @@
 # About 110 simulations of 0.1-0.7 s each, one at a time: about 30 s on one core.
 # The fit is checked against the checked-in platforms/paper-cluster-fitted.xml (a line says
 # whether they agree); the predictions use the checked-in files.
+#
+# With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the table
+# as CSV and each figure with a paper value beside it, once per platform
+# (experiments/paper/rows.sh); the printed output is the same either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 nw=$build/narwhal
 [ -x "$nw" ] || { echo "paper-fit: $nw not built" >&2; exit 2; }
+. experiments/paper/rows.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -289,6 +294,28 @@ awk -F'|' '
   END {
     printf "\nerror over the %d predicted figures: original median %.0f%%, max %.0f%%; fitted median %.0f%%, max %.0f%%\n", k, median(o, k), mo, median(f, k), mf
   }' "$rows"
+
+# The same rows for scripts/reproduce-paper.sh: the table as CSV, and each figure the paper
+# states beside both platforms' values (the INFO rows have no paper value, so none).
+table_csv paper-fit role figure source paper_lo paper_hi original fitted
+while IFS='|' read -r role name source lo hi o f; do
+  table_row paper-fit "$role" "$name" "$source" "$lo" "$hi" "$o" "$f"
+  [ "$role" != INFO ] || continue
+  stated="" fig=""
+  case $source in *" ("*")") stated=${source#* (} stated=${stated%)} source=${source%% (*} ;; esac
+  case $source in
+  5.2*) fig="Fig. 4" ;; 5.3*) fig="Fig. 9" ;; 5.6.1*) fig="Fig. 14" ;; 5.6.2*) fig="Fig. 16" ;;
+  *) fig=$source ;;
+  esac
+  case $name in *"on CPUs"*) fig="Figs. 5-7" ;; esac
+  case $source in [0-9]*) source="section $source" ;; esac
+  name=${name/ (the two above)/} # the table's order is not the report's
+  source=${source/: 7.88 TF/: 7.88 TFlop\/s}
+  paper_row Unicorn "$fig" "$name; paper-cluster.xml (estimates)" "$source" "$lo" "$hi" \
+    "$stated" "$o"
+  paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" "$hi" "$stated" "$f" \
+    "$([ "$role" = FIT ] && echo "fitted to this value: says nothing of the model")"
+done <"$rows"
 
 # What one seed is worth: the same 14-node matmul with other random placements and steal draws.
 echo

@@ -16,12 +16,17 @@
 # bytes received beside (unique and total), on 2, 4, 8, 10, 12 and 14 nodes, seed 1, blocks
 # placement, beside the paper's table; conv2d's bytes also divided by 4 (its image has a byte
 # per channel where this one has a float). About 20 seconds.
+#
+# With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes both
+# tables as CSV and puts Fig. 21's table and Fig. 13's statements beside the paper's
+# (experiments/paper/rows.sh); the printed tables are the same either way.
 set -eu
 build=${1:-build}
 nw=$build/narwhal
 src=$(cd "$(dirname "$0")/.." && pwd)
 seeds=${SEEDS:-1 2 3}
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+. "$src/experiments/paper/rows.sh"
 # The largest per_node bytes_served: every "bytes_served" after the first (the total).
 busiest() { printf '%s' "$1" | grep -oE '"bytes_served":[[:space:]]*[0-9.eE+-]+' | tail -n +2 |
   grep -oE '[0-9.eE+-]+$' | sort -g | tail -1; }
@@ -35,6 +40,8 @@ run() { # APP NODES PLACEMENT SEED
 
 echo "Fig. 13: makespan_s by initial placement (mean over seeds $seeds; spread = (max - min) / mean)"
 printf '%-7s %5s  %-13s %10s %8s %12s\n' app nodes placement makespan_s spread busiest_GB
+table_csv placement-fig13 app nodes placement makespan_s_mean spread_pct busiest_sent_GB
+declare -A mean14=() # APP:PLACEMENT -> mean makespan on 14 nodes
 for app in conv2d matmul; do
   schemes="node0 rows columns blocks"
   [ "$app" = matmul ] && schemes="$schemes rows-columns"
@@ -45,12 +52,33 @@ for app in conv2d matmul; do
         o=$(run "$app" "$nodes" "$p" "$s")
         rows+=("$(field "$o" makespan_s) $(busiest "$o")")
       done
-      printf '%s\n' "${rows[@]}" | awk -v a="$app" -v k="$nodes" -v p="$p" '
+      line=$(printf '%s\n' "${rows[@]}" | awk -v a="$app" -v k="$nodes" -v p="$p" '
         { sum += $1; b += $2; if (NR == 1 || $1 < lo) lo = $1; if (NR == 1 || $1 > hi) hi = $1 }
         END { m = sum / NR; printf "%-7s %5s  %-13s %10.3f %7.1f%% %12.2f\n", a, k, p, m,
-          100 * (hi - lo) / m, b / NR / 1e9 }'
+          100 * (hi - lo) / m, b / NR / 1e9 }')
+      echo "$line"
+      read -r _ _ _ mean spread busy <<<"$line"
+      table_row placement-fig13 "$app" "$nodes" "$p" "$mean" "${spread%\%}" "$busy"
+      [ "$nodes" != 14 ] || mean14[$app:$p]=$mean
     done
   done
+done
+
+# Fig. 13 (section 5.5.3): the paper's text says only that the centralized scheme (node0) behaves
+# poorly, its NIC the bottleneck, and that the others hold; on 14 nodes, is node0 the slowest,
+# and how far apart are the random schemes?
+for app in conv2d matmul; do
+  schemes="rows columns blocks"
+  [ "$app" = matmul ] && schemes="$schemes rows-columns"
+  read -r lo hi lo_p < <(for p in $schemes; do echo "${mean14[$app:$p]} $p"; done | sort -g |
+    awk 'NR == 1 { lo = $1; p = $2 } { hi = $1 } END { print lo, hi, p }')
+  paper_row Unicorn "Fig. 13" "$app, 14 nodes: centralized (node0) against the fastest random placement" \
+    "section 5.5.3" "" "" "only the centralized scheme behaves poorly" \
+    "$(awk -v c="${mean14[$app:node0]}" -v f="$lo" -v p="$lo_p" 'BEGIN { printf "node0 %.2fx the time of %s", c / f, p }')" \
+    "$(awk -v c="${mean14[$app:node0]}" -v h="$hi" 'BEGIN { print (c > h ? "agrees (node0 the slowest)" : "differs") }')"
+  paper_row Unicorn "Fig. 13" "$app, 14 nodes: slowest over fastest random placement ($schemes), %" \
+    "section 5.5.3" "" "" "performance holds across the other schemes" \
+    "$(awk -v l="$lo" -v h="$hi" 'BEGIN { printf "%.1f", 100 * (h / l - 1) }')" "no threshold stated"
 done
 
 echo
@@ -68,9 +96,29 @@ paper() { # APP NODES: the paper's Fig. 21 row (its text gives the table)
   matmul:12) echo "4.00 18.83 4.71" ;; matmul:14) echo "3.18 18.36 5.78" ;;
   esac
 }
+table_csv placement-fig21 app nodes sent_unique_per_node sent_total_per_node transfer_frequency \
+  received_unique_per_node received_total_per_node transfer_frequency_received
 for app in conv2d matmul; do
   for nodes in 2 4 8 10 12 14; do
     o=$(run "$app" "$nodes" blocks 1)
+    su=$(field "$o" bytes_served_unique) st=$(field "$o" bytes_served)
+    freq=$(field "$o" transfer_frequency)
+    table_row placement-fig21 "$app" "$nodes" "$(awk -v b="$su" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
+      "$(awk -v b="$st" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" "$freq" \
+      "$(awk -v b="$(field "$o" bytes_received_unique)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
+      "$(awk -v b="$(field "$o" bytes_received)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
+      "$(field "$o" transfer_frequency_received)"
+    # Beside the paper's table (section 5.7.3): conv2d's bytes in the paper's units (/ 4).
+    scale=1 note=""
+    [ "$app" = conv2d ] && scale=4 note="bytes / 4: a float per channel where the paper has a byte"
+    read -r pu pt pf <<<"$(paper "$app" "$nodes")"
+    what="$app, $nodes nodes, blocks placement, seed 1:"
+    paper_row Unicorn "Fig. 21" "$what unique GB sent per node" "section 5.7.3, Fig. 21's table" \
+      "$pu" "$pu" "" "$(awk -v b="$su" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
+    paper_row Unicorn "Fig. 21" "$what total GB sent per node" "section 5.7.3, Fig. 21's table" \
+      "$pt" "$pt" "" "$(awk -v b="$st" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
+    paper_row Unicorn "Fig. 21" "$what transfer frequency (total / unique)" \
+      "section 5.7.3, Fig. 21's table" "$pf" "$pf" "" "$freq"
     awk -v a="$app" -v k="$nodes" -v su="$(field "$o" bytes_served_unique)" \
       -v st="$(field "$o" bytes_served)" -v f="$(field "$o" transfer_frequency)" \
       -v ru="$(field "$o" bytes_received_unique)" -v rt="$(field "$o" bytes_received)" \

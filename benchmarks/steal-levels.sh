@@ -5,12 +5,21 @@
 # (`--devices cpu+gpu`, phantom data). Per run: simulated seconds, steal attempts and
 # successful steals; then per app the average change from one-level to two-level, beside the
 # paper's (attempts -65.88%, -64.9%, -67.03%; successful steals +44.24%, +54.25%, +60.08%;
-# makespan: conv2d 6.92% faster, the others comparable). Under a minute.
+# makespan: conv2d 6.92% faster, the others comparable). Under a minute. With PAPER_ROWS /
+# PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the runs as CSV and the
+# averages beside the paper's (experiments/paper/rows.sh); the printed table is the same.
 set -eu
 build=${1:-build}
 nw=$build/narwhal
 src=$(cd "$(dirname "$0")/.." && pwd)
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+. "$src/experiments/paper/rows.sh"
+table_csv steal-levels app nodes stealing makespan_s steals_attempted steals_succeeded
+# The paper's averages per app (section 5.3): steal requests fewer by, successful steals more
+# by, two-level faster by (in %; "" where the paper says only "comparable").
+declare -A fewer=([conv2d]=65.88 [matmul]=64.9 [lu]=67.03)
+declare -A more=([conv2d]=44.24 [matmul]=54.25 [lu]=60.08)
+declare -A faster=([conv2d]=6.92 [matmul]="" [lu]="")
 printf '%-7s %5s  %-9s %10s %10s %10s\n' app nodes stealing makespan_s attempts succeeded
 for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
   read -r name n block <<<"$app"
@@ -25,6 +34,7 @@ for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
       s[$level]=$(field "$o" steals_succeeded)
       printf '%-7s %5s  %-9s %10.3f %10s %10s\n' "$name" "$nodes" "$level" "${m[$level]}" \
         "${a[$level]}" "${s[$level]}"
+      table_row steal-levels "$name" "$nodes" "$level" "${m[$level]}" "${a[$level]}" "${s[$level]}"
     done
     read -r da ds dm < <(awk -v a1="${a[one-level]}" -v a2="${a[two-level]}" \
       -v s1="${s[one-level]}" -v s2="${s[two-level]}" -v m1="${m[one-level]}" \
@@ -37,4 +47,12 @@ for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
   done
   awk -v app="$name" -v a="$sum_a" -v s="$sum_s" -v m="$sum_m" -v k="$points" 'BEGIN {
     printf "%s: two-level against one-level, average over %d node counts: attempts %+.1f%%, successful steals %+.1f%%, %.2f%% faster\n", app, k, a / k, s / k, m / k }'
+  what="$name $n, two-level against one-level, mean over 2-14 nodes:"
+  paper_row Unicorn "Fig. 9" "$what fewer steal requests, %" "section 5.3" \
+    "${fewer[$name]}" "${fewer[$name]}" "" "$(awk -v a="$sum_a" -v k=$points 'BEGIN { printf "%.4g", -a / k }')"
+  paper_row Unicorn "Fig. 9" "$what more successful steals, %" "section 5.3" \
+    "${more[$name]}" "${more[$name]}" "" "$(awk -v s="$sum_s" -v k=$points 'BEGIN { printf "%.4g", s / k }')"
+  paper_row Unicorn "Fig. 9" "$what faster by, %" "section 5.3" \
+    "${faster[$name]}" "${faster[$name]}" "$([ -n "${faster[$name]}" ] || echo comparable)" \
+    "$(awk -v m="$sum_m" -v k=$points 'BEGIN { printf "%.4g", m / k }')"
 done

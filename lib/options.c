@@ -814,6 +814,9 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
     fprintf(out,
             "usage: narwhal run [--config FILE] [options]\n"
             "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
+            "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]]\n"
+            "           (every simulated paper figure, its values beside the paper's:\n"
+            "           results/paper/report.md; README, \"Using it\")\n"
             "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
             "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
             "           [options of run]\n"

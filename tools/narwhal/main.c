@@ -9,6 +9,7 @@
 
 #include "backend_choice.h"
 #include "options.h"
+#include "reproduce.h"
 #include "run_app.h"
 #include "sweep.h"
 #include "version.h"
@@ -58,7 +59,10 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "sweep"))
     return sweep_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "reproduce"))
+    return reproduce_main(argc - 2, argv + 2);
   char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep or calibrate)", argv[1]);
+  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep, reproduce or calibrate)",
+           argv[1]);
   return tool_fail(2, msg);
 }

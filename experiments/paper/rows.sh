@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# rows.sh: sourced by the figure scripts (benchmarks/*-figs.sh, app-scaling.sh, steal-levels.sh,
+# paper-fit.sh, experiments/paper/*.sh). It gives them one way to put a figure's number beside
+# the paper's, for scripts/reproduce-paper.sh (`narwhal reproduce`) to collect into
+# results/paper/comparison.csv and report.md. Both functions do nothing unless the driver asks:
+#   PAPER_ROWS=FILE      paper_row appends comparison rows (CSV, no header) to FILE;
+#   PAPER_CSV_DIR=DIR    table_csv writes a script's table as DIR/NAME.csv.
+# So a script run by hand prints what it always printed and writes nothing else.
+
+# csv_line FIELD...: one CSV line, each field quoted when it holds a comma, a quote or a space.
+csv_line() {
+  local f sep="" q='"'
+  for f in "$@"; do
+    case $f in
+    *[,\"\ ]*) f=$q${f//$q/$q$q}$q ;;
+    esac
+    printf '%s%s' "$sep" "$f"
+    sep=,
+  done
+  printf '\n'
+}
+
+# table_csv NAME HEADER...: starts DIR/NAME.csv with a header line; table_row NAME FIELD...
+# appends a row to it. Nothing without PAPER_CSV_DIR.
+table_csv() {
+  [ -n "${PAPER_CSV_DIR:-}" ] || return 0
+  local name=$1
+  shift
+  csv_line "$@" >"$PAPER_CSV_DIR/$name.csv"
+}
+table_row() {
+  [ -n "${PAPER_CSV_DIR:-}" ] || return 0
+  local name=$1
+  shift
+  csv_line "$@" >>"$PAPER_CSV_DIR/$name.csv"
+}
+
+# paper_row PAPER FIGURE QUANTITY SOURCE LO HI STATED NARWHAL [NOTE]: one comparison row.
+#   PAPER     which paper (Unicorn, PRS, GeMTC, Lifflander; report.md names them in full)
+#   FIGURE    the paper's figure or table the number belongs to ("Fig. 21", "Table 5")
+#   QUANTITY  what is compared, in words, with its configuration
+#   SOURCE    where in the paper the value is stated ("section 5.3", "Fig. 21's table")
+#   LO HI     the paper's value (LO = HI), a range (HI empty: no upper end), or both empty for
+#             a qualitative statement, which then has no difference
+#   STATED    the paper's words when they are not one number ("fewer than 2%"), else empty
+#   NARWHAL   this run's value: a number from the run, never typed in; for a qualitative
+#             statement, a short text computed from the run
+#   NOTE      what else a reader needs: scaling applied, "agrees"/"differs" for a qualitative
+#             statement (computed by the script), "fitted to this value"
+# The difference is the scripts' error with its sign: (narwhal - paper) / |paper| in percent;
+# for a range 0 inside it, else the distance to its nearest end over that end (paper-fit.sh's
+# rule, whose error is this difference's magnitude).
+paper_row() {
+  [ -n "${PAPER_ROWS:-}" ] || return 0
+  local diff
+  diff=$(awk -v lo="$5" -v hi="$6" -v n="$8" '
+    function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+    function rel(v, p,   r) {
+      if (p == 0) return ""
+      r = sprintf("%+.1f", 100 * (v - p) / (p < 0 ? -p : p))
+      return r == "-0.0" || r == "+0.0" ? "0.0" : r
+    }
+    BEGIN {
+      if (!num(lo) || !num(n)) exit
+      if (lo == hi) print rel(n, lo)
+      else if (n + 0 < lo + 0) print (lo == 0 ? sprintf("%+.1f", 100 * (n - lo)) : rel(n, lo))
+      else if (num(hi) && n + 0 > hi + 0) print rel(n, hi)
+      else print "0.0"
+    }')
+  csv_line "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$diff" "${9:-}" >>"$PAPER_ROWS"
+}

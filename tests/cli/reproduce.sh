@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# reproduce.sh NARWHAL CASE: `narwhal reproduce` (scripts/reproduce-paper.sh), without the
+# full two-minute run.
+#   only_main_job  --only main-job: the report and comparison.csv hold the main job's 14-node
+#                  rate with a numeric paper value, the run's value (the one in the sweep's CSV)
+#                  and their difference, computed as documented; the CSV and plot are there
+#   help           narwhal --help lists the command
+#   bad_only, bad_option, missing_out: one line on stderr naming the argument, nothing on
+#                  stdout, exit 2, no output directory made
+set -euo pipefail
+nw=$1 case=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+bad() { # bad WANT ARGS...: exit 2, one line on stderr containing WANT, nothing else
+  local want=$1 status=0
+  shift
+  "$nw" reproduce "$@" >"$tmp/stdout" 2>"$tmp/stderr" || status=$?
+  [ "$status" -eq 2 ] || fail "exit $status, want 2: $(cat "$tmp/stderr")"
+  [ ! -s "$tmp/stdout" ] || fail "stdout not empty: $(cat "$tmp/stdout")"
+  [ "$(wc -l <"$tmp/stderr")" -eq 1 ] || fail "want one line on stderr, got: $(cat "$tmp/stderr")"
+  grep -qF -- "$want" "$tmp/stderr" || fail "stderr does not name '$want': $(cat "$tmp/stderr")"
+  [ ! -e "$tmp/out" ] || fail "made $tmp/out although the arguments were bad"
+}
+
+case $case in
+only_main_job)
+  "$nw" reproduce --only main-job --out "$tmp/out" 2>"$tmp/stderr" ||
+    fail "exit $?: $(cat "$tmp/stderr")"
+  out=$tmp/out
+  for f in report.md comparison.csv main-job.csv main-job.txt; do
+    [ -s "$out/$f" ] || fail "no $f"
+  done
+  if command -v gnuplot >/dev/null; then [ -s "$out/main-job.png" ] || fail "no main-job.png"; fi
+  # The run's own 14-node rate, from the sweep's CSV (nodes is its first column).
+  rate=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gflops") j = i }
+    NR > 1 && $1 == 14 { print $j }' "$out/main-job.csv")
+  [ -n "$rate" ] || fail "main-job.csv has no 14-node row"
+  # Its comparison row: paper value 7880 (section 5.2), the run's value, the difference.
+  row=$(grep -F 'GFlop/s on 14 nodes' "$out/comparison.csv") || fail "no 14-node row in comparison.csv"
+  awk -v r="$rate" -v row="$row" 'BEGIN {
+    # the row without its quoted fields (they hold commas): paper_lo, paper_hi, narwhal, difference
+    gsub(/"[^"]*"/, "Q", row); n = split(row, f, ",")
+    lo = f[5]; hi = f[6]; v = f[8]; d = f[9]
+    num = "^[-+]?[0-9]+(\\.[0-9]+)?$"
+    if (lo !~ num || v !~ num || d !~ num) { print "not numeric: " lo " " v " " d; exit 1 }
+    if (lo != 7880 || hi != 7880) { print "paper value " lo "-" hi ", want 7880"; exit 1 }
+    if ((v - r) / r > 1e-4 || (r - v) / r > 1e-4) { print "Narwhal value " v ", the run gave " r; exit 1 }
+    want = 100 * (v - lo) / lo
+    if (d - want > 0.06 || want - d > 0.06) { print "difference " d ", want " want; exit 1 }
+  }' || fail "comparison row: $row"
+  # The report's table row: paper value and place, the run's value, a signed difference.
+  grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*section 5\.2[^|]* \| [0-9]+ \| [+-]?[0-9]+\.[0-9]% \|' \
+    "$out/report.md" || fail "report.md has no such row: $(grep -F 'on 14 nodes' "$out/report.md")"
+  grep -qF "sweep experiments/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
+  ;;
+help)
+  grep -qF 'narwhal reproduce [--out DIR] [--build DIR] [--only NAME' <<<"$("$nw" --help)" ||
+    fail "--help does not list reproduce"
+  ;;
+bad_only) bad "--only: unknown figure 'nosuch'" --only nosuch --out "$tmp/out" ;;
+bad_option) bad "'--bogus'" --bogus --out "$tmp/out" ;;
+missing_out) bad "--out: missing value" --only main-job --out ;;
+*) fail "unknown case '$case'" ;;
+esac
