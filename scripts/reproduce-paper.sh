@@ -22,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "reproduce-paper.sh: $*" >&2; }
 . experiments/paper/rows.sh
+paperdir=experiments/paper
 
 # name | paper and figures | command (BUILD and OUT stand for the directories) | command that
 # writes the comparison rows, if the first does not | EXPERIMENTS.md section
@@ -114,7 +115,8 @@ report=$out/report.md
       echo ' with uncommitted changes'), $(date -u +%Y-%m-%d): $wall s" \
     "of wall time on $(nproc 2>/dev/null || echo '?') cores, load average $load0 at the start and $load1 at the end."
   echo "Every Narwhal value below comes from this run; every paper value is a constant from the"
-  echo "paper's text, at the place named. The machine-readable table is \`comparison.csv\`."
+  echo "paper's text, at the place named. The machine-readable table is \`comparison.csv\`;"
+  echo "\`comparison.png\` draws its difference column, a bar per numbered row (with gnuplot)."
   echo
   echo "Papers: **Unicorn**: Beri, Bansal, Kumar, \"The Unicorn Runtime: Efficient Distributed"
   echo "Shared Memory Programming for Hybrid CPU-GPU Clusters\", IEEE TPDS. **PRS**: Li, Fox,"
@@ -129,50 +131,7 @@ report=$out/report.md
   echo "the script from the run). EXPERIMENTS.md, at the section listed under the table, says"
   echo "where and why each figure differs."
   echo
-  awk '
-    # One CSV line into f[1..n]: fields quoted with "..." and "" for a quote.
-    function split_csv(line, f,   n, i, c, q, cur) {
-      n = 0; cur = ""; q = 0
-      for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (q) {
-          if (c == "\"" && substr(line, i + 1, 1) == "\"") { cur = cur "\""; i++ }
-          else if (c == "\"") q = 0
-          else cur = cur c
-        } else if (c == "\"") q = 1
-        else if (c == ",") { f[++n] = cur; cur = "" }
-        else cur = cur c
-      }
-      f[++n] = cur
-      return n
-    }
-    function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
-    function show(x) { return !num(x) ? x : (x + 0 >= 1000 || x + 0 <= -1000 ? sprintf("%.0f", x) : sprintf("%.4g", x)) }
-    function cell(x) { gsub(/\|/, "\\|", x); return x }
-    NR == 1 { print "| # | paper | figure | quantity | paper value (where) | Narwhal | difference | note | command |"
-              print "| ---: | --- | --- | --- | --- | ---: | ---: | --- | --- |"; next }
-    {
-      split_csv($0, f)
-      paper = (f[7] != "" ? f[7] : f[5] == f[6] ? show(f[5]) : f[6] == "" ? "more than " f[5] : f[5] "-" f[6])
-      if (f[5] == "") { d = "none (qualitative)"; quali++; if (f[10] ~ /^agrees/) agree++ }
-      else if (f[9] == "") d = "none"
-      else {
-        d = f[9] "%"; k++; a = f[9] + 0; abs[k] = a < 0 ? -a : a
-        if (f[5] != f[6] && a == 0) d = "0 (inside the range)"
-        else if (f[5] != f[6]) d = d " (from the range)"
-      }
-      printf "| %d | %s | %s | %s | %s (%s) | %s | %s | %s | `%s` |\n", NR - 1, f[1], cell(f[2]),
-        cell(f[3]), cell(paper), cell(f[4]), cell(show(f[8])), d, cell(f[10]), cell(f[12])
-    }
-    END {
-      for (i = 2; i <= k; i++) for (j = i; j > 1 && abs[j - 1] > abs[j]; j--) { t = abs[j]; abs[j] = abs[j - 1]; abs[j - 1] = t }
-      med = k == 0 ? 0 : k % 2 ? abs[(k + 1) / 2] : (abs[k / 2] + abs[k / 2 + 1]) / 2
-      printf "\n%d rows: %d against a paper number or range (|difference| median %.1f%%, %d within 10%%), %d qualitative (%d agree).\n",
-        NR - 1, k, med, within(k), quali, agree
-    }
-    function within(k,   i, c) { for (i = 1; i <= k; i++) if (abs[i] <= 10) c++; return c + 0 }
-    # (Fields are strings: every numeric comparison above adds 0 first.)
-  ' "$comparison"
+  awk -f "$paperdir/csv.awk" -f "$paperdir/report.awk" "$comparison"
   echo
   echo "## The runs"
   echo
@@ -197,4 +156,29 @@ report=$out/report.md
   echo "- Sweeps without a paper value (section 19's roofline against the dynamic policies,"
   echo "  section 20's generated two-node LU platform)."
 } >"$report"
+# --- comparison.png: the difference column, a bar per numbered row -------------------------------
+if command -v gnuplot >/dev/null; then
+  clip=200
+  awk -v CLIP=$clip -f "$paperdir/csv.awk" -f "$paperdir/plot.awk" "$comparison" >"$out/comparison.dat"
+  {
+    echo "# Written by narwhal reproduce; redraw with: gnuplot comparison.gp (in $o)"
+    echo "set terminal pngcairo size 1600,560 noenhanced"
+    echo "set output 'comparison.png'"
+    echo "set title 'Narwhal against the papers: (Narwhal - paper) / |paper| per numbered row of report.md (clipped at +-$clip%; grey band: within 10%)'"
+    echo "set xlabel 'row of report.md'; set ylabel 'difference, %'"
+    echo "set yrange [-$clip*1.05:$clip*1.05]; set grid ytics; set key top left"
+    echo "set object 1 rect from graph 0, first -10 to graph 1, first 10 fillcolor rgb '#dddddd' fillstyle solid noborder behind"
+    echo "set style fill solid 0.8; set boxwidth 0.8"
+    plot="plot"
+    while read -r _ _ index name; do
+      plot="$plot 'comparison.dat' using (\$2 == $index ? \$1 : 1/0):3 with boxes title '$name',"
+    done < <(grep '^# paper' "$out/comparison.dat")
+    echo "${plot%,}"
+  } >"$out/comparison.gp"
+  if (cd "$out" && gnuplot comparison.gp 2>/dev/null); then
+    say "plotted $out/comparison.png"
+  else
+    say "the plot $out/comparison.png failed (comparison.csv and report.md stand)"
+  fi
+fi
 say "$wall s; report in $report, comparison in $comparison"

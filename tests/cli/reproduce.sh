@@ -3,7 +3,8 @@
 # full two-minute run.
 #   only_main_job  --only main-job: the report and comparison.csv hold the main job's 14-node
 #                  rate with a numeric paper value, the run's value (the one in the sweep's CSV)
-#                  and their difference, computed as documented; the CSV and plot are there
+#                  and their difference, computed as documented; the CSV and plot are there,
+#                  and comparison.png's data has that difference as row 1's bar
 #   help           narwhal --help lists the command
 #   bad_only, bad_option, missing_out: one line on stderr naming the argument, nothing on
 #                  stdout, exit 2, no output directory made
@@ -54,6 +55,16 @@ only_main_job)
   grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*section 5\.2[^|]* \| [0-9]+ \| [+-]?[0-9]+\.[0-9]% \|' \
     "$out/report.md" || fail "report.md has no such row: $(grep -F 'on 14 nodes' "$out/report.md")"
   grep -qF "sweep experiments/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
+  # comparison.png draws the difference column: row 1's bar is its difference (within +-200%).
+  if command -v gnuplot >/dev/null; then
+    [ "$(head -c 8 "$out/comparison.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+      fail "comparison.png is not a PNG"
+    bar=$(awk '$1 == 1 { print $3 }' "$out/comparison.dat")
+    awk -v b="$bar" -v row="$row" 'BEGIN { gsub(/"[^"]*"/, "Q", row); split(row, f, ",")
+      d = f[9] + 0; if (d > 200) d = 200; if (d < -200) d = -200
+      if (b == "" || b - d > 0.01 || d - b > 0.01) { print "bar " b ", difference " d; exit 1 } }' ||
+      fail "comparison.dat's row 1 is not the report's difference"
+  fi
   ;;
 help)
   grep -qF 'narwhal reproduce [--out DIR] [--build DIR] [--only NAME' <<<"$("$nw" --help)" ||
