@@ -94,6 +94,9 @@ unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-
 prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;
 unknown_trace_format) args=(run --trace x.json --trace-format vite) want="--trace-format: unknown value 'vite' (one of: chrome, paje)" ;;
 trace_format_not_string) args=(run --config "$tmp/trace-format-number.json") want="key 'trace-format' must be a string" ;;
+plot_missing_file) args=(plot "$tmp/none.json") want="plot $tmp/none.json: No such file or directory" ;;
+plot_not_a_trace) args=(plot "$tmp/unknown-key.json") want="plot $tmp/unknown-key.json: not a Chrome trace" ;;
+plot_bad_size) args=(plot "$tmp/unknown-key.json" --size 640by360) want="plot: --size '640by360': not WxH in pixels" ;;
 gpu_mem_below_subtask)
   args=(run --platform "$small" --devices gpu --gpu-mem 300000 --n 1024 --block 128)
   want="needs 1114880 bytes of GPU memory; the budget is 300000" want_status=1 ;;

@@ -11,6 +11,7 @@
 #include "options.h"
 #include "run_app.h"
 #include "sweep.h"
+#include "trace_plot.h"
 #include "version.h"
 
 /* The tool's backends: the simulator here, or a hand-over to narwhal-real (backend_choice.h);
@@ -58,6 +59,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(argv[1], "sweep"))
     return sweep_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "plot")) /* a Gantt chart of a --trace file */
+    return trace_plot_main(argc - 2, argv + 2);
   char msg[300];
   snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep or calibrate)", argv[1]);
   return tool_fail(2, msg);
