@@ -30,8 +30,12 @@ static const opt_def defs[] = {
     {"trace",
      T_STRING,
      {0},
-     "write an execution trace to FILE: Chrome trace JSON, a lane per device and copy engine "
-     "(Perfetto, chrome://tracing; README, \"Traces\")"},
+     "write an execution trace to FILE: a lane per device, its data waits, copy engine and "
+     "the node's network (Perfetto, chrome://tracing, ViTE; README, \"Traces\")"},
+    {"trace-format",
+     T_CHOICE,
+     {"chrome", "paje"},
+     "--trace FILE's format: Chrome trace JSON (Perfetto, narwhal plot) or Paje (ViTE, pj_dump)"},
     {"nodes", T_INT, {0}, "nodes to use (sim: default all of the platform; real: MPI size)"},
     {"n",
      T_U64,
@@ -369,6 +373,8 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
     snprintf(c->platform, sizeof c->platform, "%s", v);
   else if (!strcmp(n, "trace"))
     snprintf(c->trace, sizeof c->trace, "%s", v);
+  else if (!strcmp(n, "trace-format"))
+    o->trace_paje = strcmp(v, "paje") == 0;
   else if (!strcmp(n, "nodes")) {
     if (u < 1) {
       snprintf(why, len, "%s: must be at least 1", who);
@@ -817,6 +823,8 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
             "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]]\n"
             "           (every simulated paper figure, its values beside the paper's:\n"
             "           results/paper/report.md; README, \"Using it\")\n"
+            "       narwhal plot TRACE.json [--out FILE.png] [--size WxH]\n"
+            "           (a Gantt chart of a --trace file, drawn with gnuplot)\n"
             "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
             "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
             "           [options of run]\n"
@@ -876,6 +884,8 @@ void *tool_options_to_json(const tool_options *o) {
   cJSON_AddStringToObject(j, "platform", c->platform);
   if (c->trace[0])
     cJSON_AddStringToObject(j, "trace", c->trace);
+  if (c->trace[0] || o->trace_paje)
+    cJSON_AddStringToObject(j, "trace-format", o->trace_paje ? "paje" : "chrome");
   if (c->nodes > 0) /* 0: all nodes of the platform, which has no key value */
     cJSON_AddNumberToObject(j, "nodes", c->nodes);
   tool_json_add_u64(j, "n", c->args.n);

@@ -15,6 +15,7 @@ typedef struct tool_options {
   int verify_set;
   char perfmodel[1024]; /* --perfmodel FILE; empty: none */
   char placement[16];   /* --placement as given (run.args holds what it means) */
+  int trace_paje;       /* --trace-format paje: --trace FILE as Paje, not Chrome trace JSON */
 } tool_options;
 
 /* Fills o from argv (argv[0] is the first option, after "run"): defaults, then the --config

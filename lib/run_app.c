@@ -13,6 +13,7 @@
 #include "report.h"
 #include "text_file.h"
 #include "trace_json.h"
+#include "trace_paje.h"
 
 /* Under mpirun every rank parses the same arguments; one of them is enough to complain. */
 int tool_quiet_rank(void) {
@@ -107,7 +108,8 @@ int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, vo
       tool_say("the result differs from the single-process reference");
       code = 3;
     }
-    if (o->run.trace[0] && trace_json_write(o->run.trace, &res, app, why, sizeof why) != 0) {
+    if (o->run.trace[0] && (o->trace_paje ? trace_paje_write : trace_json_write)(
+                               o->run.trace, &res, app, why, sizeof why) != 0) {
       tool_say("%s", why);
       code = code ? code : 1;
     } else if (o->run.trace[0] && res.trace_lost)

@@ -1,8 +1,10 @@
 /* trace_json.h: a run's execution trace (--trace FILE) as Chrome trace JSON, which Perfetto
- * (ui.perfetto.dev) and chrome://tracing open: a process per node, a thread per device
- * (its subtasks' executions as spans named after their task kind) and per GPU copy engine (its
- * copies as spans), steals, multi-assigned copies and cancellations as instants on the
- * device's lane. Times in microseconds from the first recorded event. */
+ * (ui.perfetto.dev) and chrome://tracing open: a process per node; a thread per device (its
+ * subtasks' executions as spans named after their task kind; steals, multi-assigned copies and
+ * cancellations as instants), per device's data waits, per GPU copy engine and direction (its
+ * copies) and the node's network lane (fetched bytes arriving, a span from the request to the
+ * data). Times in microseconds from the first recorded event. The lanes are shared with the
+ * Paje writer (trace_paje.h) and `narwhal plot`. */
 #ifndef NW_TOOL_TRACE_JSON_H
 #define NW_TOOL_TRACE_JSON_H
 
@@ -14,5 +16,30 @@
 /* 0, or -1 with a one-line reason. */
 int trace_json_write(const char *path, const nw_run_result *res, const nw_app *app, char *why,
                      size_t why_len);
+
+/* Where a record is drawn: executions and instants on their device's lane (sub 0); data waits,
+ * copies and transfers on lanes of their own, one more (sub 1, 2, ...) wherever spans would
+ * overlap, since both viewers need the spans of one lane nested. */
+typedef enum {
+  TRACE_LANE_DEVICE = 0,
+  TRACE_LANE_WAIT = 1,     /* device: the device waiting */
+  TRACE_LANE_COPY_IN = 2,  /* device: the GPU */
+  TRACE_LANE_COPY_OUT = 3, /* device: the GPU */
+  TRACE_LANE_NETWORK = 4,  /* device: 0 */
+} trace_lane_class;
+
+typedef struct trace_lane {
+  int node, cls, device, sub;
+} trace_lane;
+
+/* Each record's lane: lanes[i] for res->trace[i]; malloc'd, NULL when memory runs out. */
+trace_lane *trace_lanes(const nw_run_result *res);
+/* Orders lanes by node, then class, device and sub (qsort). */
+int trace_lane_cmp(const void *a, const void *b);
+/* A lane's name: "device 2 (cpu)", "device 2 data wait", "gpu0 copies in", "network", with
+ * " #2" and so on for the lanes beside the first. */
+void trace_lane_name(const nw_run_result *res, const trace_lane *l, char *out, size_t len);
+/* A record's task kind's name, or "subtask" without one. */
+const char *trace_kind_name(const nw_app *app, int task_kind);
 
 #endif

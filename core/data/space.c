@@ -127,6 +127,60 @@ struct nw_held_fetch {
   nw_held_fetch *next;
 };
 
+/* --trace: what this node asked for and when, until the bytes arrive (a network span each). */
+struct nw_trace_ask {
+  nw_region want;
+  double asked_s;
+  nw_trace_ask *next;
+};
+
+static void trace_forget(nw_space_state *s) {
+  while (s->asked) {
+    nw_trace_ask *a = s->asked;
+    s->asked = a->next;
+    nw_region_free(&a->want);
+    free(a);
+  }
+}
+
+static void trace_ask(nw_node *n, nw_space_state *s, const nw_region *want) {
+  nw_trace_ask *a = malloc(sizeof *a);
+  if (!a || nw_region_copy(&a->want, want) != NW_OK) {
+    free(a);
+    n->trace.lost = 1; /* the trace says it is incomplete rather than fail the run */
+    return;
+  }
+  a->asked_s = n->be.ops->now(n->be.be);
+  a->next = s->asked;
+  s->asked = a;
+}
+
+/* `got` came from node src: a span from the request it answers (the owner answers each
+ * request's part in one message) to now. */
+static void trace_answered(nw_node *n, nw_space_state *s, int src, const nw_region *got) {
+  nw_trace_ask **at = &s->asked;
+  while (*at && nw_region_overlap_bytes(&(*at)->want, got) == 0)
+    at = &(*at)->next;
+  if (!*at)
+    return;
+  nw_trace_ask *a = *at;
+  double now = n->be.ops->now(n->be.be);
+  nw_trace_rec r = {.start_s = a->asked_s,
+                    .end_s = now,
+                    .task = s->id,
+                    .node = n->cfg.id,
+                    .device = src,
+                    .kind = NW_TRACE_TRANSFER,
+                    .task_kind = -1,
+                    .bytes = nw_region_bytes(got)};
+  nw_trace_add(&n->trace, &r);
+  if (nw_region_subtract(&a->want, got) != NW_OK || nw_region_empty(&a->want)) {
+    *at = a->next;
+    nw_region_free(&a->want);
+    free(a);
+  }
+}
+
 void nw_space_free_all(nw_node *n) {
   while (n->spaces) {
     nw_space_state *s = n->spaces;
@@ -143,6 +197,7 @@ void nw_space_free_all(nw_node *n) {
       nw_region_free(&h->need);
       free(h);
     }
+    trace_forget(s);
     unpin(n, s);
     free(s->data);
     free(s);
@@ -262,6 +317,8 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
     n->stats.fetch_requests++;
     if (requested)
       *requested += nw_region_bytes(&missing);
+    if (st == NW_OK && n->trace.on)
+      trace_ask(n, s, &missing);
     fetch_req q = {n->cfg.id, c, s->version};
     if (st == NW_OK) {
       if (s->master == n->cfg.id)
@@ -314,7 +371,7 @@ static void read_region_bytes(nw_node *n, nw_space_state *s, nw_reader *r, nw_re
   }
 }
 
-int nw_space_on_data(nw_node *n, nw_reader *r) {
+int nw_space_on_data(nw_node *n, int src, nw_reader *r) {
   uint64_t id = nw_r_u64(r), version = nw_r_u64(r);
   nw_space_state *s = nw_space_find(n, id);
   if (r->bad || !s || version > s->version) {
@@ -339,6 +396,8 @@ int nw_space_on_data(nw_node *n, nw_reader *r) {
   if (!r->bad) {
     count_transfer(n, &s->received, &got, &n->stats.bytes_received,
                    &n->stats.bytes_received_unique);
+    if (s->asked)
+      trace_answered(n, s, src, &got);
     if (nw_region_add(&s->resident, &got) != NW_OK ||
         nw_region_subtract(&s->inflight, &got) != NW_OK)
       nw_node_fail(n, "node %d: out of memory recording data", n->cfg.id);
@@ -358,6 +417,7 @@ int nw_space_on_data(nw_node *n, nw_reader *r) {
 void nw_space_new_version(nw_node *n, nw_space_state *s) {
   s->version++;
   nw_region_clear(&s->inflight);
+  trace_forget(s); /* what was asked for under the old version arrives stale */
   /* A driver read still waiting for bytes of s would wait for ever: it asks again. */
   if (n->read_call && n->read_call->space->id == s->id &&
       nw_space_need(n, s, &n->read_need, NW_FETCH_DEMAND, NULL) != NW_OK)

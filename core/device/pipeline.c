@@ -106,6 +106,8 @@ static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
   slot->fetches++;
   if (wait > slot->max_fetch_s)
     slot->max_fetch_s = wait;
+  if (stall > 0) /* a prefetch that came in time: the device never waited */
+    nw_node_trace_span(n, NW_TRACE_DATA_WAIT, d, t, p->subtask, p->current_s, now, 0);
 }
 
 /* Computes the subtask's subscriptions and requests the reads this node lacks.

@@ -99,8 +99,15 @@ void nw_node_trace(nw_node *n, nw_trace_kind kind, int device, const nw_task_sta
   if (!n->trace.on)
     return;
   double now = n->be.ops->now(n->be.be);
-  nw_trace_rec r = {.start_s = start_s < 0 ? now : start_s,
-                    .end_s = now,
+  nw_node_trace_span(n, kind, device, t, subtask, start_s < 0 ? now : start_s, now, bytes);
+}
+
+void nw_node_trace_span(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
+                        uint64_t subtask, double start_s, double end_s, uint64_t bytes) {
+  if (!n->trace.on)
+    return;
+  nw_trace_rec r = {.start_s = start_s,
+                    .end_s = end_s,
                     .task = t ? t->id : 0,
                     .subtask = subtask,
                     .node = n->cfg.id,
@@ -254,7 +261,7 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
     nw_space_on_fetch(n, &r);
     break;
   case MSG_DATA:
-    if (nw_space_on_data(n, &r)) { /* waiting subtasks and driver reads go on */
+    if (nw_space_on_data(n, src, &r)) { /* waiting subtasks and driver reads go on */
       nw_pipeline_data_arrived(n);
       nw_driver_read_progress(n);
     }

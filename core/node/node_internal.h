@@ -20,6 +20,7 @@
 
 typedef struct nw_task_state nw_task_state;
 typedef struct nw_held_fetch nw_held_fetch;
+typedef struct nw_trace_ask nw_trace_ask; /* --trace: a fetch not yet answered (space.c) */
 typedef struct nw_partial nw_partial;
 
 /* Rounds of a reduction tree: enough for NW_MAX_NODES (node.h) nodes. */
@@ -52,6 +53,7 @@ typedef struct nw_space_state {
    * directory is half updated, so fetches are held and routed once the round settles. */
   int updating;
   nw_held_fetch *held;
+  nw_trace_ask *asked; /* --trace only: this node's requests and when it made them */
   struct nw_space_state *next;
 } nw_space_state;
 
@@ -391,6 +393,9 @@ void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf
  * instant (start_s < 0: now). t: the subtask's task, or NULL. */
 void nw_node_trace(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
                    uint64_t subtask, double start_s, uint64_t bytes);
+/* The same with both ends given (a span whose end the caller read from the clock already). */
+void nw_node_trace_span(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
+                        uint64_t subtask, double start_s, double end_s, uint64_t bytes);
 void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes);
 nw_task_state *nw_node_task(nw_node *n, uint64_t id);
 
@@ -409,7 +414,7 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 /* 1 when the bytes were taken in (the caller lets waiting subtasks and reads go on). */
-int nw_space_on_data(nw_node *n, nw_reader *r);
+int nw_space_on_data(nw_node *n, int src, nw_reader *r);
 /* s moves to a new version (a task that writes it starts or ends here, or the driver rewrote
  * it): data asked for before is dropped on arrival, and a driver read still waiting asks
  * again. */

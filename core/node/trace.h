@@ -1,9 +1,12 @@
 /* trace.h: a node's execution trace (--trace FILE): what each of its devices did and when, as
  * records the backend collects from every node and the tool writes as a Chrome trace
- * (tools/narwhal/trace_json.c). Spans: a subtask's execution on a device, from its launch to
- * its completion being handled (exactly what the device's busy_s sums), and a GPU copy from
- * its issue to its completion. Instants: a steal, a multi-assigned copy, a cancellation.
- * Recording is off unless the node's config asks for it; it costs one append per event. */
+ * (lib/trace_json.c) or a Paje file (lib/trace_paje.c). Spans: a subtask's execution on a
+ * device, from its launch to its completion being handled (exactly what the device's busy_s
+ * sums), a GPU copy from its issue to its completion, a device's wait for a subtask's data
+ * (what its demand_wait_s sums) and a fetch's bytes crossing the network to this node. Instants:
+ * a steal, a multi-assigned copy, a cancellation. Recording is off unless the node's config asks
+ * for it; it costs one append per event (a transfer also keeps its request's region and time
+ * until the bytes arrive). */
 #ifndef NW_TRACE_H
 #define NW_TRACE_H
 
@@ -17,6 +20,10 @@ typedef enum nw_trace_kind {
   NW_TRACE_STEAL = 3,        /* instant: `device` stole `subtask` */
   NW_TRACE_MULTI_ASSIGN = 4, /* instant: `device`'s straggling `subtask` was copied elsewhere */
   NW_TRACE_CANCEL = 5,       /* instant: `device`'s copy of `subtask` was cancelled */
+  NW_TRACE_DATA_WAIT = 6,    /* span: `device` waited for `subtask`'s data, from the subtask
+                              * becoming its current one to the data being resident */
+  NW_TRACE_TRANSFER = 7,     /* span: `bytes` of space `task` came from node `device`, from
+                              * this node asking for them to their arrival (its network lane) */
 } nw_trace_kind;
 
 /* One record: fixed size, no pointers, so ranks can send them to rank 0 as bytes. */

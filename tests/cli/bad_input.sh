@@ -12,6 +12,7 @@ printf '{"nodse": 2}\n' >"$tmp/key-typo.json"
 printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
 printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
 printf '{"app-param": 3}\n' >"$tmp/app-param-number.json"
+printf '{"trace-format": 1}\n' >"$tmp/trace-format-number.json"
 printf '{"seed": 9007199254740993}\n' >"$tmp/seed-ambiguous.json"
 printf '{"platform": "x.xml\\u0000y"}\n' >"$tmp/nul-string.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown-key.json"
@@ -97,6 +98,11 @@ conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: 
 chain_no_subtasks) args=(run --app chain --n 10 --block 0) want="chain: --n (steps) and --block (subtasks per step) must be positive" ;;
 unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-priority: unknown value 'high' (one of: low, same)" ;;
 prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;
+unknown_trace_format) args=(run --trace x.json --trace-format vite) want="--trace-format: unknown value 'vite' (one of: chrome, paje)" ;;
+trace_format_not_string) args=(run --config "$tmp/trace-format-number.json") want="key 'trace-format' must be a string" ;;
+plot_missing_file) args=(plot "$tmp/none.json") want="plot $tmp/none.json: No such file or directory" ;;
+plot_not_a_trace) args=(plot "$tmp/unknown-key.json") want="plot $tmp/unknown-key.json: not a Chrome trace" ;;
+plot_bad_size) args=(plot "$tmp/unknown-key.json" --size 640by360) want="plot: --size '640by360': not WxH in pixels" ;;
 gpu_mem_below_subtask)
   args=(run --platform "$small" --devices gpu --gpu-mem 300000 --n 1024 --block 128)
   want="needs 1114880 bytes of GPU memory; the budget is 300000" want_status=1 ;;

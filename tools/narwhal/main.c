@@ -12,6 +12,7 @@
 #include "reproduce.h"
 #include "run_app.h"
 #include "sweep.h"
+#include "trace_plot.h"
 #include "version.h"
 
 /* The tool's backends: the simulator here, or a hand-over to narwhal-real (backend_choice.h);
@@ -61,8 +62,10 @@ int main(int argc, char **argv) {
     return sweep_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "reproduce"))
     return reproduce_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "plot")) /* a Gantt chart of a --trace file */
+    return trace_plot_main(argc - 2, argv + 2);
   char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep, reproduce or calibrate)",
+  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep, reproduce, plot or calibrate)",
            argv[1]);
   return tool_fail(2, msg);
 }
