@@ -121,8 +121,9 @@ static const opt_def defs[] = {
      "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower)"},
     {"devices",
      T_CHOICE,
-     {"cpu", "gpu", "cpu+gpu"},
-     "which devices run subtasks (paper Figs. 5-7): CPU cores, GPUs, or both"},
+     {"cpu", "gpu", "cpu+gpu", "auto"},
+     "which devices run subtasks (paper Figs. 5-7): CPU cores, GPUs, or both; auto: every kind "
+     "the node has that runs every task kind of the application (StarPU's every worker)"},
     {"gpu-cache",
      T_CHOICE,
      {"lru", "mru", "lfu", "mfu", "random", "none"},
@@ -458,9 +459,10 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
   else if (!strcmp(n, "locality"))
     c->sched.locality = strcmp(v, "on") == 0;
   else if (!strcmp(n, "devices"))
-    c->devices = !strcmp(v, "cpu")   ? NW_DEVICES_CPU
-                 : !strcmp(v, "gpu") ? NW_DEVICES_GPU
-                                     : NW_DEVICES_CPU_GPU;
+    c->devices = !strcmp(v, "cpu")    ? NW_DEVICES_CPU
+                 : !strcmp(v, "gpu")  ? NW_DEVICES_GPU
+                 : !strcmp(v, "auto") ? NW_DEVICES_AUTO
+                                      : NW_DEVICES_CPU_GPU;
   else if (!strcmp(n, "gpu-cache"))
     c->sched.gpu_cache = (nw_cache_policy)nw_cache_policy_parse(v);
   else if (!strcmp(n, "gpu-mem"))

@@ -188,7 +188,8 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
   cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
   cJSON_AddNumberToObject(j, "locality_local_bytes", (double)r->total.locality_local_bytes);
-  cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(c->devices));
+  /* The devices the run used: what --devices auto became. */
+  cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(r->device_mix));
   cJSON_AddStringToObject(j, "gpu_cache", nw_cache_policy_name(c->sched.gpu_cache));
   cJSON_AddNumberToObject(j, "cache_hits", (double)r->total.cache_hits);
   cJSON_AddNumberToObject(j, "cache_misses", (double)r->total.cache_misses);

@@ -585,6 +585,15 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   res->reporter = rs.rank == 0;
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
+  /* --devices auto: this rank's GPUs too when it has one and every task kind has a CUDA
+   * kernel (ranks decide alone: a cluster's nodes may differ). */
+  nw_run_config resolved = *cfg;
+  if (resolved.devices == NW_DEVICES_AUTO) {
+    char why[256];
+    resolved.devices = nw_run_auto_devices(cfg, app, real_gpu_count(why, sizeof why), 0, 1);
+  }
+  cfg = &resolved;
+  res->device_mix = resolved.devices;
   nw_status st = check_gpu_mode(cfg, res);
   if (st == NW_OK)
     st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);

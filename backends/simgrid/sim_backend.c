@@ -1038,6 +1038,16 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   }
   if (nw_slowdown_check_nodes(cfg, w.nodes, res->error, sizeof res->error) != NW_OK)
     return res->status = NW_ERR_ARG;
+  /* --devices auto: GPUs too when every node of the run has one and every task kind runs on a
+   * modelled GPU (its emulation in functional mode, its cost model otherwise). */
+  nw_run_config resolved = *cfg;
+  int fewest_gpus = -1;
+  for (int i = 0; i < w.nodes; i++)
+    if (fewest_gpus < 0 || count_gpus(i) < fewest_gpus)
+      fewest_gpus = count_gpus(i);
+  resolved.devices = nw_run_auto_devices(cfg, app, fewest_gpus, cfg->functional, 0);
+  res->device_mix = resolved.devices;
+  w.cfg = cfg = &resolved;
   st = build_nodes(&w, res);
   if (st != NW_OK) {
     if (!res->error[0])

@@ -92,8 +92,24 @@ nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_le
   return NW_OK;
 }
 
+nw_devices_mode nw_run_auto_devices(const nw_run_config *c, const nw_app *app, int gpus,
+                                    int emulated, int native) {
+  if (c->devices != NW_DEVICES_AUTO)
+    return c->devices;
+  if (gpus <= 0)
+    return NW_DEVICES_CPU;
+  for (const nw_task_kind *const *k = app->kinds; k && *k; k++)
+    if ((emulated && !(*k)->gpu_emulated_kernel) || (native && !(*k)->cuda_kernel) ||
+        (!emulated && !native && !(*k)->flops))
+      return NW_DEVICES_CPU;
+  return NW_DEVICES_CPU_GPU;
+}
+
 const char *nw_devices_mode_name(nw_devices_mode m) {
-  return m == NW_DEVICES_GPU ? "gpu" : m == NW_DEVICES_CPU_GPU ? "cpu+gpu" : "cpu";
+  return m == NW_DEVICES_GPU       ? "gpu"
+         : m == NW_DEVICES_CPU_GPU ? "cpu+gpu"
+         : m == NW_DEVICES_AUTO    ? "auto"
+                                   : "cpu";
 }
 
 const char *nw_stats_event_name(int kind) {

@@ -22,7 +22,14 @@ typedef struct nw_slowdown {
 #define NW_MAX_SLOWDOWNS 8
 
 /* Which devices run subtasks (paper Figs. 5-7). */
-typedef enum { NW_DEVICES_CPU = 0, NW_DEVICES_GPU, NW_DEVICES_CPU_GPU } nw_devices_mode;
+/* NW_DEVICES_AUTO: every kind the node has that can run every task kind of the application
+ * (StarPU's default of using every worker); a backend resolves it (nw_run_auto_devices). */
+typedef enum {
+  NW_DEVICES_CPU = 0,
+  NW_DEVICES_GPU,
+  NW_DEVICES_CPU_GPU,
+  NW_DEVICES_AUTO
+} nw_devices_mode;
 typedef enum { NW_GPU_LAUNCH = 0, NW_GPU_MANY_TASK } nw_gpu_mode;
 /* GeMTC's Fig. 9 bundle: 100 tasks per host-to-device copy. */
 #define NW_MTC_BUNDLE_DEFAULT 100
@@ -108,11 +115,18 @@ nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *co
 /* The GPU options together (both backends): lanes above NW_GPU_STREAMS_MAX only in many-task
  * mode, which excludes --agglomerate and needs a GPU. NW_ERR_ARG with a one-line reason. */
 nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_len);
-/* "cpu", "gpu", "cpu+gpu". */
+/* What --devices auto means for a node with `gpus` GPUs: cpu+gpu when it has one and every
+ * task kind of app can run there (`emulated`: the simulator in functional mode, which runs
+ * gpu_emulated_kernel; `native`: the real backend, which runs cuda_kernel), else cpu. Any
+ * other mode is returned as it is. */
+nw_devices_mode nw_run_auto_devices(const nw_run_config *c, const nw_app *app, int gpus,
+                                    int emulated, int native);
+/* "cpu", "gpu", "cpu+gpu", "auto". */
 const char *nw_devices_mode_name(nw_devices_mode m);
 
 typedef struct nw_run_result {
   nw_status status;
+  nw_devices_mode device_mix; /* the devices the run used (--devices auto resolved) */
   char error[512];
   int reporter; /* 1 on the one process that prints the result (MPI rank 0) */
   int nodes;
