@@ -37,6 +37,7 @@
 #include "real_calibrate.h"
 #include "real_gpu.h"
 #include "real_load.h"
+#include "real_lost_rank.h"
 #include "real_net.h"
 #include "real_queue.h"
 #include "real_spin.h"
@@ -582,6 +583,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   memset(&rs, 0, sizeof rs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
+  real_lost_rank_watch(rs.rank, rs.size);
   res->reporter = rs.rank == 0;
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
