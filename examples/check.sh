@@ -37,6 +37,17 @@ refused() {
   [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "more than one line from $*: $err"
   echo "ok: refused: $err"
 }
+# summary_matches: the program's own "makespan X s" line (nw_run_summary_get) says what the
+# report's makespan_s says, to the microsecond.
+summary_matches() {
+  local mine json
+  mine=$(printf '%s\n' "$out" | sed -nE 's/^spin: makespan ([0-9.]+) s on .*/\1/p')
+  json=$(printf '%s\n' "$out" | tr -d '\n' | grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' |
+    sed -E 's/.*:[[:space:]]*//')
+  awk -v a="$mine" -v b="$json" 'BEGIN { d = a - b; exit !(a != "" && d < 1e-6 && d > -1e-6) }' ||
+    fail "the program's makespan '$mine' is not the report's '$json'"
+  echo "ok: the program read makespan $mine s, as reported"
+}
 # near KEY WANT: the JSON key of the last expect's output lies within 1% of WANT.
 near() {
   local got
@@ -127,6 +138,7 @@ custom-platform)
   expect "spin: 16 subtasks of 2000000 flops, 0 wrong" verified=true subtasks=16 nodes=2 -- \
     "$p" --platform "$plat" --n 16 --block 1000000 --json
   near makespan_s 0.04
+  summary_matches
   expect "spin: 16 subtasks of 2000000 flops, 0 wrong" verified=true subtasks=16 nodes=1 -- \
     "$p" --platform "$plat" --nodes 1 --n 16 --block 1000000 --json
   near makespan_s 0.08

@@ -105,6 +105,22 @@ nw_status nw_init(int *argc, char ***argv);
 int nw_run_app(const nw_app *app);
 int nw_finalize(void);
 
+/* What the run of nw_run_app measured, for a program that uses its result itself (compares
+ * it with a prediction, writes its own table): the same numbers `--json` prints. */
+typedef struct nw_run_summary {
+  int reporter; /* 1 on the process that holds the result (rank 0); else 0 */
+  int nodes;
+  int verified; /* 1 equal to the reference, 0 different, -1 not checked */
+  uint64_t subtasks;
+  double makespan_s;      /* first submission to last completion (simulated or measured) */
+  double gflops;          /* the kinds' cost model's flops / makespan */
+  uint64_t bytes_network; /* bytes sent between nodes */
+  uint64_t steals_succeeded, steals_attempted;
+} nw_run_summary;
+/* Fills *out after nw_run_app ran (on every rank; only the reporter's numbers are the run's);
+ * NW_ERR_STATE before, or when the run did not get as far as a result. */
+nw_status nw_run_summary_get(nw_run_summary *out);
+
 /* The narwhal tool's built-in applications (apps/registry.c, linked into the tool; not part of
  * libnarwhal). */
 const nw_app *nw_app_find(const char *name);

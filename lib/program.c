@@ -14,7 +14,8 @@ static struct {
   int status; /* what nw_finalize returns */
   tool_options o;
   const nw_backend_plugin *plugin;
-} program;
+  nw_run_summary summary; /* reporter -1: no result */
+} program = {.summary = {.reporter = -1}};
 
 nw_status nw_init(int *argc, char ***argv) {
   if (!argc || !argv || !*argv || *argc < 1 || !(*argv)[0]) {
@@ -68,7 +69,17 @@ int nw_run_app(const nw_app *app) {
     if (!program.plugin)
       return program.status = tool_fail(1, why);
   }
-  return program.status = tool_run_app(&program.o, app, plugin_backend, (void *)program.plugin);
+  program.summary.reporter = -1; /* no result yet */
+  program.status =
+      tool_run_app(&program.o, app, plugin_backend, (void *)program.plugin, &program.summary);
+  return program.status;
+}
+
+nw_status nw_run_summary_get(nw_run_summary *out) {
+  if (!out || program.summary.reporter < 0)
+    return NW_ERR_STATE;
+  *out = program.summary;
+  return NW_OK;
 }
 
 int nw_finalize(void) {

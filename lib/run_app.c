@@ -67,7 +67,8 @@ static int load_model(tool_options *o, nw_perfmodel **model, char *why, size_t l
   return 0;
 }
 
-int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, void *ctx) {
+int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, void *ctx,
+                 nw_run_summary *summary) {
   char why[1024];
   if (app->check_args(&o->run.args, why, sizeof why) != NW_OK ||
       nw_app_check_placement(app, &o->run.args, why, sizeof why) != 0)
@@ -97,6 +98,16 @@ int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, vo
   }
   nw_perfmodel_free(model);
   o->run.perfmodel = NULL;
+  if (st == NW_OK && summary)
+    *summary = (nw_run_summary){.reporter = res.reporter,
+                                .nodes = res.nodes,
+                                .verified = res.verified,
+                                .subtasks = res.subtasks,
+                                .makespan_s = res.makespan_s,
+                                .gflops = res.gflops,
+                                .bytes_network = res.total.bytes_network,
+                                .steals_succeeded = res.total.steals_succeeded,
+                                .steals_attempted = res.total.steals_attempted};
   if (st != NW_OK) {
     code = tool_fail(st == NW_ERR_ARG ? 2 : 1, res.error[0] ? res.error : "the run failed");
   } else if (res.reporter && !o->run.check_only) {

@@ -11,9 +11,12 @@
 typedef nw_status (*tool_backend_fn)(const tool_options *o, const nw_app *app, nw_run_result *res,
                                      void *ctx);
 
-/* Runs app as o says on `backend` and reports. Returns the exit status: 0, 1 the run failed,
- * 2 bad input, 3 the result differs from the reference. Messages go through tool_fail. */
-int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, void *ctx);
+/* Runs app as o says on `backend` and reports; when the run got a result and summary is not
+ * NULL, fills it (summary->reporter 1 on the reporting process). Returns the exit status: 0, 1 the
+ * run failed, 2 bad input, 3 the result differs from the reference. Messages go through tool_fail.
+ */
+int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, void *ctx,
+                 nw_run_summary *summary);
 
 /* Says msg (one line, tool_say) and returns code; under mpirun only rank 0 speaks and sets the
  * status, the others return 0 (mpirun kills the job as soon as one rank exits non-zero, which

@@ -111,8 +111,12 @@ int main(int argc, char **argv) {
       printf("spin has no options of its own\n");
       own = 1;
     }
-    if (own == 0)
-      nw_run_app(&spin_app);
+    nw_run_summary run;
+    /* The run's own numbers are the program's too (nw_run_summary_get): here its simulated
+     * time, beside the prediction of the header comment. */
+    if (own == 0 && nw_run_app(&spin_app) == 0 && nw_run_summary_get(&run) == NW_OK && run.reporter)
+      printf("spin: makespan %.6f s on %d node%s\n", run.makespan_s, run.nodes,
+             run.nodes == 1 ? "" : "s");
   }
   int status = nw_finalize();
   return own == 2 ? 2 : status;

@@ -38,7 +38,7 @@ static int run(int argc, char **argv, char **all_argv) {
     snprintf(why, sizeof why, "--app: unknown application '%s' (built in: %s)", o.run.app, names);
     return tool_fail(2, why);
   }
-  return tool_run_app(&o, app, run_backend, all_argv);
+  return tool_run_app(&o, app, run_backend, all_argv, NULL);
 }
 
 int main(int argc, char **argv) {
