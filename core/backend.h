@@ -73,6 +73,27 @@ typedef struct nw_event {
   double stamp;         /* free for the backend (the real one: when the event was posted) */
 } nw_event;
 
+/* The memory a functional run may still take, as the backend sees it: node 0 asks once, before
+ * it makes the run's first address space, and refuses a space that would take the run past it
+ * (core/node/memcheck.h). Nothing here is asked in phantom data mode. */
+typedef struct nw_memory_room {
+  /* Bytes of RAM the machine has available now (Linux: MemAvailable), shared by the nodes
+   * whose data lives in it: ram_nodes of them (every node for a simulator, which holds them
+   * all in one process; the ranks on node 0's host for a backend with a process per node).
+   * UINT64_MAX: unknown. */
+  uint64_t ram;
+  int ram_nodes;
+  /* Bytes of address space node 0's process may still map (Linux: RLIMIT_AS, `ulimit -v`,
+   * less its size now; UINT64_MAX: no limit), where address_nodes nodes map a copy of every
+   * space (every node, or node 0 alone); address_backend: what the backend will map on top
+   * during the run, whole, for itself (a simulator's modelled GPU memories), named by
+   * address_backend_what for the message ("modelled GPU memory"). */
+  uint64_t address;
+  int address_nodes;
+  uint64_t address_backend;
+  const char *address_backend_what;
+} nw_memory_room;
+
 typedef struct nw_backend_ops {
   /* Seconds since the run started: simulated time, or wall time on hardware. */
   double (*now)(void *be);
@@ -99,6 +120,9 @@ typedef struct nw_backend_ops {
    * will read and write: a node's copy of an address space. A backend with GPUs may page-lock
    * them so that copies go by DMA at full speed (paper 4.1, pinned buffers). May be NULL. */
   void (*host_memory)(void *be, void *ptr, size_t len, int pin);
+  /* Fills *room (see nw_memory_room); called on node 0, functional data only. May be NULL:
+   * no check. */
+  void (*memory_room)(void *be, nw_memory_room *room);
 } nw_backend_ops;
 
 typedef struct nw_backend {

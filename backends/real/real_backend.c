@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "host_memory.h"
 #include "real_calibrate.h"
 #include "real_gpu.h"
 #include "real_load.h"
@@ -69,6 +70,7 @@ typedef struct device {
 
 typedef struct rank_state {
   int rank, size;
+  int host_ranks; /* ranks on this rank's host, this one included */
   nw_node *node;
   real_queue q;
   double t0;
@@ -180,8 +182,19 @@ static void op_host_memory(void *be, void *ptr, size_t len, int pin) {
   real_gpu_pin(ptr, len, pin);
 }
 
-static const nw_backend_ops real_ops = {op_now,           op_send,   op_launch, op_timer,
-                                        op_driver_return, op_random, op_copy,   op_host_memory};
+/* A process per node: node 0's maps its own copy of each space alone, and shares its host's
+ * RAM with the other ranks there, each holding its share of the data. */
+static void op_memory_room(void *be, nw_memory_room *room) {
+  rank_state *rs = be;
+  *room = (nw_memory_room){.ram = nw_host_ram_available(),
+                           .ram_nodes = rs->host_ranks,
+                           .address = nw_host_address_left(),
+                           .address_nodes = 1};
+}
+
+static const nw_backend_ops real_ops = {op_now,   op_send,          op_launch,
+                                        op_timer, op_driver_return, op_random,
+                                        op_copy,  op_host_memory,   op_memory_room};
 
 /* ---- threads */
 
@@ -585,6 +598,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
   real_lost_rank_watch(rs.rank, rs.size);
   res->reporter = rs.rank == 0;
+  rs.host_ranks = ranks_on_host();
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
   /* --devices auto: this rank's GPUs too when it has one and every task kind has a CUDA

@@ -38,6 +38,7 @@
 
 #include "agglo.h"
 #include "due_heap.h"
+#include "host_memory.h"
 #include "perfdata.h"
 #include "platform_check.h"
 #include "rle.h"
@@ -202,8 +203,30 @@ static void op_copy(void *be, nw_copy *c) {
   sg_sem_release(e->sem);
 }
 
+/* One process holds every node: all of them share this machine's RAM and map their copies of
+ * the spaces here. A modelled GPU's memory is malloc'd whole at its first use in functional
+ * mode (sim_gpu_memory): address space the run will take on top, filled only as far as the
+ * GPU's cache fills it, so it counts against the address-space limit alone. */
+static void op_memory_room(void *be, nw_memory_room *room) {
+  sim_world *w = ((sim_node *)be)->w;
+  uint64_t gpus = 0;
+  for (int i = 0; i < w->nodes; i++)
+    for (int g = 0; g < w->node[i].ngpu; g++)
+      if (!w->node[i].gpu[g].memory) {
+        uint64_t m = w->node[i].gpu[g].memsize;
+        gpus = gpus > UINT64_MAX - m ? UINT64_MAX : gpus + m;
+      }
+  *room = (nw_memory_room){.ram = nw_host_ram_available(),
+                           .ram_nodes = w->nodes,
+                           .address = nw_host_address_left(),
+                           .address_nodes = w->nodes,
+                           .address_backend = gpus,
+                           .address_backend_what = "modelled GPU memory (--gpu-mem)"};
+}
+
 static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, op_timer,
-                                       op_driver_return, op_random, op_copy,   NULL};
+                                       op_driver_return, op_random, op_copy,   NULL,
+                                       op_memory_room};
 
 /* ---- actors */
 

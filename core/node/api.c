@@ -51,6 +51,8 @@ nw_status nw_space_create(nw_runtime *rt, uint64_t size, uint64_t pitch, nw_spac
   nw_status st = call(rt, &c);
   if (st != NW_OK) {
     free(s);
+    if (st == NW_ERR_ARG && c.error[0]) /* the run has no memory for it (memcheck.h) */
+      return nw_runtime_fail(rt, st, "nw_space_create: %s", c.error);
     return nw_runtime_fail(rt, st, "nw_space_create: cannot create a %llu-byte space",
                            (unsigned long long)size);
   }

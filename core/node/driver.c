@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "locality.h"
+#include "memcheck.h"
 #include "policy.h"
 
 /* A placement or write between tasks goes through phases, each waiting for the cluster:
@@ -26,7 +27,32 @@ static void answer(nw_node *n, nw_driver_call *c, nw_status st) {
   n->be.ops->driver_return(n->be.be, c);
 }
 
+/* Functional data: 1 after refusing a space the run has no memory for (memcheck.h). The room
+ * is the backend's word when the first space is made, before any space's memory exists: later
+ * spaces count against it with the earlier ones. */
+static int refuse_without_room(nw_node *n, nw_driver_call *c, uint64_t bytes) {
+  if (!n->cfg.functional || !n->be.ops->memory_room)
+    return 0;
+  if (!n->room_asked) {
+    n->room = (nw_memory_room){.ram = UINT64_MAX, .address = UINT64_MAX};
+    n->be.ops->memory_room(n->be.be, &n->room);
+    n->room_asked = 1;
+  }
+  uint64_t all = n->space_bytes > UINT64_MAX - bytes ? UINT64_MAX : n->space_bytes + bytes;
+  if (nw_memcheck(&n->room, all, n->spaces_made + 1, n->cfg.nodes, n->error, sizeof n->error) ==
+      NW_OK) {
+    n->space_bytes = all;
+    n->spaces_made++;
+    return 0;
+  }
+  answer(n, c, NW_ERR_ARG);
+  n->error[0] = '\0';
+  return 1;
+}
+
 static void space_create(nw_node *n, nw_driver_call *c) {
+  if (refuse_without_room(n, c, nw_space_copy_bytes(c->space->size, c->space->pitch)))
+    return;
   uint64_t id = n->next_space_id++;
   /* Masters are chosen round robin over creation order (paper section 3). */
   int master = (int)((id - 1) % (uint64_t)n->cfg.nodes);

@@ -362,6 +362,12 @@ struct nw_node {
   nw_driver_call *until_call;
   uint64_t tasks_submitted;
   uint64_t next_space_id, next_task_id;
+  /* Functional data: the memory the backend said the run may take, asked at the first space
+   * (room_asked), and the spaces made since, in bytes of one copy each (memcheck.h). */
+  int room_asked;
+  nw_memory_room room;
+  uint64_t space_bytes;
+  int spaces_made;
   nw_driver_call *read_call; /* a driver read waiting for data */
   nw_region read_need;
   nw_driver_call *place_call; /* a driver placement or write waiting for the cluster */

@@ -187,8 +187,9 @@ static void be_driver_return(void *be, nw_driver_call *call) {
   pthread_mutex_unlock(&l->mu);
 }
 
-static const nw_backend_ops ops = {be_now,           be_send,   be_launch, be_timer,
-                                   be_driver_return, be_random, NULL,      NULL};
+/* No copy engines (no GPUs), no pinning, no memory check. */
+static const nw_backend_ops ops = {be_now,    be_send, be_launch, be_timer, be_driver_return,
+                                   be_random, NULL,    NULL,      NULL};
 
 /* Driver thread side: hand the call over and wait for node 0's answer. */
 static void driver_post(void *be, nw_driver_call *call) {
