@@ -5,7 +5,9 @@
  * into a one-line error naming the file, while the parent has not touched SimGrid yet. Some
  * values load and abort only once the simulation runs (a bandwidth or speed of 0, a negative
  * or infinite latency: "The Impossible Did Happen"), so every speed, bandwidth and latency is
- * checked first, with SimGrid 3.32's units.
+ * checked first, with SimGrid 3.32's units. A route is computed only when a transfer takes it,
+ * and a missing or inconsistent one aborts the run then ("no connecting path", "Bad
+ * gateways"), so the child also computes every route a run can take.
  */
 #define _GNU_SOURCE /* memmem */
 #include "platform_check.h"
@@ -13,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <simgrid/engine.h>
+#include <simgrid/host.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +23,10 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
-/* What the checking child writes once SimGrid took the settings, before the platform. */
+/* What the checking child writes once SimGrid took the settings, before the platform, and once
+ * the platform loaded, before its routes. */
 #define SETTINGS_OK "narwhal-settings-ok\n"
+#define LOADED_OK "narwhal-loaded-ok\n"
 #define NW_SETTINGS_MAX 64
 
 /* Picks the most telling line of SimGrid's output: the first that mentions an error, else the
@@ -156,6 +161,42 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
   return NW_OK;
 }
 
+/* In the child: a route from a to b that SimGrid can send on (a latency, or links: a route of
+ * none has bandwidth -1), else a line naming them and exit. A route SimGrid finds inconsistent
+ * throws, which ends the child too. */
+static void route_or_exit(sg_host_t a, sg_host_t b) {
+  if (!(sg_host_get_route_latency(a, b) > 0) && sg_host_get_route_bandwidth(a, b) < 0) {
+    printf("no route from %s to %s\n", sg_host_get_name(a), sg_host_get_name(b));
+    fflush(stdout);
+    _exit(4);
+  }
+}
+
+/* In the child: every route a run takes (platforms/README.md's naming): between the CPU hosts
+ * n<i>-cpu of every two nodes, and between each node's CPU host and its GPU hosts n<i>-gpu<k>,
+ * both ways. */
+static void check_routes(void) {
+  char name[48];
+  int nodes = 0;
+  while (snprintf(name, sizeof name, "n%d-cpu", nodes) > 0 && sg_host_by_name(name))
+    nodes++;
+  for (int i = 0; i < nodes; i++) {
+    snprintf(name, sizeof name, "n%d-cpu", i);
+    sg_host_t cpu = sg_host_by_name(name);
+    sg_host_t gpu;
+    for (int k = 0;
+         snprintf(name, sizeof name, "n%d-gpu%d", i, k) > 0 && (gpu = sg_host_by_name(name)); k++) {
+      route_or_exit(cpu, gpu);
+      route_or_exit(gpu, cpu);
+    }
+    for (int j = 0; j < nodes; j++) {
+      snprintf(name, sizeof name, "n%d-cpu", j);
+      if (j != i)
+        route_or_exit(cpu, sg_host_by_name(name));
+    }
+  }
+}
+
 nw_status nw_platform_check(const char *path, const char *const *settings, int nsettings, char *why,
                             size_t why_len) {
   FILE *f = fopen(path, "r");
@@ -211,6 +252,9 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
     if (write(STDOUT_FILENO, SETTINGS_OK, strlen(SETTINGS_OK)) < 0)
       _exit(3);
     simgrid_load_platform(path);
+    if (write(STDOUT_FILENO, LOADED_OK, strlen(LOADED_OK)) < 0)
+      _exit(3);
+    check_routes();
     _exit(0);
   }
   close(fds[1]);
@@ -232,6 +276,12 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
     reason(out, line, sizeof line);
     snprintf(why, why_len, "SimGrid refused the --cfg/--log settings (%.100s%s): %s", settings[0],
              nsettings > 1 ? ", ..." : "", line);
+    return NW_ERR_ARG;
+  }
+  char *routed = loaded ? strstr(loaded, LOADED_OK) : NULL;
+  if (routed) {
+    reason(routed + strlen(LOADED_OK), line, sizeof line);
+    snprintf(why, why_len, "platform %.300s: a route SimGrid cannot take: %s", path, line);
     return NW_ERR_ARG;
   }
   reason(loaded ? loaded + strlen(SETTINGS_OK) : out, line, sizeof line);

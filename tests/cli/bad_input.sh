@@ -196,6 +196,21 @@ mdlite_steps_zero) args=(run --app mdlite --n 128 --block 32 --app-param steps=0
 mdlite_steps_too_many) args=(run --app mdlite --n 128 --block 32 --app-param steps=100001) want="mdlite: --app-param steps=100001: not a whole number from 1 to 100000" ;;
 mdlite_unknown_param) args=(run --app mdlite --n 128 --block 32 --app-param flops=3) want="mdlite: --app-param flops: unknown key (steps)" ;;
 mdlite_n_too_large) args=(run --app mdlite --n 33554432 --block 32) want="mdlite: --n 33554432 is more than 2^24 particles" ;;
+# Found by tests/fuzz/fuzz.sh (issue 15, item 8), each input made minimal.
+fuzz_route_missing) # SimGrid aborted at the first copy back: "no connecting path"
+  sed '/<route src="n0-gpu0" dst="n0-cpu"/d' "$small" >"$tmp/route-missing.xml"
+  args=(run --platform "$tmp/route-missing.xml" --n 64 --block 16)
+  want="platform $tmp/route-missing.xml: a route SimGrid cannot take: no route from n0-gpu0 to n0-cpu" ;;
+fuzz_zone_route_missing) # SimGrid threw at the first transfer: "Bad gateways"
+  sed '/<zoneRoute src="n0" dst="n1"/d' "$small" >"$tmp/zone-route-missing.xml"
+  args=(run --platform "$tmp/zone-route-missing.xml" --n 64 --block 16)
+  want="a route SimGrid cannot take: Bad gateways for route from 'n0-cpu' to 'n1-cpu'" ;;
+fuzz_sweep_trailing_text) # the first object was swept, the rest ignored
+  printf '{"base": {}, "vary": {"nodes": [1]}} {}\n' >"$tmp/sweep-trailing.json"
+  args=(sweep "$tmp/sweep-trailing.json") want="sweep $tmp/sweep-trailing.json: malformed JSON" ;;
+fuzz_plot_trailing_text) # the first object was drawn, the rest ignored
+  printf '{"traceEvents": []} x\n' >"$tmp/trace-trailing.json"
+  args=(plot "$tmp/trace-trailing.json") want="plot $tmp/trace-trailing.json: not a Chrome trace" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
