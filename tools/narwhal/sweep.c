@@ -433,7 +433,7 @@ int sweep_main(int argc, char **argv) {
     free(text);
     return usage_error("a string holds a NUL character (\\u0000)", path);
   }
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
   free(text);
   if (!root)
     return usage_error("malformed JSON", path);

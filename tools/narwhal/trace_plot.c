@@ -220,7 +220,7 @@ int trace_plot_main(int argc, char **argv) {
   }
   char *text = tool_read_stream(f);
   fclose(f);
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
   free(text);
   const cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
   if (!cJSON_IsArray(events)) {
