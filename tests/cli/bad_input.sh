@@ -211,6 +211,14 @@ fuzz_sweep_trailing_text) # the first object was swept, the rest ignored
 fuzz_plot_trailing_text) # the first object was drawn, the rest ignored
   printf '{"traceEvents": []} x\n' >"$tmp/trace-trailing.json"
   args=(plot "$tmp/trace-trailing.json") want="plot $tmp/trace-trailing.json: not a Chrome trace" ;;
+fuzz_seed_leading_space) # strtoull read " -1" as 2^64 - 1: a seed nobody gave
+  args=(run --seed " -1" --dry-run) want="--seed: ' -1' is not a whole number" ;;
+fuzz_app_param_leading_space)
+  args=(run --app adder --n 64 --block 16 --app-param "flops= -1")
+  want="adder: --app-param flops= -1: not a whole number from 1 to 9007199254740992" ;;
+fuzz_json_number_beyond_u64) # cast to unsigned long long first: undefined from 2^64 on
+  printf '{"n": 1e300}\n' >"$tmp/n-1e300.json"
+  args=(run --config "$tmp/n-1e300.json") want="key 'n' must be a whole number >= 0" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
