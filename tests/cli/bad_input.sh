@@ -219,6 +219,10 @@ fuzz_app_param_leading_space)
 fuzz_json_number_beyond_u64) # cast to unsigned long long first: undefined from 2^64 on
   printf '{"n": 1e300}\n' >"$tmp/n-1e300.json"
   args=(run --config "$tmp/n-1e300.json") want="key 'n' must be a whole number >= 0" ;;
+fuzz_sweep_csv_empty) # exit 1, "cannot write : No such file or directory"
+  args=(sweep "$tmp/sweep-no-csv.json" --csv "") want="sweep: --csv: the value is empty" ;;
+fuzz_plot_out_empty) # exit 1 after gnuplot failed on ".gp"
+  args=(plot "$tmp/unknown-key.json" --out "") want="plot: --out: the value is empty" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
