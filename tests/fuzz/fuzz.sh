@@ -193,6 +193,7 @@ is_option() {
 kind_of() {
   K=text
   [ -z "$1" ] || K=${KIND[$1]-text}
+  [[ $1 != no-?* || ${KIND[${1#no-}]-} != flag ]] || K=flag # --no-verify, --no-json, ...
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ expect_value() {
   fi
   kind_of "$n"
   case $K in
-  flag) [[ $v == true || $v == false ]] || EXPECT=invalid ;;
+  flag) [[ $n != no-* && ($v == true || $v == false) ]] || EXPECT=invalid ;; # --no-X=: never
   choice) [[ ${CHOICES[$n]} == *"|$v|"* && -n $v ]] || EXPECT=invalid ;;
   num)
     if [ "$n" = steal-retry ]; then
@@ -390,8 +391,8 @@ render() {
   local i
   for i in "${!ON[@]}"; do
     kind_of "${ON[i]}"
-    if [ "${OV[i]}" = - ] && [ "$K" = flag ]; then
-      [ "${OF[i]}" = eq ] && ARGS+=("--${ON[i]}=true") || ARGS+=("--${ON[i]}")
+    if [ "${OV[i]}" = - ] && [ "$K" = flag ]; then # --no-X takes no value, not even =true
+      [ "${OF[i]}" = eq ] && [[ ${ON[i]} != no-* ]] && ARGS+=("--${ON[i]}=true") || ARGS+=("--${ON[i]}")
     elif [ "${OF[i]}" = eq ]; then
       ARGS+=("--${ON[i]}=${OV[i]}")
     else
@@ -568,7 +569,7 @@ late_cli() {
   local at=$PREFIX_LEN k
   for ((k = 0; k < idx; k++)); do
     kind_of "${ON[k]}"
-    if [ "${OF[k]}" = eq ] || { [ "${OV[k]}" = - ] && [ "$K" = flag ]; }; then
+    if [ "${OF[k]}" = eq ] || { [ "${OV[k]}" = - ] && [ "$K" = flag ]; }; then # one word
       at=$((at + 1))
     else at=$((at + 2)); fi
   done
@@ -742,9 +743,9 @@ mutate_json_text() {
   7) # NaN, Infinity
     local lits=(NaN Infinity -Infinity undefined 0x10 01 .5 1.e5 +1)
     pick lits
-    sed -i "0,/: [0-9]/s/: [0-9][0-9.]*/: $P/" "$f"
+    sed -i "0,/\": [0-9]/s/\": [0-9][0-9.]*/\": $P/" "$f" # a key's value, not a title's text
     # cJSON reads 01 and 1.e5 (JSON does not): those are numbers like others.
-    grep -q ": $P" "$f" && [ "$P" != 01 ] && [ "$P" != 1.e5 ] && EXPECT=invalid || EXPECT=any
+    grep -qF "\": $P" "$f" && [ "$P" != 01 ] && [ "$P" != 1.e5 ] && EXPECT=invalid || EXPECT=any
     note_big "$P"
     WHAT="number literal $P"
     ;;
