@@ -223,6 +223,15 @@ fuzz_sweep_csv_empty) # exit 1, "cannot write : No such file or directory"
   args=(sweep "$tmp/sweep-no-csv.json" --csv "") want="sweep: --csv: the value is empty" ;;
 fuzz_plot_out_empty) # exit 1 after gnuplot failed on ".gp"
   args=(plot "$tmp/unknown-key.json" --out "") want="plot: --out: the value is empty" ;;
+fuzz_cfg_bandwidth_factor_zero) # SimGrid took it, then aborted at the first transfer
+  args=(run --platform "$small" --n 64 --block 16 --cfg network/bandwidth-factor:0)
+  want="SimGrid cannot simulate with the --cfg/--log settings (--cfg=network/bandwidth-factor:0): Invalid param for comm" ;;
+fuzz_cfg_maxmin_precision_one) # "The Impossible Did Happen" in the run
+  args=(run --platform "$small" --n 64 --block 16 --cfg maxmin/precision:1)
+  want="SimGrid cannot simulate with the --cfg/--log settings (--cfg=maxmin/precision:1)" ;;
+fuzz_cfg_precision_zero) # the run never ended (10 s of probing)
+  args=(run --platform "$small" --n 64 --block 16 --cfg surf/precision:0)
+  want="SimGrid did not simulate a first transfer in 10 s with the --cfg/--log settings (--cfg=surf/precision:0)" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
