@@ -1,4 +1,5 @@
 /* app_params.c: the --app-param key/value list of nw_app_args (include/narwhal_app.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ int nw_app_param_uint(const nw_app_args *a, const char *app, const char *key, ui
   char *end;
   errno = 0;
   unsigned long long u = strtoull(v, &end, 10);
-  if (!*v || *v == '-' || *v == '+' || *end || errno || u < lo || u > hi) {
+  if (!isdigit((unsigned char)*v) || *end || errno || u < lo || u > hi) { /* not " -1" either */
     snprintf(why, why_len, "%s: --app-param %s=%s: not a whole number from %llu to %llu", app, key,
              v, (unsigned long long)lo, (unsigned long long)hi);
     return -1;

@@ -4,6 +4,7 @@
 #include "options.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,8 +246,9 @@ static void did_you_mean(const char *name, const char *prefix, const char *suffi
     out[0] = '\0';
 }
 
+/* Digits only: strtoull would also take " -1" as 2^64 - 1. */
 static int parse_u64(const char *s, unsigned long long *out) {
-  if (!*s || *s == '-' || *s == '+')
+  if (!isdigit((unsigned char)*s))
     return 0;
   char *end;
   errno = 0;
@@ -581,7 +583,8 @@ int tool_options_apply_json(const void *object, const char *where, tool_options 
         return 1;
       }
       double x = item->valuedouble;
-      if (d->type != T_DOUBLE && (x < 0 || x != (double)(unsigned long long)x)) {
+      /* From 2^64 on the cast is undefined (1e300, or 1e400 read as infinity): test first. */
+      if (d->type != T_DOUBLE && (x < 0 || x >= 0x1p64 || x != (double)(unsigned long long)x)) {
         snprintf(why, len, "%s must be a whole number >= 0", who);
         return 1;
       }

@@ -57,6 +57,8 @@ done
 [ $# -le 2 ] || { say "too many arguments: '$3' (BUILD_DIR [OUT_DIR])"; exit 2; }
 build=${1:-build}
 out=${2:-results/paper}
+# "," or " " would run nothing and write an empty report.
+[ -z "$only" ] || [ -n "${only//[, ]/}" ] || { say "--only: '$only' names no figure (one of: ${names% })"; exit 2; }
 for n in ${only//,/ }; do
   case " $names" in
   *" $n "*) ;;

@@ -1,4 +1,5 @@
 /* taskbench_main.c: the taskbench app's parameters, driver and check (see taskbench.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static int tb_params(const nw_app_args *a, int *pattern, uint64_t *iterations, c
       char *end;
       errno = 0;
       unsigned long long u = strtoull(v, &end, 10);
-      if (!*v || *v == '-' || *v == '+' || *end || errno || u > (1ull << 40)) {
+      if (!isdigit((unsigned char)*v) || *end || errno || u > (1ull << 40)) {
         snprintf(why, len,
                  "taskbench: --app-param iterations=%s: not a whole number from 0 to 2^40", v);
         return -1;

@@ -5,14 +5,23 @@
  * into a one-line error naming the file, while the parent has not touched SimGrid yet. Some
  * values load and abort only once the simulation runs (a bandwidth or speed of 0, a negative
  * or infinite latency: "The Impossible Did Happen"), so every speed, bandwidth and latency is
- * checked first, with SimGrid 3.32's units.
+ * checked first, with SimGrid 3.32's units. A route is computed only when a transfer takes it,
+ * and a missing or inconsistent one aborts the run then ("no connecting path", "Bad
+ * gateways"), so the child also computes every route a run can take. SimGrid takes settings
+ * it cannot simulate with (a bandwidth factor of 0, a maxmin precision of 1, a stack of one
+ * byte, a precision of 0 that never converges), so with --cfg/--log settings the child also
+ * simulates a first transfer and computation under them, stopped after 10 s.
  */
 #define _GNU_SOURCE /* memmem */
 #include "platform_check.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +29,11 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
-/* What the checking child writes once SimGrid took the settings, before the platform. */
-#define SETTINGS_OK "narwhal-settings-ok\n"
+/* The stages of the checking child, each a byte on a pipe of their own (SimGrid's output may be
+ * long): SimGrid took the settings; the platform loaded; its routes are sound (the probe runs). */
+enum { STAGE_SETTINGS = 1, STAGE_LOADED, STAGE_ROUTED };
 #define NW_SETTINGS_MAX 64
+#define PROBE_SECONDS 10
 
 /* Picks the most telling line of SimGrid's output: the first that mentions an error, else the
  * first non-empty one, without SimGrid's "[time] [category/LEVEL] " prefixes. */
@@ -156,6 +167,93 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
   return NW_OK;
 }
 
+/* In the child: a route from a to b that SimGrid can send on (a latency, or links: a route of
+ * none has bandwidth -1), else a line naming them and exit. A route SimGrid finds inconsistent
+ * throws, which ends the child too. */
+static void route_or_exit(sg_host_t a, sg_host_t b) {
+  if (!(sg_host_get_route_latency(a, b) > 0) && sg_host_get_route_bandwidth(a, b) < 0) {
+    printf("no route from %s to %s\n", sg_host_get_name(a), sg_host_get_name(b));
+    fflush(stdout);
+    _exit(4);
+  }
+}
+
+/* In the child: every route a run takes (platforms/README.md's naming): between the CPU hosts
+ * n<i>-cpu of every two nodes, and between each node's CPU host and its GPU hosts n<i>-gpu<k>,
+ * both ways. */
+static void check_routes(void) {
+  char name[48];
+  int nodes = 0;
+  while (snprintf(name, sizeof name, "n%d-cpu", nodes) > 0 && sg_host_by_name(name))
+    nodes++;
+  for (int i = 0; i < nodes; i++) {
+    snprintf(name, sizeof name, "n%d-cpu", i);
+    sg_host_t cpu = sg_host_by_name(name);
+    sg_host_t gpu;
+    for (int k = 0;
+         snprintf(name, sizeof name, "n%d-gpu%d", i, k) > 0 && (gpu = sg_host_by_name(name)); k++) {
+      route_or_exit(cpu, gpu);
+      route_or_exit(gpu, cpu);
+    }
+    for (int j = 0; j < nodes; j++) {
+      snprintf(name, sizeof name, "n%d-cpu", j);
+      if (j != i)
+        route_or_exit(cpu, sg_host_by_name(name));
+    }
+  }
+}
+
+/* The probe's actors: a sender computes, then sends 1 MiB to the mailbox argv[0]; a receiver
+ * takes it. Transfers sent and not received when the simulation ends: */
+static int probe_pending;
+
+static void probe_send(int argc, char **argv) {
+  static char payload;
+  (void)argc;
+  sg_actor_execute(1e6);
+  sg_mailbox_put(sg_mailbox_by_name(argv[0]), &payload, 1 << 20);
+}
+
+static void probe_receive(int argc, char **argv) {
+  (void)argc;
+  sg_mailbox_get(sg_mailbox_by_name(argv[0]));
+  probe_pending--;
+}
+
+/* In the child, under the researcher's settings: how a run starts, on up to 4 nodes: each
+ * computes and sends to the next, and node 0 copies to its first GPU. */
+static void probe(void) {
+  char from[48], to[48], box[16];
+  char *args[] = {box, NULL};
+  int nodes = 0;
+  while (nodes < 4 && snprintf(from, sizeof from, "n%d-cpu", nodes) > 0 && sg_host_by_name(from))
+    nodes++;
+  for (int i = 0; i < nodes; i++) {
+    snprintf(box, sizeof box, "probe%d", i);
+    snprintf(from, sizeof from, "n%d-cpu", i);
+    snprintf(to, sizeof to, i == 0 ? "n0-gpu0" : "n%d-cpu", (i + 1) % nodes);
+    if (i == 0 && !sg_host_by_name(to))
+      snprintf(to, sizeof to, "n%d-cpu", 1 % nodes);
+    if (!strcmp(from, to)) /* one node and no GPU: compute only */
+      continue;
+    sg_actor_create("probe-send", sg_host_by_name(from), probe_send, 1, args);
+    sg_actor_create("probe-receive", sg_host_by_name(to), probe_receive, 1, args);
+    probe_pending++;
+  }
+  alarm(PROBE_SECONDS);
+  simgrid_run();
+  if (probe_pending) { /* an infinite latency factor: SimGrid ends it as a deadlock */
+    printf("a first transfer never ended (simulated time %g s)\n", simgrid_get_clock());
+    fflush(stdout);
+    _exit(5);
+  }
+}
+
+static void stage(int fd, char s) {
+  if (write(fd, &s, 1) != 1)
+    _exit(3);
+}
+
 nw_status nw_platform_check(const char *path, const char *const *settings, int nsettings, char *why,
                             size_t why_len) {
   FILE *f = fopen(path, "r");
@@ -184,8 +282,8 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
   free(text);
   if (st != NW_OK)
     return st;
-  int fds[2];
-  if (pipe(fds) != 0) {
+  int fds[2], stages[2];
+  if (pipe(fds) != 0 || pipe(stages) != 0) {
     snprintf(why, why_len, "platform %.300s: cannot check it: %s", path, strerror(errno));
     return NW_ERR_ARG;
   }
@@ -195,46 +293,79 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
     snprintf(why, why_len, "platform %.300s: cannot check it: %s", path, strerror(errno));
     close(fds[0]);
     close(fds[1]);
+    close(stages[0]);
+    close(stages[1]);
     return NW_ERR_ARG;
   }
   if (pid == 0) {
     dup2(fds[1], STDOUT_FILENO);
     dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
-    char *argv[2 + NW_SETTINGS_MAX + 1] = {"narwhal-platform-check", "--log=root.thres:error"};
-    int argc = 2;
+    close(stages[0]);
+    /* Narwhal's settings, then the researcher's, as the run passes them (sim_backend.c). */
+    char *argv[8 + NW_SETTINGS_MAX + 1] = {"narwhal-platform-check",
+                                           "--cfg=network/latency-factor:1",
+                                           "--cfg=network/bandwidth-factor:1",
+                                           "--cfg=network/TCP-gamma:0",
+                                           "--log=root.thres:error",
+#ifdef NW_SIM_THREAD_CONTEXTS
+                                           "--cfg=contexts/factory:thread",
+#endif
+                                           NULL};
+    int argc = 0;
+    while (argv[argc])
+      argc++;
     for (int i = 0; i < nsettings && i < NW_SETTINGS_MAX; i++)
       argv[argc++] = (char *)settings[i];
     argv[argc] = NULL;
     simgrid_init(&argc, argv);
     /* The settings passed: what fails from here on is the platform's. */
-    if (write(STDOUT_FILENO, SETTINGS_OK, strlen(SETTINGS_OK)) < 0)
-      _exit(3);
+    stage(stages[1], STAGE_SETTINGS);
     simgrid_load_platform(path);
+    stage(stages[1], STAGE_LOADED);
+    check_routes();
+    stage(stages[1], STAGE_ROUTED);
+    if (nsettings > 0)
+      probe();
     _exit(0);
   }
   close(fds[1]);
-  char out[8192];
+  close(stages[1]);
+  /* The first 8 KiB of SimGrid's output; the rest read and dropped (--log=root.thres:debug). */
+  char out[8192], drop[4096];
   size_t got = 0;
   ssize_t r;
-  while ((r = read(fds[0], out + got, sizeof out - 1 - got)) > 0)
-    got += (size_t)r;
+  while ((r = got < sizeof out - 1 ? read(fds[0], out + got, sizeof out - 1 - got)
+                                   : read(fds[0], drop, sizeof drop)) > 0)
+    got += got < sizeof out - 1 ? (size_t)r : 0;
   out[got] = '\0';
   close(fds[0]);
+  char reached = 0, s;
+  while (read(stages[0], &s, 1) == 1)
+    reached = s;
+  close(stages[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
     ;
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return NW_OK;
-  char line[200];
-  char *loaded = strstr(out, SETTINGS_OK);
-  if (!loaded && nsettings > 0) {
-    reason(out, line, sizeof line);
-    snprintf(why, why_len, "SimGrid refused the --cfg/--log settings (%.100s%s): %s", settings[0],
-             nsettings > 1 ? ", ..." : "", line);
-    return NW_ERR_ARG;
-  }
-  reason(loaded ? loaded + strlen(SETTINGS_OK) : out, line, sizeof line);
-  snprintf(why, why_len, "platform %.300s: cannot be loaded: %s", path, line);
+  char line[200], list[160];
+  reason(out, line, sizeof line);
+  snprintf(list, sizeof list, "%.100s%s", nsettings > 0 ? settings[0] : "",
+           nsettings > 1 ? ", ..." : "");
+  if (reached == 0 && nsettings > 0)
+    snprintf(why, why_len, "SimGrid refused the --cfg/--log settings (%s): %s", list, line);
+  else if (reached == STAGE_LOADED)
+    snprintf(why, why_len, "platform %.300s: a route SimGrid cannot take: %s", path, line);
+  else if (reached == STAGE_ROUTED && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+    snprintf(why, why_len,
+             "SimGrid did not simulate a first transfer in %d s with the --cfg/--log settings "
+             "(%s) on platform %.300s",
+             PROBE_SECONDS, list, path);
+  else if (reached == STAGE_ROUTED)
+    snprintf(why, why_len, "SimGrid cannot simulate with the --cfg/--log settings (%s): %s", list,
+             line);
+  else
+    snprintf(why, why_len, "platform %.300s: cannot be loaded: %s", path, line);
   return NW_ERR_ARG;
 }

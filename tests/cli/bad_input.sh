@@ -196,6 +196,42 @@ mdlite_steps_zero) args=(run --app mdlite --n 128 --block 32 --app-param steps=0
 mdlite_steps_too_many) args=(run --app mdlite --n 128 --block 32 --app-param steps=100001) want="mdlite: --app-param steps=100001: not a whole number from 1 to 100000" ;;
 mdlite_unknown_param) args=(run --app mdlite --n 128 --block 32 --app-param flops=3) want="mdlite: --app-param flops: unknown key (steps)" ;;
 mdlite_n_too_large) args=(run --app mdlite --n 33554432 --block 32) want="mdlite: --n 33554432 is more than 2^24 particles" ;;
+# Found by tests/fuzz/fuzz.sh (issue 15, item 8), each input made minimal.
+fuzz_route_missing) # SimGrid aborted at the first copy back: "no connecting path"
+  sed '/<route src="n0-gpu0" dst="n0-cpu"/d' "$small" >"$tmp/route-missing.xml"
+  args=(run --platform "$tmp/route-missing.xml" --n 64 --block 16)
+  want="platform $tmp/route-missing.xml: a route SimGrid cannot take: no route from n0-gpu0 to n0-cpu" ;;
+fuzz_zone_route_missing) # SimGrid threw at the first transfer: "Bad gateways"
+  sed '/<zoneRoute src="n0" dst="n1"/d' "$small" >"$tmp/zone-route-missing.xml"
+  args=(run --platform "$tmp/zone-route-missing.xml" --n 64 --block 16)
+  want="a route SimGrid cannot take: Bad gateways for route from 'n0-cpu' to 'n1-cpu'" ;;
+fuzz_sweep_trailing_text) # the first object was swept, the rest ignored
+  printf '{"base": {}, "vary": {"nodes": [1]}} {}\n' >"$tmp/sweep-trailing.json"
+  args=(sweep "$tmp/sweep-trailing.json") want="sweep $tmp/sweep-trailing.json: malformed JSON" ;;
+fuzz_plot_trailing_text) # the first object was drawn, the rest ignored
+  printf '{"traceEvents": []} x\n' >"$tmp/trace-trailing.json"
+  args=(plot "$tmp/trace-trailing.json") want="plot $tmp/trace-trailing.json: not a Chrome trace" ;;
+fuzz_seed_leading_space) # strtoull read " -1" as 2^64 - 1: a seed nobody gave
+  args=(run --seed " -1" --dry-run) want="--seed: ' -1' is not a whole number" ;;
+fuzz_app_param_leading_space)
+  args=(run --app adder --n 64 --block 16 --app-param "flops= -1")
+  want="adder: --app-param flops= -1: not a whole number from 1 to 9007199254740992" ;;
+fuzz_json_number_beyond_u64) # cast to unsigned long long first: undefined from 2^64 on
+  printf '{"n": 1e300}\n' >"$tmp/n-1e300.json"
+  args=(run --config "$tmp/n-1e300.json") want="key 'n' must be a whole number >= 0" ;;
+fuzz_sweep_csv_empty) # exit 1, "cannot write : No such file or directory"
+  args=(sweep "$tmp/sweep-no-csv.json" --csv "") want="sweep: --csv: the value is empty" ;;
+fuzz_plot_out_empty) # exit 1 after gnuplot failed on ".gp"
+  args=(plot "$tmp/unknown-key.json" --out "") want="plot: --out: the value is empty" ;;
+fuzz_cfg_bandwidth_factor_zero) # SimGrid took it, then aborted at the first transfer
+  args=(run --platform "$small" --n 64 --block 16 --cfg network/bandwidth-factor:0)
+  want="SimGrid cannot simulate with the --cfg/--log settings (--cfg=network/bandwidth-factor:0): Invalid param for comm" ;;
+fuzz_cfg_maxmin_precision_one) # "The Impossible Did Happen" in the run
+  args=(run --platform "$small" --n 64 --block 16 --cfg maxmin/precision:1)
+  want="SimGrid cannot simulate with the --cfg/--log settings (--cfg=maxmin/precision:1)" ;;
+fuzz_cfg_precision_zero) # the run never ended (10 s of probing)
+  args=(run --platform "$small" --n 64 --block 16 --cfg surf/precision:0)
+  want="SimGrid did not simulate a first transfer in 10 s with the --cfg/--log settings (--cfg=surf/precision:0)" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 

@@ -6,7 +6,7 @@
 #                  and their difference, computed as documented; the CSV and plot are there,
 #                  and comparison.png's data has that difference as row 1's bar
 #   help           narwhal --help lists the command
-#   bad_only, bad_option, missing_out: one line on stderr naming the argument, nothing on
+#   bad_only, bad_option, missing_out, only_names_nothing: one line on stderr naming the argument, nothing on
 #                  stdout, exit 2, no output directory made
 set -euo pipefail
 nw=$1 case=$2
@@ -73,5 +73,6 @@ help)
 bad_only) bad "--only: unknown figure 'nosuch'" --only nosuch --out "$tmp/out" ;;
 bad_option) bad "'--bogus'" --bogus --out "$tmp/out" ;;
 missing_out) bad "--out: missing value" --only main-job --out ;;
+only_names_nothing) bad "--only: ',' names no figure" --only , --out "$tmp/out" ;; # found by tests/fuzz
 *) fail "unknown case '$case'" ;;
 esac

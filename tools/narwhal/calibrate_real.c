@@ -21,6 +21,7 @@
  * The platform gets one node per rank, nodes alike: the pairs' median latency and bandwidth
  * (each pair is listed in the file's comment), the fewest cores any rank has. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ typedef struct calib_args {
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
-  if (!s[0] || s[0] == '-')
+  if (!isdigit((unsigned char)s[0])) /* " -1" would be 2^64 - 1 */
     return 1;
   unsigned long long v = strtoull(s, &end, 10);
   *out = v;

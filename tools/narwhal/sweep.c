@@ -392,9 +392,13 @@ int sweep_main(int argc, char **argv) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int jobs = cores >= 1 && cores <= 256 ? (int)cores : 1, resume = 0, plot = 1;
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+    if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
       csv_opt = argv[++i];
-    else if ((!strcmp(argv[i], "-j") || !strcmp(argv[i], "--jobs")) && i + 1 < argc) {
+      if (!*csv_opt) { /* as the file's "csv": "" */
+        tool_say("sweep: --csv: the value is empty");
+        return 2;
+      }
+    } else if ((!strcmp(argv[i], "-j") || !strcmp(argv[i], "--jobs")) && i + 1 < argc) {
       char *end;
       long j = strtol(argv[++i], &end, 10);
       if (*end || end == argv[i] || j < 1 || j > 256) {
@@ -433,7 +437,7 @@ int sweep_main(int argc, char **argv) {
     free(text);
     return usage_error("a string holds a NUL character (\\u0000)", path);
   }
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
   free(text);
   if (!root)
     return usage_error("malformed JSON", path);

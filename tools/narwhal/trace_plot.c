@@ -170,9 +170,13 @@ static int write_script(const char *gp, const char *png, const char *title, int 
 int trace_plot_main(int argc, char **argv) {
   const char *path = NULL, *out = NULL, *size = NULL;
   for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--out") && i + 1 < argc)
+    if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       out = argv[++i];
-    else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+      if (!*out) {
+        tool_say("plot: --out: the value is empty");
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--size") && i + 1 < argc)
       size = argv[++i];
     else if (!path && argv[i][0] != '-')
       path = argv[i];
@@ -220,7 +224,7 @@ int trace_plot_main(int argc, char **argv) {
   }
   char *text = tool_read_stream(f);
   fclose(f);
-  cJSON *root = text ? cJSON_Parse(text) : NULL;
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
   free(text);
   const cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
   if (!cJSON_IsArray(events)) {
