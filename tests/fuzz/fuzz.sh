@@ -16,8 +16,9 @@
 #   failed      exit 1, one line on stderr (a sweep: its point's line and its own)
 #   CRASH       a signal, a sanitizer report, a SimGrid abort or backtrace
 #   HANG        still running at the timeout, and again given three times as long (the
-#               machine may be shared); slow: an input that asks for a large problem (a number
-#               from 10^4 on) past the timeout once: reported, the first 50 kept in OUT/slow
+#               machine may be shared); slow: the same for an input that may ask for a large
+#               problem (a new --n, --block, --app or --app-param, a number from 10^4 on):
+#               reported, not rerun, the first 50 kept in OUT/slow to be run on a normal build
 #   MEMORY      ASan's hard RSS limit (a normal build: malloc fails at ulimit -v, exit 1)
 #   MESSAGE     exit 1 or 2 with an empty or multi-line stderr, or exit 2 with output on stdout
 #   SILENT      exit 0 without the output promised (no report, JSON that does not parse)
@@ -313,7 +314,15 @@ overridden() {
   return 1
 }
 # BIG=1 when VALUE (or the VALUE of KEY=VALUE) is a number from 10^4 on: such inputs ask for
-# large problems, and running past the timeout is then no hang (class slow).
+# large problems, and running past the timeout is then no hang (class slow). So is another app
+# given a seed's sizes (chain-rw with pagerank's 1024 x 256 runs 262144 subtasks: 1.7 s in a
+# normal build, 95 s in the sanitizer build, whose SimGrid actors are threads), or a small block
+# (lu --n 128 --block 1: 707264 subtasks, 4.6 s in a normal build): any new value of a key that
+# sizes the problem.
+sizes_key() {
+  case $1 in n | block | app | app-param) BIG=1 ;; esac
+  return 0
+}
 note_big() {
   local v=${1#*=}
   v=${v#"${v%%[!0]*}"}
@@ -489,6 +498,7 @@ hostile_cli() {
     hostile_value "${ON[i]}"
     OV[i]=$V
     note_big "$V"
+    sizes_key "${ON[i]}"
     kind_of "${ON[i]}"
     [ "$K" != flag ] || [ "$V" != - ] || OV[i]=true
     expect_value "${ON[i]}" "${OV[i]}" "${OF[i]}"
@@ -631,11 +641,13 @@ hostile_json_value() {
     pick nums
     J=$P
     note_big "$P"
+    sizes_key "$n"
     expect_json_number "$n" "$P"
     ;;
   5 | 6 | 7) # a string, as on the command line
     hostile_value "$n" 2>/dev/null || pick BAD_TEXT
     note_big "$V"
+    sizes_key "$n"
     json_str "$V"
     expect_json_string "$n" "$V"
     ;;
