@@ -56,7 +56,11 @@ typedef enum {
   NW_EVENT_EXEC_DONE,   /* a subtask launched with launch() finished on its device */
   NW_EVENT_TIMER,       /* a timer set with timer() expired */
   NW_EVENT_DRIVER,      /* the driver (application main, node 0) made a call */
-  NW_EVENT_COPY_DONE    /* a copy started with copy() finished */
+  NW_EVENT_COPY_DONE,   /* a copy started with copy() finished */
+  /* Node `src` stopped at `at_s` (a fault the backend injected, core/node/faults.h, or a
+   * process it saw die); posted to every node still running, node `src` itself included when
+   * it is node 0 (the driver's node ends the run). */
+  NW_EVENT_NODE_LOST
 } nw_event_kind;
 
 typedef struct nw_event {
@@ -70,6 +74,7 @@ typedef struct nw_event {
   uint64_t token;       /* NW_EVENT_TIMER */
   nw_driver_call *call; /* NW_EVENT_DRIVER */
   nw_copy *copy;        /* NW_EVENT_COPY_DONE */
+  double at_s;          /* NW_EVENT_NODE_LOST */
   double stamp;         /* free for the backend (the real one: when the event was posted) */
 } nw_event;
 

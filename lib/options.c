@@ -120,6 +120,16 @@ static const opt_def defs[] = {
      T_STRING,
      {0},
      "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower)"},
+    {"fail",
+     T_STRING,
+     {0},
+     "lose nodes: NODE@SECONDS,... (sim: the node stops; real: its rank is killed); README, "
+     "\"Faults\""},
+    {"fault",
+     T_STRING,
+     {0},
+     "inject faults (sim): drop:P, rto:S, delay:S[:P], link:NAME:FACTOR[@S], detect:S, "
+     "comma-separated; README, \"Faults\""},
     {"devices",
      T_CHOICE,
      {"cpu", "gpu", "cpu+gpu", "auto"},
@@ -498,6 +508,13 @@ static int set(tool_options *o, const opt_def *d, const char *v, const char *who
       snprintf(why, len, "%s: %s", who, reason);
       return 1;
     }
+  } else if (!strcmp(n, "fail") || !strcmp(n, "fault")) {
+    char reason[300];
+    if ((!strcmp(n, "fail") ? nw_fault_parse_fail(&c->faults, v, reason, sizeof reason)
+                            : nw_fault_parse(&c->faults, v, reason, sizeof reason)) != NW_OK) {
+      snprintf(why, len, "%s: %s", who, reason);
+      return 1;
+    }
   } else if (!strcmp(n, "json"))
     o->json = on;
   else if (!strcmp(n, "dry-run"))
@@ -772,6 +789,13 @@ static int parse(int argc, char **argv, tool_options *o, unsigned char *kept, ch
              o->run.simgrid_args[0]);
     return 1;
   }
+  if (!strcmp(o->run.backend, "real") &&
+      (o->run.faults.drop_p > 0 || o->run.faults.delay_s > 0 || o->run.faults.nlink > 0)) {
+    snprintf(why, len,
+             "--fault is for the simulator (--backend sim); on hardware --fail "
+             "NODE@SECONDS kills a rank");
+    return 1;
+  }
   if (!strcmp(o->run.backend, "real") && !o->run.functional) {
     snprintf(why, len, "--data phantom is for the simulator (--backend sim)");
     return 1;
@@ -944,6 +968,12 @@ void *tool_options_to_json(const tool_options *o) {
     }
     cJSON_AddStringToObject(j, "slow", text);
   }
+  char fail[512], fault[1536];
+  nw_fault_format(&c->faults, fail, sizeof fail, fault, sizeof fault);
+  if (fail[0]) /* only when given: configurations without any print as before */
+    cJSON_AddStringToObject(j, "fail", fail);
+  if (fault[0])
+    cJSON_AddStringToObject(j, "fault", fault);
   if (c->args.nparams) { /* only when given: configurations without any print as before */
     cJSON *p = cJSON_AddObjectToObject(j, "app-param");
     for (int i = 0; i < c->args.nparams; i++)

@@ -57,6 +57,10 @@ void report_text(const tool_options *o, const nw_run_result *r) {
   printf("  multi-assign %llu copies, %llu won by the copy, %llu results discarded\n",
          (unsigned long long)r->total.multi_assigned,
          (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
+  if (nw_fault_plan_active(&c->faults))
+    printf("  faults       %llu messages sent again, %llu held back, %d nodes lost\n",
+           (unsigned long long)r->faults.retransmissions, (unsigned long long)r->faults.delayed,
+           r->faults.nodes_lost);
   uint64_t rb = r->total.locality_read_bytes, lb = r->total.locality_local_bytes;
   printf("  locality     %s: %.3f of %.3f GB read were local at task start (%.1f%%)\n",
          c->sched.locality ? "on" : "off", (double)lb / 1e9, (double)rb / 1e9,
@@ -201,6 +205,12 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   else
     cJSON_AddBoolToObject(j, "verified", r->verified);
   cJSON_AddNumberToObject(j, "stale_reads", (double)r->stale_reads);
+  if (nw_fault_plan_active(&c->faults)) { /* only with a plan: other runs print as before */
+    cJSON *f = cJSON_AddObjectToObject(j, "faults");
+    cJSON_AddNumberToObject(f, "retransmissions", (double)r->faults.retransmissions);
+    cJSON_AddNumberToObject(f, "delayed", (double)r->faults.delayed);
+    cJSON_AddNumberToObject(f, "nodes_lost", r->faults.nodes_lost);
+  }
   add_runtime_costs(j, &r->total.rt);
   /* Counters kept per node rather than per device. */
   cJSON *per_node = cJSON_AddArrayToObject(j, "per_node");

@@ -406,7 +406,8 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
              cfg->nodes, size);
     return NW_ERR_ARG;
   }
-  if (nw_slowdown_check_nodes(cfg, size, res->error, sizeof res->error) != NW_OK)
+  if (nw_slowdown_check_nodes(cfg, size, res->error, sizeof res->error) != NW_OK ||
+      nw_fault_check_nodes(&cfg->faults, size, res->error, sizeof res->error) != NW_OK)
     return NW_ERR_ARG;
   if (size > NW_MAX_NODES || devices > NW_MAX_DEVICES_PER_NODE) {
     snprintf(res->error, sizeof res->error, "at most %d ranks and %d devices per rank",
@@ -721,6 +722,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
   }
   real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0);
+  for (int i = 0; i < cfg->faults.nfail; i++) /* --fail: README, "Faults" */
+    if (cfg->faults.fail[i].node == rs.rank)
+      real_lost_rank_fail_at(cfg->faults.fail[i].at_s);
 
   nw_app_outcome outcome = {.verified = -1};
   nw_status app_status = NW_OK;

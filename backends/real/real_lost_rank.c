@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Ranks watched at most: the tables are static, filled before the handler is installed. */
@@ -98,4 +101,29 @@ void real_lost_rank_watch(int rank, int size) {
   sa.sa_handler = on_term;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+/* --fail on hardware: the rank ends as a crashed process would, with SIGKILL (no handler, no
+ * flush), from a thread that sleeps until then. */
+static void *kill_later(void *arg) {
+  double s = *(double *)arg;
+  free(arg);
+  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+    ;
+  raise(SIGKILL);
+  return NULL;
+}
+
+void real_lost_rank_fail_at(double seconds) {
+  double *arg = malloc(sizeof *arg);
+  pthread_t t;
+  if (!arg)
+    return;
+  *arg = seconds;
+  if (pthread_create(&t, NULL, kill_later, arg) != 0) {
+    free(arg);
+    return;
+  }
+  pthread_detach(t);
 }

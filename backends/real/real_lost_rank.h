@@ -12,4 +12,8 @@
  * nothing. */
 void real_lost_rank_watch(int rank, int size);
 
+/* --fail NODE@SECONDS for this rank: it kills itself (SIGKILL) `seconds` from now, which the
+ * others report as above. */
+void real_lost_rank_fail_at(double seconds);
+
 #endif

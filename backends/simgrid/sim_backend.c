@@ -45,6 +45,7 @@
 #include "rng.h"
 #include "sendq.h"
 #include "sim_costs.h"
+#include "sim_faults.h"
 #include "sim_mtc.h"
 #include "sim_world.h"
 
@@ -107,7 +108,12 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
     exit(1);
   }
-  *e = (envelope){.src = sn->id, .buf = buf, .len = len, .wire = (long)wire, .dst = dst};
+  *e = (envelope){.src = sn->id,
+                  .buf = buf,
+                  .len = len,
+                  .wire = (long)wire,
+                  .dst = dst,
+                  .late_s = sim_faults_message_delay(sn->w)};
   e->live_next = sn->w->live;
   if (sn->w->live)
     sn->w->live->live_prev = e;
@@ -123,7 +129,7 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
   }
   /* Control messages go at once, each on its own: due after the route's travel time. */
   sim_world *w = sn->w;
-  double due = simgrid_get_clock() + control_delay(sn, e);
+  double due = simgrid_get_clock() + control_delay(sn, e) + e->late_s;
   if (nw_due_push(&w->mail, due, e) != 0) {
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
     exit(1);
@@ -257,6 +263,8 @@ static void node_actor(int argc, char **argv) {
   sim_node *sn = sg_actor_self_get_data();
   while (!nw_node_finished(sn->node)) {
     sg_sem_acquire(sn->q.sem);
+    if (sn->lost) /* what is queued stays, freed with the world */
+      return;
     nw_event *ev = sn->q.head;
     sn->q.head = ev->next;
     if (!sn->q.head)
@@ -512,14 +520,24 @@ static void data_sink_actor(int argc, char **argv) {
   mailbox_sink_actor(argc, argv);
 }
 
-/* A message reaches its destination: its node's loop gets it as an event. */
-static void deliver(sim_world *w, envelope *e) {
+static void unlink_live(sim_world *w, envelope *e) {
   if (e->live_prev)
     e->live_prev->live_next = e->live_next;
   else
     w->live = e->live_next;
   if (e->live_next)
     e->live_next->live_prev = e->live_prev;
+}
+
+/* A message reaches its destination: its node's loop gets it as an event, unless the node was
+ * lost (sim_faults.h). */
+static void deliver(sim_world *w, envelope *e) {
+  unlink_live(w, e);
+  if (w->node[e->dst].lost) {
+    free(e->buf);
+    free(e);
+    return;
+  }
   nw_event *ev = sim_new_event(NW_EVENT_MESSAGE);
   ev->src = e->src;
   ev->buf = e->buf;
@@ -545,6 +563,15 @@ static void sender_actor(int argc, char **argv) {
     nw_send_class c;
     /* Not NULL: one transfer is queued per token and none is in flight between two. */
     envelope *e = nw_sendq_start(&sn->out, &c);
+    if (e->late_s > 0) /* lost and sent again, or held back (sim_faults.h) */
+      sg_actor_sleep_for(e->late_s);
+    if (sn->lost) { /* a lost node starts no transfer */
+      unlink_live(sn->w, e);
+      free(e->buf);
+      free(e);
+      nw_sendq_done(&sn->out, c);
+      continue;
+    }
     /* The payload is only a token: the sink drops it and the message travels in deliver(). */
     sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, e->wire);
     deliver(sn->w, e);
@@ -1059,7 +1086,8 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
              cfg->platform, available, w.nodes);
     return res->status = NW_ERR_ARG;
   }
-  if (nw_slowdown_check_nodes(cfg, w.nodes, res->error, sizeof res->error) != NW_OK)
+  if (nw_slowdown_check_nodes(cfg, w.nodes, res->error, sizeof res->error) != NW_OK ||
+      sim_faults_setup(&w, res) != NW_OK)
     return res->status = NW_ERR_ARG;
   /* --devices auto: GPUs too when every node of the run has one and every task kind runs on a
    * modelled GPU (its emulation in functional mode, its cost model otherwise). */
@@ -1089,6 +1117,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   w.rt =
       (nw_runtime){.post = driver_post, .be = &w, .functional = cfg->functional, .nodes = w.nodes};
   start_actors(&w);
+  sim_faults_start(&w);
   simgrid_run();
 
   nw_stats *stats = calloc((size_t)w.nodes, sizeof *stats);
@@ -1109,6 +1138,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     st = nw_run_result_add_trace(res, nw_node_trace_records(w.node[i].node));
   free(stats);
   res->reporter = 1;
+  res->faults = w.faults;
   res->status = st != NW_OK ? st : w.app_status;
   if (w.app_status != NW_OK)
     snprintf(res->error, sizeof res->error, "%s", w.rt.error[0] ? w.rt.error : "the run failed");

@@ -5,6 +5,7 @@
 #define NW_SIM_WORLD_H
 
 #include <simgrid/actor.h>
+#include <simgrid/link.h>
 #include <simgrid/semaphore.h>
 #include <stdint.h>
 
@@ -81,6 +82,7 @@ typedef struct envelope {
   size_t len;
   long wire;
   int dst;
+  double late_s; /* a data transfer's: the fault plan's delay before it goes (sim_faults.h) */
   struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
 } envelope;
 
@@ -101,7 +103,15 @@ typedef struct sim_node {
   sim_costs costs;                         /* the runtime's own, from the platform */
   double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
   char data_mbox[32];                      /* where data transfers to this node arrive */
+  int lost; /* stopped by the fault plan (sim_faults.h): its loop has ended */
 } sim_node;
+
+/* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */
+typedef struct sim_link_fault {
+  struct sim_world *w;
+  const nw_fault_link *plan;
+  sg_link_t link[2];
+} sim_link_fault;
 
 typedef struct sim_world {
   const nw_run_config *cfg;
@@ -120,6 +130,9 @@ typedef struct sim_world {
   nw_due_heap mail;        /* control messages on their way, by when they are due */
   sg_sem_t postman_sem;    /* wakes the postman for a message due sooner */
   double postman_wakes;    /* when the postman looks next by itself; INFINITY: not before mail */
+  uint64_t fault_rng;      /* the fault plan's draws (sim_faults.h) */
+  nw_fault_counts faults;  /* what they did */
+  sim_link_fault links[NW_MAX_LINK_FAULTS];
 } sim_world;
 
 /* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its

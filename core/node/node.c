@@ -318,6 +318,23 @@ static void on_timer(nw_node *n, uint64_t token) {
     n->policy->on_timer(n, t, d);
 }
 
+/* A node stopped (core/node/faults.h). Its subtasks' results, not yet checked in, and the bytes
+ * it owned are gone, and re-running them elsewhere (issue 15, item 6) is not built: node 0 ends
+ * the run with one line, the others leave that to it. Node 0 hears of its own loss only so
+ * that the driver's run ends with the reason. */
+static void on_node_lost(nw_node *n, int node, double at_s) {
+  if (n->cfg.id != 0)
+    return;
+  if (node == 0)
+    nw_node_fail(n, "node 0, the driver's, was lost at %.6g s: the run cannot go on without it",
+                 at_s);
+  else
+    nw_node_fail(n,
+                 "node %d was lost at %.6g s (noticed at %.6g s): the run is lost, since Narwhal "
+                 "does not yet re-run a lost node's work",
+                 node, at_s, n->be.ops->now(n->be.be));
+}
+
 void nw_node_handle(nw_node *n, nw_event *ev) {
   n->stats.events_handled++;
   switch (ev->kind) {
@@ -336,6 +353,9 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     break;
   case NW_EVENT_COPY_DONE:
     nw_gpu_on_copy_done(n, ev->copy);
+    break;
+  case NW_EVENT_NODE_LOST:
+    on_node_lost(n, ev->src, ev->at_s);
     break;
   }
 }

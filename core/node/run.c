@@ -17,6 +17,7 @@ void nw_run_config_defaults(nw_run_config *c) {
   strcpy(c->platform, "platforms/paper-cluster.xml");
   c->functional = 1;
   c->check_views = NW_CHECK_VIEWS_DEFAULT;
+  nw_fault_plan_defaults(&c->faults);
   c->args = (nw_app_args){.n = 1024, .block = 256, .seed = 1, .verify = -1, .spread = 1};
   c->sched = (nw_sched_config){.pipeline = 1,
                                .steal_retry_s = 0,

@@ -7,6 +7,7 @@
 #ifndef NW_RUN_H
 #define NW_RUN_H
 
+#include "faults.h"
 #include "narwhal_app.h"
 #include "node.h"
 #include "stats.h"
@@ -84,6 +85,8 @@ typedef struct nw_run_config {
   uint64_t seed; /* scheduler randomness (victim choice) */
   int nslow;
   nw_slowdown slow[NW_MAX_SLOWDOWNS];
+  /* Faults the backend injects: lost nodes, lost or late messages, slow links (faults.h). */
+  nw_fault_plan faults;
   /* SimGrid's own settings, passed to it as given (`--cfg=KEY:VALUE`, `--log=SETTING`), after
    * Narwhal's, so a researcher's network model or factors win; simulator only. */
   int nsimgrid_args;
@@ -130,10 +133,11 @@ typedef struct nw_run_result {
   char error[512];
   int reporter; /* 1 on the one process that prints the result (MPI rank 0) */
   int nodes;
-  int verified;         /* -1: not checked */
-  uint64_t stale_reads; /* reads the app's own checks found stale (nw_app_outcome) */
-  double makespan_s;    /* first task submission to last task completion */
-  double gflops;        /* cost-model flops / makespan */
+  int verified;           /* -1: not checked */
+  uint64_t stale_reads;   /* reads the app's own checks found stale (nw_app_outcome) */
+  double makespan_s;      /* first task submission to last task completion */
+  nw_fault_counts faults; /* what the fault plan did (all 0 without one) */
+  double gflops;          /* cost-model flops / makespan */
   uint64_t subtasks;
   nw_stats total; /* counters summed over nodes (device arrays unused) */
   int ndevices;   /* rows of devices[] */

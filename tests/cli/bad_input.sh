@@ -13,6 +13,7 @@ printf '{"nodes": "two"}\n' >"$tmp/wrong-type.json"
 printf '{"prefetch-priority": 1}\n' >"$tmp/prefetch-number.json"
 printf '{"app-param": 3}\n' >"$tmp/app-param-number.json"
 printf '{"trace-format": 1}\n' >"$tmp/trace-format-number.json"
+printf '{"fault": 0.5}\n' >"$tmp/fault-number.json"
 printf '{"seed": 9007199254740993}\n' >"$tmp/seed-ambiguous.json"
 printf '{"platform": "x.xml\\u0000y"}\n' >"$tmp/nul-string.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown-key.json"
@@ -84,6 +85,19 @@ sweep_mpirun_not_list) args=(sweep "$tmp/sweep-mpirun-string.json") want="\"mpir
 simgrid_cfg_unknown_key) args=(run --platform "$small" --n 64 --block 16 --cfg=network/nosuch:1) want="SimGrid refused the --cfg/--log settings (--cfg=network/nosuch:1): Bad config key: network/nosuch" ;;
 simgrid_cfg_not_pair) args=(run --cfg help) want="--cfg: 'help' is not KEY:VALUE" ;;
 simgrid_log_invalid) args=(run --platform "$small" --n 64 --block 16 --log=garbage) want="SimGrid refused the --cfg/--log settings (--log=garbage): Invalid control string 'garbage'" ;;
+fail_unknown_node) args=(run --platform "$small" --n 64 --block 16 --fail 4@0.1) want="--fail: node 4 does not exist (this run has 4 nodes, 0 to 3)" ;;
+fail_negative_time) args=(run --fail 1@-1) want="--fail: '1@-1' is not NODE@SECONDS" ;;
+fail_inf_time) args=(run --fail 1@inf) want="--fail: '1@inf' is not NODE@SECONDS" ;;
+fail_node_overflow) args=(run --fail 99999999999999999999@1) want="--fail: '99999999999999999999@1' is not NODE@SECONDS" ;;
+fail_twice) args=(run --fail 1@1,1@2) want="names node 1 twice" ;;
+fail_no_time) args=(run --fail 2) want="--fail: '2' is not NODE@SECONDS" ;;
+fault_drop_one) args=(run --fault drop:1) want="drop:P needs a probability P from 0 to below 1" ;;
+fault_unknown_item) args=(run --fault lose:0.1) want="--fault: item 'lose:0.1': the items are" ;;
+fault_trailing_comma) args=(run --fault drop:0.1,) want="ends with a comma" ;;
+fault_link_unknown) args=(run --platform "$small" --n 64 --block 16 --fault link:n9-nic:2) want="--fault link:n9-nic: platform $small has no link of that name" ;;
+fault_link_factor_below_one) args=(run --fault link:n1-nic:0.5) want="FACTOR from 1 to 1e6" ;;
+fault_real) args=(run --backend real --fault drop:0.1) want="--fault is for the simulator (--backend sim)" ;;
+fault_json_number) args=(run "$tmp/fault-number.json") want="fault" ;;
 simgrid_cfg_real) args=(run --backend real --cfg=network/model:LV08) want="--cfg=network/model:LV08: SimGrid's setting, for the simulator (--backend sim)" ;;
 pack_copies_real) args=(run --backend real --devices gpu --pack-copies on) want="--pack-copies on: the real backend copies each subscription on its own" ;;
 bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;

@@ -26,6 +26,8 @@ typedef struct loop {
   uint64_t seq;
   double now;
   uint64_t rng;
+  uint64_t fault_rng;  /* the fault plan's draws */
+  unsigned char *lost; /* [node]: lost by the fault plan */
   nw_node **nodes;
   struct node_be *be;
   /* driver handshake */
@@ -111,6 +113,19 @@ static uint64_t be_random(void *be) {
   return nw_rng_next(&((node_be *)be)->l->rng);
 }
 
+/* The fault plan's lateness for one message between nodes: rto_s per attempt drawn lost, plus
+ * delay_s when drawn late (the simulator's rule, backends/simgrid/sim_faults.c). */
+static double fault_delay(loop *l) {
+  const nw_fault_plan *p = &l->cfg.faults;
+  double late = 0;
+  while (p->drop_p > 0 && (double)(nw_rng_next(&l->fault_rng) >> 11) * 0x1.0p-53 < p->drop_p)
+    late += p->rto_s;
+  if (p->delay_s > 0 &&
+      (p->delay_p >= 1 || (double)(nw_rng_next(&l->fault_rng) >> 11) * 0x1.0p-53 < p->delay_p))
+    late += p->delay_s;
+  return late;
+}
+
 static double jitter(loop *l) {
   return l->cfg.jitter_s > 0 ? l->cfg.jitter_s * (double)(nw_rng_next(&l->rng) % 1000) / 1000.0
                              : 0.0;
@@ -122,6 +137,12 @@ static void link_next(node_be *b) {
   loop *l = b->l;
   nw_send_class c;
   transfer *x = nw_sendq_start(&b->out, &c);
+  while (x && l->lost[b->id]) { /* a lost node starts no transfer */
+    nw_sendq_done(&b->out, c);
+    free(x->buf);
+    free(x);
+    x = nw_sendq_start(&b->out, &c);
+  }
   if (!x)
     return;
   b->on_link = c;
@@ -137,6 +158,8 @@ static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
   loop *l = b->l;
   double extra =
       l->cfg.message_delay ? l->cfg.message_delay(l->cfg.script, b->id, dst, ch, buf, len) : 0.0;
+  if (dst != b->id)
+    extra += fault_delay(l);
   if (dst != b->id && ch != NW_CHANNEL_CONTROL && l->cfg.serial_data) {
     transfer *x = malloc(sizeof *x);
     nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
@@ -285,22 +308,24 @@ static void declare_stuck(loop *l) {
 }
 
 void loop_config_defaults(loop_config *c) {
-  *c = (loop_config){.nodes = 4,
-                     .devices = 2,
-                     .functional = 1,
-                     .latency_s = 1e-5,
-                     .bandwidth = 1e9,
-                     .speed = 1e9,
-                     .jitter_s = 0,
-                     .slow_node_factor = 1,
-                     .serial_data = 0,
-                     .check_views = 1, /* every loop test also checks its kernels' bytes */
-                     .seed = 1,
-                     .sched = {.pipeline = 1,
-                               .steal_retry_s = 0,
-                               .multi_assign = 1,
-                               .prosteal = 1,
-                               .prefetch_priority = NW_PREFETCH_LOW}};
+  *c = (loop_config){
+      .nodes = 4,
+      .devices = 2,
+      .functional = 1,
+      .latency_s = 1e-5,
+      .bandwidth = 1e9,
+      .speed = 1e9,
+      .jitter_s = 0,
+      .slow_node_factor = 1,
+      .serial_data = 0,
+      .check_views = 1, /* every loop test also checks its kernels' bytes */
+      .seed = 1,
+      .faults = {.rto_s = NW_FAULT_RTO_DEFAULT, .delay_p = 1, .detect_s = NW_FAULT_DETECT_DEFAULT},
+      .sched = {.pipeline = 1,
+                .steal_retry_s = 0,
+                .multi_assign = 1,
+                .prosteal = 1,
+                .prefetch_priority = NW_PREFETCH_LOW}};
 }
 
 nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *args,
@@ -308,6 +333,8 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   loop *l = calloc(1, sizeof *l);
   l->cfg = *c;
   l->rng = c->seed;
+  l->fault_rng = c->seed ^ 0xD1B54A32D192ED03ull;
+  l->lost = calloc((size_t)c->nodes, 1);
   l->app = app;
   l->args = args;
   l->outcome.verified = -1;
@@ -340,6 +367,16 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   }
   l->rt =
       (nw_runtime){.post = driver_post, .be = l, .functional = c->functional, .nodes = c->nodes};
+  /* The plan's losses, earliest first; each happens when the cluster's next event is no
+   * earlier (never while the loop waits for the driver, whose calls take no time). */
+  nw_fault_fail losses[NW_MAX_FAILS];
+  int nloss = 0, next_loss = 0;
+  for (int i = 0; i < c->faults.nfail; i++) {
+    int j = nloss++;
+    for (; j > 0 && losses[j - 1].at_s > c->faults.fail[i].at_s; j--)
+      losses[j] = losses[j - 1];
+    losses[j] = c->faults.fail[i];
+  }
   pthread_t driver;
   pthread_create(&driver, NULL, driver_main, l);
   int ended = 0;
@@ -356,6 +393,21 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
       nw_event ev = {.kind = NW_EVENT_DRIVER, .call = call};
       push(l, l->now, 0, ev);
     }
+    if (next_loss < nloss && losses[next_loss].at_s <= l->heap[0].at) {
+      int lost = losses[next_loss].node;
+      l->now = losses[next_loss++].at_s;
+      if (lost >= c->nodes || l->lost[lost] || nw_node_finished(l->nodes[lost]))
+        continue;
+      for (int k = 0; k < c->nodes; k++) /* node 0's loss reaches itself: it ends the run */
+        if (lost == 0 ? k == 0 : k != lost && !l->lost[k])
+          push(l, l->now + (lost == 0 ? 0 : c->faults.detect_s), k,
+               (nw_event){.kind = NW_EVENT_NODE_LOST, .src = lost, .at_s = l->now});
+      if (lost != 0) {
+        l->lost[lost] = 1;
+        ended++;
+      }
+      continue;
+    }
     pending p = pop(l);
     l->now = p.at;
     if (p.link_free) {
@@ -365,6 +417,11 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
       continue;
     }
     nw_node *node = l->nodes[p.node];
+    if (l->lost[p.node]) { /* what reaches a lost node vanishes */
+      if (p.ev.kind == NW_EVENT_MESSAGE)
+        free(p.ev.buf);
+      continue;
+    }
     if (p.ev.kind == NW_EVENT_EXEC_DONE && l->cfg.functional && l->cfg.kernel_at_done)
       nw_exec_run(p.ev.exec);
     if (nw_node_finished(node)) { /* late arrivals after the end are dropped */
@@ -413,6 +470,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   free(l->be);
   free(l->heap);
   free(l->cluster);
+  free(l->lost);
   pthread_mutex_destroy(&l->mu);
   pthread_cond_destroy(&l->cv);
   free(l);

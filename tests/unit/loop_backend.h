@@ -41,6 +41,11 @@ typedef struct loop_config {
    * entries; NULL: CPUs of one core at `speed`. A test may describe a device as a GPU to pin a
    * policy's weighting; it still executes at `speed`. */
   const nw_device_desc *cluster;
+  /* Faults (core/node/faults.h), as the simulator injects them: lost messages sent again after
+   * rto_s, late ones, nodes lost at a time (NW_EVENT_NODE_LOST to the others detect_s later;
+   * node 0's at once to itself). Link faults have no meaning here (no links): ignored. Draws
+   * come from a generator of their own, so a plan without faults changes nothing. */
+  nw_fault_plan faults;
 } loop_config;
 
 void loop_config_defaults(loop_config *c);

@@ -1,0 +1,132 @@
+/* sim_faults.c: see sim_faults.h. */
+#include "sim_faults.h"
+
+#include <simgrid/engine.h>
+#include <simgrid/link.h>
+#include <stdio.h>
+#include <string.h>
+#include <xbt/sysdep.h>
+
+#include "rng.h"
+
+/* A uniform draw in [0, 1). */
+static double uniform(sim_world *w) {
+  return (double)(nw_rng_next(&w->fault_rng) >> 11) * 0x1.0p-53;
+}
+
+double sim_faults_message_delay(sim_world *w) {
+  const nw_fault_plan *p = &w->cfg->faults;
+  double late = 0;
+  if (p->drop_p > 0)
+    while (uniform(w) < p->drop_p) { /* each attempt is lost anew with the same probability */
+      late += p->rto_s;
+      w->faults.retransmissions++;
+    }
+  if (p->delay_s > 0 && (p->delay_p >= 1 || uniform(w) < p->delay_p)) {
+    late += p->delay_s;
+    w->faults.delayed++;
+  }
+  return late;
+}
+
+static void post_lost(sim_node *to, int node, double at_s) {
+  nw_event *ev = sim_new_event(NW_EVENT_NODE_LOST);
+  ev->src = node;
+  ev->at_s = at_s;
+  sim_post(to, ev);
+}
+
+/* Loses its node (the actor's data) at the plan's time; see sim_faults.h. */
+static void lose_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_node *sn = sg_actor_self_get_data();
+  sim_world *w = sn->w;
+  const nw_fault_plan *p = &w->cfg->faults;
+  double at = 0;
+  for (int i = 0; i < p->nfail; i++)
+    if (p->fail[i].node == sn->id)
+      at = p->fail[i].at_s;
+  sg_actor_sleep_for(at - simgrid_get_clock());
+  if (w->driver_done || nw_node_finished(sn->node))
+    return; /* the run was over */
+  if (w->faults.nodes_lost++ == 0 || at < w->faults.first_loss_s)
+    w->faults.first_loss_s = at;
+  if (sn->id == 0) { /* the driver's node: the run ends with the reason */
+    post_lost(sn, 0, at);
+    return;
+  }
+  sn->lost = 1;
+  sg_sem_release(sn->q.sem); /* its loop wakes, sees it, and ends */
+  sg_actor_sleep_for(p->detect_s);
+  for (int i = 0; i < w->nodes; i++)
+    if (!w->node[i].lost && !nw_node_finished(w->node[i].node))
+      post_lost(&w->node[i], sn->id, at);
+}
+
+static void slow_link(sim_link_fault *f) {
+  for (int h = 0; h < 2; h++)
+    if (f->link[h])
+      sg_link_set_bandwidth(f->link[h], sg_link_get_bandwidth(f->link[h]) / f->plan->factor);
+  sim_world *w = f->w;
+  for (int i = 0; i < w->nodes; i++) /* control messages' travel times are read again */
+    if (w->node[i].route_bandwidth)
+      memset(w->node[i].route_bandwidth, 0, (size_t)w->nodes * sizeof(double));
+}
+
+static void link_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  sim_link_fault *f = sg_actor_self_get_data();
+  sg_actor_sleep_for(f->plan->from_s - simgrid_get_clock());
+  slow_link(f);
+}
+
+/* The platform's link `name`, or its halves name_UP and name_DOWN (a SPLITDUPLEX link). */
+static int find_link(const char *name, sg_link_t out[2]) {
+  size_t count = sg_link_count(), len = strlen(name);
+  sg_link_t *all = sg_link_list();
+  out[0] = out[1] = NULL;
+  for (size_t i = 0; all && i < count; i++) {
+    const char *ln = sg_link_get_name(all[i]);
+    if (!strcmp(ln, name)) {
+      out[0] = all[i];
+      out[1] = NULL;
+      break;
+    }
+    if (!strncmp(ln, name, len) && (!strcmp(ln + len, "_UP") || !strcmp(ln + len, "_DOWN")))
+      out[ln[len + 1] == 'U' ? 0 : 1] = all[i];
+  }
+  xbt_free(all);
+  return out[0] || out[1];
+}
+
+nw_status sim_faults_setup(sim_world *w, nw_run_result *res) {
+  const nw_fault_plan *p = &w->cfg->faults;
+  w->fault_rng = w->cfg->seed ^ 0xD1B54A32D192ED03ull;
+  if (nw_fault_check_nodes(p, w->nodes, res->error, sizeof res->error) != NW_OK)
+    return NW_ERR_ARG;
+  for (int i = 0; i < p->nlink; i++) {
+    sim_link_fault *f = &w->links[i];
+    *f = (sim_link_fault){.w = w, .plan = &p->link[i]};
+    if (!find_link(p->link[i].name, f->link)) {
+      snprintf(res->error, sizeof res->error,
+               "--fault link:%s: platform %.300s has no link of that name", p->link[i].name,
+               w->cfg->platform);
+      return NW_ERR_ARG;
+    }
+  }
+  return NW_OK;
+}
+
+void sim_faults_start(sim_world *w) {
+  const nw_fault_plan *p = &w->cfg->faults;
+  for (int i = 0; i < p->nlink; i++) {
+    if (p->link[i].from_s > 0)
+      sim_spawn("fault-link", w->node[0].host, link_actor, &w->links[i], 1, STACK_SERVICE);
+    else
+      slow_link(&w->links[i]);
+  }
+  for (int i = 0; i < p->nfail; i++) {
+    sim_node *sn = &w->node[p->fail[i].node];
+    sim_spawn("fault-node", sn->host, lose_actor, sn, 1, STACK_SERVICE);
+  }
+}
