@@ -58,9 +58,11 @@ void report_text(const tool_options *o, const nw_run_result *r) {
          (unsigned long long)r->total.multi_assigned,
          (unsigned long long)r->total.multi_assign_wins, (unsigned long long)r->total.cancelled);
   if (nw_fault_plan_active(&c->faults))
-    printf("  faults       %llu messages sent again, %llu held back, %d nodes lost\n",
+    printf("  faults       %llu messages sent again, %llu held back, %d nodes lost; %llu tasks "
+           "rolled back and run again (%llu subtasks done twice, %.6f s lost)\n",
            (unsigned long long)r->faults.retransmissions, (unsigned long long)r->faults.delayed,
-           r->faults.nodes_lost);
+           r->faults.nodes_lost, (unsigned long long)r->total.tasks_restarted,
+           (unsigned long long)r->total.subtasks_reexecuted, r->total.time_lost_s);
   uint64_t rb = r->total.locality_read_bytes, lb = r->total.locality_local_bytes;
   printf("  locality     %s: %.3f of %.3f GB read were local at task start (%.1f%%)\n",
          c->sched.locality ? "on" : "off", (double)lb / 1e9, (double)rb / 1e9,
@@ -136,6 +138,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
                           : c->args.spread ? "spread"
                                            : "node0");
   cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
+  cJSON_AddNumberToObject(j, "first_submit_s", r->first_submit_s);
   cJSON_AddNumberToObject(j, "gflops", r->gflops);
   cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
   cJSON_AddNumberToObject(j, "steals_attempted", (double)r->total.steals_attempted);
@@ -210,6 +213,10 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(f, "retransmissions", (double)r->faults.retransmissions);
     cJSON_AddNumberToObject(f, "delayed", (double)r->faults.delayed);
     cJSON_AddNumberToObject(f, "nodes_lost", r->faults.nodes_lost);
+    cJSON_AddNumberToObject(f, "recoveries", (double)r->total.recoveries);
+    cJSON_AddNumberToObject(f, "tasks_restarted", (double)r->total.tasks_restarted);
+    cJSON_AddNumberToObject(f, "subtasks_reexecuted", (double)r->total.subtasks_reexecuted);
+    cJSON_AddNumberToObject(f, "time_lost_s", r->total.time_lost_s);
   }
   add_runtime_costs(j, &r->total.rt);
   /* Counters kept per node rather than per device. */

@@ -819,6 +819,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
   nc->kinds = w->app->kinds;
   nc->calibrate = cfg->calibrate;
   nc->measure = cfg->perfmodel != NULL;
+  nc->resilient = cfg->faults.nfail > 0; /* a run that loses nodes survives them */
   int cpus[NW_MAX_NODES], group[NW_MAX_NODES];
   for (int i = 0; i < w->nodes && st == NW_OK; i++) {
     char name[32];

@@ -3,8 +3,9 @@
  * Unicorn compresses the data a reduction sends between nodes, and a GPU's results for a reduced
  * space before they are copied to the host (encoded on the GPU: backends/real/real_rle.cu
  * writes this same format): the arrays it reduces are sparse (PageRank's contribution arrays:
- * uint64 fixed-point values, mostly zero), so runs of zero bytes travel as their lengths. Only zeros are run-length coded: other repeated bytes are rare
- * in such data and would cost a compare per byte on every message.
+ * uint64 fixed-point values, mostly zero), so runs of zero bytes travel as their lengths. Only
+ * zeros are run-length coded: other repeated bytes are rare in such data and would cost a compare
+ * per byte on every message.
  *
  * Byte layout of an encoding of n input bytes:
  *   byte 0   0 = stored: the n input bytes follow verbatim (n + 1 bytes in all);

@@ -65,6 +65,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     uint64_t bytes = nw_space_copy_bytes(size, pitch);
     s->data = calloc(1, bytes);
     ok = s->data != NULL;
+    if (ok && n->members && n->cfg.id == 0) /* recover.c: node 0's replica */
+      ok = (s->replica = calloc(1, bytes)) != NULL;
     if (ok && n->cfg.gpus > 0 && n->be.ops->host_memory)
       n->be.ops->host_memory(n->be.be, s->data, bytes, 1);
   }
@@ -82,6 +84,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     nw_region_free(&s->served);
     unpin(n, s);
     free(s->data);
+    free(s->replica);
     free(s);
     return NULL;
   }
@@ -200,6 +203,7 @@ void nw_space_free_all(nw_node *n) {
     trace_forget(s);
     unpin(n, s);
     free(s->data);
+    free(s->replica);
     free(s);
   }
 }
@@ -586,4 +590,64 @@ void nw_space_round_settled(nw_node *n, nw_space_state *s) {
     nw_region_free(&x->need);
     free(x);
   }
+}
+
+nw_status nw_space_recovered(nw_node *n, nw_space_state *s, uint64_t version, int keep,
+                             const nw_region *reports) {
+  nw_directory_free(s->dir);
+  s->dir = NULL;
+  while (s->held) { /* requests of the old epoch: their requesters forgot them */
+    nw_held_fetch *h = s->held;
+    s->held = h->next;
+    nw_region_free(&h->need);
+    free(h);
+  }
+  s->updating = 0;
+  trace_forget(s);
+  nw_region_clear(&s->inflight);
+  s->version = version;
+  s->master = s->creator = 0;
+  s->shared = 1;
+  if (!keep) { /* a rolled-back task wrote it: what this node held may be its results */
+    nw_region_clear(&s->owned);
+    nw_region_clear(&s->resident);
+  }
+  if (n->cfg.id != 0)
+    return NW_OK;
+  /* Node 0 masters it: survivors keep what they own of a kept space, node 0 owns the rest,
+   * and the bytes it did not own before (the lost node's, or all of a space not kept) come
+   * from the replica: the state before the tasks rolled back, after every completed one. */
+  int nodes = n->cfg.nodes;
+  nw_region *lost = calloc((size_t)nodes, sizeof *lost);
+  nw_region fresh;
+  nw_region_init(&fresh, s->pitch);
+  nw_status st = lost ? nw_directory_create(nodes, s->pitch, s->size, 0, &s->dir) : NW_ERR_NOMEM;
+  for (int k = 0; k < nodes && lost; k++)
+    nw_region_init(&lost[k], s->pitch);
+  for (int k = 1; keep && reports && k < nodes && st == NW_OK; k++)
+    if (!nw_region_empty(&reports[k]))
+      st = nw_directory_assign(s->dir, k, &reports[k], lost);
+  if (st == NW_OK)
+    st = nw_region_copy(&fresh, nw_directory_owned_by(s->dir, 0));
+  if (st == NW_OK)
+    st = nw_region_subtract(&fresh, &s->owned);
+  uint64_t bytes = st == NW_OK ? nw_region_bytes(&fresh) : 0;
+  unsigned char *tmp = s->replica && bytes ? malloc(bytes) : NULL;
+  if (tmp) {
+    nw_region_gather(&fresh, s->replica, tmp);
+    nw_region_scatter(&fresh, tmp, s->data);
+    free(tmp);
+  } else if (s->replica && bytes) {
+    st = NW_ERR_NOMEM;
+  }
+  nw_region_clear(&s->owned);
+  if (st == NW_OK)
+    st = nw_region_add(&s->owned, nw_directory_owned_by(s->dir, 0));
+  if (st == NW_OK)
+    st = nw_region_add(&s->resident, &s->owned); /* its other copies stay valid */
+  for (int k = 0; k < nodes && lost; k++)
+    nw_region_free(&lost[k]);
+  free(lost);
+  nw_region_free(&fresh);
+  return st;
 }

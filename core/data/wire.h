@@ -36,7 +36,12 @@ typedef enum {
   MSG_CLAIM,          /* node 0 -> all: the driver wrote these regions; node 0 owns them now */
   MSG_POLICY,         /* a scheduling policy's own message: task id, then the policy's payload */
   MSG_PERF_SAMPLES,   /* node -> node 0: subtask durations it measured (sched/perfdata.h) */
-  MSG_REDUCE          /* node -> its parent in a reduced space's tree: a partial result */
+  MSG_REDUCE,         /* node -> its parent in a reduced space's tree: a partial result */
+  /* Surviving a lost node (core/node/recover.c; resilient runs only) */
+  MSG_BACKUP,        /* node -> node 0 at a task's end: the bytes it wrote, for the replica */
+  MSG_RECOVER,       /* node 0 -> survivors: a node was lost; abort, forget, renumber */
+  MSG_RECOVER_READY, /* survivor -> node 0: done, and the highest space version it had */
+  MSG_RECOVER_DONE   /* node 0 -> survivors: node 0 owns and masters every space now */
 } nw_msg_type;
 
 typedef struct nw_writer {

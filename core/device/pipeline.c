@@ -511,7 +511,7 @@ static void exec_done(nw_node *n, nw_exec *e) {
     slot->current = NULL;
     slot->state = DEV_IDLE;
   }
-  if (n->policy->executed)
+  if (n->policy->executed && !t->aborted) /* a rolled-back task's policy is gone */
     n->policy->executed(n, t, e);
   int space;
   uint64_t byte;

@@ -150,7 +150,7 @@ static void place_step(nw_node *n) {
       st = nw_space_claim(n, s, &n->place_what, &n->place_acks);
     } else if (n->place_phase == PLACE_CLAIM && c->kind == CALL_SPACE_PLACE) {
       n->place_phase = PLACE_GIVE;
-      st = nw_space_give(n, s, &n->place_what, c->node, &n->place_acks);
+      st = nw_space_give(n, s, &n->place_what, n->place_to, &n->place_acks);
     } else {
       break;
     }
@@ -172,6 +172,10 @@ static void space_place(nw_node *n, nw_driver_call *c) {
     place_answer(n, st);
     return;
   }
+  /* The driver numbers nodes as the run began; after a loss (recover.c) the survivors are
+   * renumbered, and bytes placed on a lost node stay on node 0. */
+  int to = nw_recover_logical_id(n, c->node);
+  n->place_to = to < 0 ? 0 : to;
   if (!s->shared && nw_region_contains(&s->owned, &n->place_what)) {
     n->place_phase = PLACE_CLAIM; /* before any task: node 0 holds it, nobody else has a copy */
   } else {
@@ -199,8 +203,10 @@ static void space_write(nw_node *n, nw_driver_call *c) {
   nw_space_state *s = nw_space_find(n, c->space->id);
   if (refuse_if_used(n, c, s, "nw_space_write"))
     return;
-  if (n->cfg.functional)
+  if (n->cfg.functional) {
     memcpy(s->data + c->offset, c->src, c->length);
+    nw_recover_replica_write(n, s, c->offset, c->src, c->length);
+  }
   nw_region_init(&n->place_what, s->pitch);
   n->place_call = c;
   n->place_phase = PLACE_CLAIM;
@@ -423,6 +429,10 @@ uint64_t nw_driver_call_bytes(const nw_driver_call *c) {
 }
 
 void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
+  if (nw_recover_busy(n)) {
+    n->deferred_call = c; /* the driver makes one call at a time */
+    return;
+  }
   switch (c->kind) {
   case CALL_SPACE_CREATE:
     space_create(n, c);
@@ -453,5 +463,26 @@ void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
     }
     answer(n, c, NW_OK);
     break;
+  }
+}
+
+void nw_driver_recovered(nw_node *n) {
+  nw_driver_call *again = NULL;
+  if (n->read_call) { /* its fetches went to the old owners: node 0 owns everything now */
+    again = n->read_call;
+    n->read_call = NULL;
+    nw_region_free(&n->read_need);
+  } else if (n->place_call) { /* it starts over: gathering, claiming, giving */
+    again = n->place_call;
+    n->place_call = NULL;
+    n->place_acks = 0;
+    nw_region_free(&n->place_what);
+  }
+  if (again)
+    nw_driver_on_call(n, again);
+  if (n->deferred_call) {
+    nw_driver_call *c = n->deferred_call;
+    n->deferred_call = NULL;
+    nw_driver_on_call(n, c);
   }
 }

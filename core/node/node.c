@@ -43,7 +43,7 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
     if (cfg->device_kind[d] == NW_DEVICE_CPU)
       n->stats.device[d].cores = cfg->device_cores[d] > 1 ? cfg->device_cores[d] : 1;
   }
-  if (nw_gpu_init(n) != NW_OK) {
+  if (nw_gpu_init(n) != NW_OK || nw_recover_init(n) != NW_OK) {
     nw_gpu_free(n);
     free(n);
     return NW_ERR_NOMEM;
@@ -79,6 +79,7 @@ void nw_node_destroy(nw_node *n) {
   nw_bufpool_free(&n->views);
   nw_gpu_free(n);
   nw_trace_free(&n->trace);
+  nw_recover_free(n);
   free(n);
 }
 
@@ -110,7 +111,7 @@ void nw_node_trace_span(nw_node *n, nw_trace_kind kind, int device, const nw_tas
                     .end_s = end_s,
                     .task = t ? t->id : 0,
                     .subtask = subtask,
-                    .node = n->cfg.id,
+                    .node = nw_node_home(n),
                     .device = device,
                     .kind = (int32_t)kind,
                     .task_kind = -1,
@@ -144,9 +145,15 @@ void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t pay
       n->stats.messages_control++;
     }
   }
+  nw_recover_tag(n, w); /* resilient runs: the epoch, last */
+  if (w->oom) {
+    nw_w_free(w);
+    nw_node_fail(n, "node %d: out of memory building a message", n->cfg.id);
+    return;
+  }
   /* In phantom mode the payload is not in the buffer; the wire still carries it. */
   uint64_t wire = w->len + (n->cfg.functional ? 0 : payload_bytes);
-  n->be.ops->send(n->be.be, dst, ch, w->buf, w->len, wire);
+  n->be.ops->send(n->be.be, nw_recover_backend_id(n, dst), ch, w->buf, w->len, wire);
   memset(w, 0, sizeof *w);
 }
 
@@ -184,7 +191,7 @@ static int stash_if_early(nw_node *n, uint64_t task, int src, void *buf, size_t 
   return 1;
 }
 
-static void handle_message(nw_node *n, int src, void *buf, size_t len);
+static void handle_admitted(nw_node *n, int src, void *buf, size_t len);
 
 /* Replays, oldest first, the messages stashed for tasks that have now started. */
 static void replay_stash(nw_node *n) {
@@ -202,7 +209,7 @@ static void replay_stash(nw_node *n) {
   while (ready) {
     nw_stashed *s = ready;
     ready = s->next;
-    handle_message(n, s->src, s->buf, s->len);
+    handle_admitted(n, s->src, s->buf, s->len);
     free(s);
   }
 }
@@ -214,7 +221,15 @@ static int task_scoped(nw_msg_type t) {
          t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY || t == MSG_REDUCE;
 }
 
+/* A message as it arrived from the backend: in resilient runs its epoch and sender are checked
+ * and its epoch taken off (recover.c); src becomes the sender's logical id. */
 static void handle_message(nw_node *n, int src, void *buf, size_t len) {
+  if (n->members && !nw_recover_admit(n, &src, buf, &len))
+    return; /* dropped, or held for the end of a recovery */
+  handle_admitted(n, src, buf, len);
+}
+
+static void handle_admitted(nw_node *n, int src, void *buf, size_t len) {
   nw_reader r;
   nw_r_init(&r, buf, len);
   nw_msg_type type = (nw_msg_type)nw_r_u8(&r);
@@ -296,6 +311,23 @@ static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   case MSG_REDUCE:
     nw_task_on_reduce(n, src, &r);
     break;
+  case MSG_BACKUP:
+  case MSG_RECOVER:
+  case MSG_RECOVER_READY:
+  case MSG_RECOVER_DONE:
+    if (!n->members) {
+      r.bad = 1;
+      break;
+    }
+    if (type == MSG_BACKUP)
+      nw_recover_on_backup(n, &r);
+    else if (type == MSG_RECOVER)
+      nw_recover_on_recover(n, &r);
+    else if (type == MSG_RECOVER_READY)
+      nw_recover_on_ready(n, src, &r);
+    else
+      nw_recover_on_done(n, &r);
+    break;
   default:
     if (nw_msg_is_policy(type) && n->policy->on_message)
       n->policy->on_message(n, src, type, &r);
@@ -318,20 +350,28 @@ static void on_timer(nw_node *n, uint64_t token) {
     n->policy->on_timer(n, t, d);
 }
 
-/* A node stopped (core/node/faults.h). Its subtasks' results, not yet checked in, and the bytes
- * it owned are gone, and re-running them elsewhere (issue 15, item 6) is not built: node 0 ends
- * the run with one line, the others leave that to it. Node 0 hears of its own loss only so
- * that the driver's run ends with the reason. */
+void nw_node_message(nw_node *n, int src, void *buf, size_t len) {
+  handle_message(n, src, buf, len);
+}
+
+/* A node stopped (core/node/faults.h; `node` is the backend's id). A resilient run recovers
+ * (recover.c), led by node 0. Otherwise its subtasks' results, not yet checked in, and the
+ * bytes it owned are gone: node 0 ends the run with one line, the others leave that to it.
+ * Node 0 hears of its own loss only so that the driver's run ends with the reason. */
 static void on_node_lost(nw_node *n, int node, double at_s) {
   if (n->cfg.id != 0)
     return;
+  if (node != 0 && n->members) {
+    nw_recover_on_lost(n, node, at_s);
+    return;
+  }
   if (node == 0)
     nw_node_fail(n, "node 0, the driver's, was lost at %.6g s: the run cannot go on without it",
                  at_s);
   else
     nw_node_fail(n,
-                 "node %d was lost at %.6g s (noticed at %.6g s): the run is lost, since Narwhal "
-                 "does not yet re-run a lost node's work",
+                 "node %d was lost at %.6g s (noticed at %.6g s): the run is lost, since it was "
+                 "not set up to survive one (nw_node_config.resilient)",
                  node, at_s, n->be.ops->now(n->be.be));
 }
 

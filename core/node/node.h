@@ -134,6 +134,12 @@ typedef struct nw_node_config {
    * copied to the host, and decoded there (paper 4.6; backend.h, nw_copy.encode); functional
    * mode only. */
   int compress_gpu;
+  /* The run survives lost nodes other than node 0 (core/node/recover.c): node 0 keeps a replica
+   * of every space's last completed state, messages carry the recovery epoch, and a lost node
+   * (NW_EVENT_NODE_LOST) rolls back the tasks under way and runs them again on the others. A
+   * backend that can lose nodes (the simulator with --fail) sets it; it costs a copy of every
+   * task's results sent to node 0. */
+  int resilient;
 } nw_node_config;
 
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out);

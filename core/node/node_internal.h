@@ -49,6 +49,9 @@ typedef struct nw_space_state {
    * driver write must tell them (nw_space_claim). */
   int shared;
   nw_directory *dir; /* the master directory; only on the master */
+  /* Node 0 of a resilient run: the space's bytes as the last completed task or driver write
+   * left them (recover.c), functional data only. */
+  unsigned char *replica;
   /* Master: update rounds under way for tasks that write the space (task.c). Meanwhile the
    * directory is half updated, so fetches are held and routed once the round settles. */
   int updating;
@@ -224,6 +227,7 @@ struct nw_task_state {
   int finishing; /* TASK_FINISH seen */
   int running;   /* execs launched and not yet returned */
   int zombie;    /* forgotten, kept only until its running execs return */
+  int aborted;   /* rolled back by a recovery (recover.c): its policy hears nothing more */
   /* Reduced spaces across nodes at the task's end (reduce_tree.c): the tree runs between
    * TASK_FINISH and step 2 below. Per bound space, the next round (-1: this node's part is
    * done), and the partial results children sent, per round, kept until their turn. */
@@ -236,6 +240,11 @@ struct nw_task_state {
   /* node 0 only */
   uint64_t done; /* subtasks committed anywhere */
   int masters_pending;
+  /* Resilient runs (recover.c): when it started here, the MSG_BACKUP still awaited, and what
+   * they brought, applied to the replica when the task completes. */
+  double started_s;
+  int backups_pending;
+  struct nw_backup *backups;
   /* master only: ownership updates (paper section 3, step 3) */
   int updates_pending;
   int acks_pending;
@@ -307,6 +316,10 @@ struct nw_task {
   int ndeps;
   struct nw_task *live_next; /* the runtime's live handles (api.c) */
   int started, complete;     /* node 0's: TASK_START went out; every subtask done */
+  /* Node 0 of a resilient run (recover.c): when it last started, and whether a recovery rolled
+   * it back and has not started it again yet. */
+  double started_s;
+  int restart_pending;
   nw_status result;
   double flops; /* cost-model work of all subtasks (CPU) */
   /* Nested tasks (nested.c). parent: the task whose spawn callback created this one (NULL for
@@ -335,8 +348,38 @@ typedef struct nw_gpu_state {
   nw_gpu_cache cache;
 } nw_gpu_state;
 
+/* Surviving lost nodes (recover.c); allocated in resilient runs only. Ids in the node's
+ * configuration are logical: after a loss the survivors are renumbered 0..nodes-1 in their
+ * original order, so that every policy and protocol sees an ordinary smaller cluster; the
+ * backend keeps the original ids. */
+typedef struct nw_membership {
+  int home;                     /* this node's original (the backend's) id */
+  uint32_t epoch;               /* recoveries begun; every message carries it */
+  int to_backend[NW_MAX_NODES]; /* logical id -> backend id */
+  int to_logical[NW_MAX_NODES]; /* backend id -> logical id; -1: lost */
+  int original_nodes;
+  int original_devices[NW_MAX_NODES];     /* every node's devices, by backend id */
+  const nw_device_desc *original_cluster; /* the backend's, by backend id; may be NULL */
+  nw_device_desc *cluster; /* the survivors' devices (cfg.cluster after a loss), owned here */
+  /* A survivor between MSG_RECOVER and MSG_RECOVER_DONE: messages of the new epoch wait. */
+  int awaiting_done;
+  nw_stashed *held;
+  /* Node 0 during a recovery: MSG_RECOVER_READY still awaited, and the highest space version
+   * reported; the tasks it rolled back, to start again (their driver handles). */
+  int ready_pending;
+  uint64_t max_version;
+  /* The spaces the rolled-back tasks (or a driver placement under way) wrote: node 0 takes
+   * them whole from its replica; the others keep their owners (node 0's list, accumulated over
+   * the recoveries of one epoch's sequence; a survivor's, as node 0 sent it). */
+  uint64_t *dirty;
+  size_t ndirty, capdirty;
+  /* Node 0: what each survivor reported owning of the other spaces (MSG_RECOVER_READY). */
+  struct nw_owned_report *reports;
+} nw_membership;
+
 struct nw_node {
   nw_node_config cfg;
+  nw_membership *members;         /* resilient runs only (recover.c) */
   const struct nw_policy *policy; /* the run's scheduling policy (sched/policy.h) */
   nw_backend be;
   nw_stats stats;
@@ -372,11 +415,13 @@ struct nw_node {
   nw_region read_need;
   nw_driver_call *place_call; /* a driver placement or write waiting for the cluster */
   int place_acks;
-  int place_phase;             /* driver.c: what it waits for */
-  nw_region place_what;        /* the bytes it places or writes */
-  char error[512];             /* first failure of the run */
-  nw_bufpool views;            /* recycled private write views */
-  struct nw_perf_sample *perf; /* measured durations not yet sent to node 0 (perfdata.h) */
+  int place_phase;               /* driver.c: what it waits for */
+  int place_to;                  /* a placement's node, as this node numbers them (recover.c) */
+  nw_driver_call *deferred_call; /* came during a recovery, served after it (recover.c) */
+  nw_region place_what;          /* the bytes it places or writes */
+  char error[512];               /* first failure of the run */
+  nw_bufpool views;              /* recycled private write views */
+  struct nw_perf_sample *perf;   /* measured durations not yet sent to node 0 (perfdata.h) */
   size_t perf_n, perf_cap;
   uint64_t said_calibrating; /* node 0: kinds (bit = index in cfg.kinds) said to calibrate */
   nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
@@ -596,5 +641,49 @@ nw_status nw_subscriptions_scratch(const nw_task_kind *kind, const nw_task_info 
                                    const nw_access *access, uint64_t subtask, nw_region *read,
                                    nw_region *write, nw_scratch *scratch, char *why,
                                    size_t why_len);
+
+/* recover.c: surviving a lost node (resilient runs; n->members NULL otherwise) */
+typedef struct nw_backup nw_backup;
+nw_status nw_recover_init(nw_node *n);
+void nw_recover_free(nw_node *n);
+/* This node's original (backend) id, which traces report. */
+int nw_node_home(const nw_node *n);
+/* A logical node id to the backend's, and back (-1: a lost node). */
+int nw_recover_backend_id(const nw_node *n, int logical);
+int nw_recover_logical_id(const nw_node *n, int backend);
+/* Appends the epoch to a message about to be sent. */
+void nw_recover_tag(const nw_node *n, nw_writer *w);
+/* A message arrived from backend node *src: 1 to handle it (*src now logical, *len without
+ * the epoch); 0 when it was dropped (sent before a recovery, or by a lost node) or held until
+ * the recovery under way is done; the buffer is then no longer the caller's. */
+int nw_recover_admit(nw_node *n, int *src, void *buf, size_t *len);
+/* A recovery is under way here: no task starts, driver calls wait. */
+int nw_recover_busy(const nw_node *n);
+void nw_recover_on_lost(nw_node *n, int backend_id, double at_s);
+void nw_recover_on_recover(nw_node *n, nw_reader *r);
+void nw_recover_on_ready(nw_node *n, int src, nw_reader *r);
+void nw_recover_on_done(nw_node *n, nw_reader *r);
+void nw_recover_send_backup(nw_node *n, nw_task_state *t);
+void nw_recover_on_backup(nw_node *n, nw_reader *r);
+void nw_recover_task_complete(nw_node *n, nw_task_state *t);
+void nw_recover_replica_write(nw_node *n, nw_space_state *s, uint64_t offset, const void *src,
+                              uint64_t len);
+void nw_backups_free(nw_backup *b);
+/* node.c: handles a message as if it had just arrived from backend node src (recover.c's
+ * replay of held messages). */
+void nw_node_message(nw_node *n, int src, void *buf, size_t len);
+/* space.c: a recovery's end on this node. Every node forgets s's requests in flight and held,
+ * node 0 masters s from now on, and s moves to `version`. keep 0 (a rolled-back task wrote s):
+ * node 0 owns all of it, from its replica, and the others forget what they owned and held of
+ * it. keep 1: the owners keep their bytes and everyone their copies; on node 0, reports[k]
+ * (k > 0, cfg.nodes entries; NULL: none) is what survivor k owns, and node 0 owns the rest,
+ * taking from the replica the bytes it did not own before (the lost node's). */
+nw_status nw_space_recovered(nw_node *n, nw_space_state *s, uint64_t version, int keep,
+                             const nw_region *reports);
+/* task.c: node 0 completes t once its masters and its backups are all in. */
+void nw_task_maybe_complete(nw_node *n, nw_task_state *t);
+/* driver.c: a recovery is done: calls that were waiting on the cluster start over, and one
+ * that came meanwhile is served. */
+void nw_driver_recovered(nw_node *n);
 
 #endif

@@ -195,6 +195,11 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->fetch_requests += s->fetch_requests;
     t->stale_data_dropped += s->stale_data_dropped;
     t->stale_fetches_dropped += s->stale_fetches_dropped;
+    t->recoveries += s->recoveries;
+    t->tasks_restarted += s->tasks_restarted;
+    t->subtasks_reexecuted += s->subtasks_reexecuted;
+    t->time_lost_s += s->time_lost_s;
+    t->stale_epoch_dropped += s->stale_epoch_dropped;
     t->multi_assigned += s->multi_assigned;
     t->multi_assign_wins += s->multi_assign_wins;
     t->cancelled += s->cancelled;
@@ -252,6 +257,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
   res->total.total_flops = root->total_flops;
   res->subtasks = res->total.subtasks_executed;
   res->makespan_s = root->task_last_complete_s - root->task_first_submit_s;
+  res->first_submit_s = root->task_first_submit_s;
   res->gflops = res->makespan_s > 0 ? root->total_flops / res->makespan_s / 1e9 : 0.0;
   return NW_OK;
 }

@@ -136,6 +136,7 @@ typedef struct nw_run_result {
   int verified;           /* -1: not checked */
   uint64_t stale_reads;   /* reads the app's own checks found stale (nw_app_outcome) */
   double makespan_s;      /* first task submission to last task completion */
+  double first_submit_s;  /* when the first task was submitted, from the run's start */
   nw_fault_counts faults; /* what the fault plan did (all 0 without one) */
   double gflops;          /* cost-model flops / makespan */
   uint64_t subtasks;

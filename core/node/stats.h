@@ -87,6 +87,14 @@ typedef struct nw_stats {
   /* fetch requests made under an older version of their space (data of an ended task), dropped
    * by the master or owner instead of answered */
   uint64_t stale_fetches_dropped;
+  /* Surviving lost nodes (core/node/recover.c), counted on node 0: recoveries made, tasks
+   * rolled back and run again, subtasks those had committed (their work done twice), and the
+   * time from each rolled-back task's start to its restart (work thrown away, the loss's
+   * detection and the recovery itself). Messages dropped because they were sent before a
+   * recovery, on every node. */
+  uint64_t recoveries, tasks_restarted, subtasks_reexecuted;
+  double time_lost_s;
+  uint64_t stale_epoch_dropped;
   uint64_t multi_assigned;    /* running subtasks this node's devices gave a copy of */
   uint64_t multi_assign_wins; /* copies run here that finished first (the later device) */
   uint64_t cancelled;         /* instances here whose result was (or will be) discarded */

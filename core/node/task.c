@@ -54,6 +54,7 @@ void nw_task_free(nw_task_state *t) {
   }
   nw_locality_free(t->loc);
   nw_reduce_tree_free(t);
+  nw_backups_free(t->backups);
   if (t->policy_state && t->policy_state_free)
     t->policy_state_free(t->policy_state);
   if (t->lost) {
@@ -141,6 +142,8 @@ static int busy_before(const nw_node *n, const nw_submitted *e) {
  * run at once, sharing the devices. Task ids are given here, in start order, which is the
  * order every node starts them in (node.c). With sequential_tasks, one task at a time. */
 void nw_task_start_ready(nw_node *n) {
+  if (nw_recover_busy(n))
+    return; /* the recovery starts them when it is done (recover.c) */
   int running = 0;
   for (nw_submitted *e = n->submitted; e; e = e->next) {
     if (e->task->started) {
@@ -167,6 +170,7 @@ void nw_task_start_ready(nw_node *n) {
 
 static void start_task(nw_node *n, nw_task *task) {
   task->started = 1;
+  task->started_s = n->be.ops->now(n->be.be);
   n->stats.tasks_run++;
   n->stats.tasks_nested += task->parent != NULL;
   task->id = n->next_task_id++;
@@ -206,6 +210,7 @@ static void start_task(nw_node *n, nw_task *task) {
     nw_writer copy = w;
     if (k + 1 < n->cfg.nodes) { /* every destination gets its own buffer */
       copy.buf = malloc(w.len);
+      copy.cap = w.len; /* its own buffer: what nw_node_send appends must grow it */
       if (!copy.buf) {
         nw_w_free(&w);
         nw_node_fail(n, "node 0: out of memory");
@@ -303,6 +308,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
 
 static void complete_task(nw_node *n, nw_task_state *t) {
   n->stats.task_last_complete_s = n->be.ops->now(n->be.be);
+  nw_recover_task_complete(n, t); /* resilient runs: the replica takes its results */
   uint64_t id = t->id;
   nw_task_release(n, t);
   nw_driver_task_complete(n, id, NW_OK);
@@ -320,6 +326,8 @@ static void broadcast_finish(nw_node *n, nw_task_state *t) {
       masters[nm++] = m;
   }
   t->masters_pending = nm;
+  /* Resilient runs: every other node's MSG_BACKUP of what it wrote (recover.c). */
+  t->backups_pending = n->members && nm > 0 ? n->cfg.nodes - 1 : 0;
   for (int k = 0; k < n->cfg.nodes; k++) {
     nw_writer w;
     nw_w_init(&w, MSG_TASK_FINISH);
@@ -327,6 +335,11 @@ static void broadcast_finish(nw_node *n, nw_task_state *t) {
     nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
   }
   if (nm == 0)
+    complete_task(n, t);
+}
+
+void nw_task_maybe_complete(nw_node *n, nw_task_state *t) {
+  if (t->masters_pending == 0 && t->backups_pending == 0)
     complete_task(n, t);
 }
 
@@ -485,6 +498,7 @@ void nw_task_on_reduce(nw_node *n, int src, nw_reader *r) {
 
 /* Steps 2 on, once the node's results are final: commit S here, tell the masters. */
 static void publish_writes(nw_node *n, nw_task_state *t) {
+  nw_recover_send_backup(n, t); /* resilient runs: node 0's replica (recover.c) */
   /* Step 2: commit S here; written spaces drop their fetched (now stale) data. */
   int masters[NW_MAX_BOUND_SPACES], nm = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
@@ -610,6 +624,6 @@ void nw_task_on_master_done(nw_node *n, nw_reader *r) {
     r->bad = 1;
     return;
   }
-  if (--t->masters_pending == 0)
-    complete_task(n, t);
+  t->masters_pending--;
+  nw_task_maybe_complete(n, t);
 }

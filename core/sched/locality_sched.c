@@ -181,6 +181,7 @@ static void maybe_assign(nw_node *n, nw_task_state *t) {
       nw_writer copy = w;
       if (k + 1 < nodes) { /* every destination gets its own buffer */
         copy.buf = w.oom ? NULL : malloc(w.len);
+        copy.cap = w.len; /* its own buffer: what nw_node_send appends must grow it */
         if (!copy.buf) {
           nw_w_free(&w);
           fail_oom(n);

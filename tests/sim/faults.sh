@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# faults.sh CASE NARWHAL PLATFORM: one check of the simulator's fault injection (issue 15,
+# faults.sh CASE NARWHAL PLATFORM [APP]: one check of the simulator's fault injection (issue 15,
 # item 5; core/node/faults.h, backends/simgrid/sim_faults.h). Each compares runs made here.
-#   lost_node     --fail 2@T mid-run: exit 1, one line naming node 2 and T, nothing lost
-#                 silently; --fail after the run's end: exit 0, verified, no node lost
+#   survive APP   APP (matmul, conv2d, chain-rw: the read-write chain) loses node 2 while the
+#                 driver sets up, early in, halfway through and late in its tasks, and nodes 2
+#                 and 1 one after the other: every run is bit-identical to the reference
+#                 (core/node/recover.c), and the mid-run losses rolled back and re-ran subtasks;
+#                 a loss after the end changes nothing
+#   survive_copy  a node lost while it runs a copy of a slowed node's subtask (multi-assign),
+#                 found in the trace of the same run without a loss
 #   lost_driver   --fail 0@T: exit 1, one line saying the driver's node was lost
 #   reproducible  a run with lost and late messages twice with the same seed: the same
 #                 makespan; another seed: another makespan
@@ -28,16 +33,53 @@ one_line_failure() {
 }
 
 case $case in
-lost_node)
-  "$nw" "${common[@]}" --json >"$tmp/ref.json" || fail "the run without faults failed"
-  end=$(key "$tmp/ref.json" makespan_s)
-  mid=$(awk -v e="$end" 'BEGIN { printf "%.6f", e / 2 }')
-  one_line_failure "^narwhal: node 2 was lost at $mid s \(noticed at [0-9.e-]+ s\): the run is lost" \
-    --fail "2@$mid"
-  late=$(awk -v e="$end" 'BEGIN { printf "%.6f", e * 2 + 1 }')
-  "$nw" "${common[@]}" --fail "2@$late" --json >"$tmp/late.json" || fail "a failure after the end failed the run"
-  [ "$(key "$tmp/late.json" verified)" = true ] || fail "not verified with a failure after the end"
-  [ "$(key "$tmp/late.json" nodes_lost)" = 0 ] || fail "a node counted lost after the run's end"
+survive | survive_copy)
+  app=${4:-matmul}
+  [ "$case" = survive_copy ] && app=matmul
+  common+=(--app "$app")
+  extra=()
+  [ "$case" = survive_copy ] && extra=(--multi-assign on --slow 1:4)
+  # The reference timeline: the same resilient run (a loss after the end), quick detection.
+  "$nw" "${common[@]}" "${extra[@]}" --fail 3@1e9 --fault detect:0.0001 --json \
+    --trace "$tmp/trace.json" >"$tmp/ref.json" || fail "the run without a loss failed"
+  [ "$(key "$tmp/ref.json" nodes_lost)" = 0 ] || fail "a node counted lost after the run's end"
+  [ "$(key "$tmp/ref.json" verified)" = true ] || fail "not verified without a loss"
+  first=$(key "$tmp/ref.json" first_submit_s) span=$(key "$tmp/ref.json" makespan_s)
+  at() { awk -v a="$first" -v b="$span" -v f="$1" 'BEGIN { t = a + f * b; if (t < 0) t = a / 2; printf "%.9f", t }'; }
+  plans=("2@$(at -1)" "2@$(at 0.1)" "2@$(at 0.5)" "2@$(at 0.9)" "2@$(at 0.3),1@$(at 0.6)")
+  if [ "$case" = survive_copy ]; then
+    # A copy of a straggler's subtask (multi-assign) in the trace: an execution of a subtask
+    # that its origin node multi-assigned, on another node than node 0; that node is lost
+    # halfway through it (trace times are microseconds from the first submission).
+    read -r node mid < <(awk '
+      function num(k,   m) { if (match($0, "\"" k "\":[0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m } return "" }
+      NR == FNR { if ($0 ~ /"name":"multi-assign"/) origin[num("subtask")] = num("pid"); next }
+      $0 ~ /"cat":"exec"/ { s = num("subtask"); p = num("pid")
+        if ((s in origin) && p != origin[s] && p != 0) { print p, num("ts") + num("dur") / 2; exit } }' \
+      "$tmp/trace.json" "$tmp/trace.json")
+    [ -n "${node:-}" ] || fail "no copy ran on a node other than node 0"
+    echo "node $node runs a copy $mid us after the first submission"
+    plans=("$node@$(awk -v a="$first" -v m="$mid" 'BEGIN { printf "%.9f", a + m / 1e6 }')")
+  fi
+  for plan in "${plans[@]}"; do
+    timeout 120 "$nw" "${common[@]}" "${extra[@]}" --fail "$plan" --fault detect:0.0001 --json \
+      >"$tmp/run.json" 2>"$tmp/err" || { cat "$tmp/err"; fail "--fail $plan: the run failed"; }
+    v=$(key "$tmp/run.json" verified) r=$(key "$tmp/run.json" tasks_restarted)
+    x=$(key "$tmp/run.json" subtasks_reexecuted) l=$(key "$tmp/run.json" time_lost_s)
+    echo "--fail $plan: verified $v, tasks restarted $r, subtasks re-executed $x, $l s lost," \
+      "multi-assigned $(key "$tmp/run.json" multi_assigned)"
+    [ "$v" = true ] || fail "--fail $plan: not bit-identical to the reference"
+    [ "$(key "$tmp/run.json" nodes_lost)" -ge 1 ] || fail "--fail $plan: no node lost"
+    case $plan in
+    "2@$(at 0.5)" | *,1@*)
+      [ "$x" -gt 0 ] || fail "--fail $plan: no subtask re-executed"
+      awk -v l="$l" 'BEGIN { exit !(l > 0) }' || fail "--fail $plan: no time lost" ;;
+    esac
+    if [ "$case" = survive_copy ]; then
+      [ "$(key "$tmp/run.json" multi_assigned)" -gt 0 ] || fail "no copies were made"
+      [ "$x" -gt 0 ] || fail "no subtask re-executed"
+    fi
+  done
   ;;
 lost_driver)
   one_line_failure "^narwhal: node 0, the driver's, was lost at 0.001 s: the run cannot go on" \

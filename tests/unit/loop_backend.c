@@ -350,6 +350,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   nc.sched = c->sched;
   nc.check_views = c->check_views;
   nc.compress_network = c->compress_network;
+  nc.resilient = c->faults.nfail > 0;
   nc.kinds = app->kinds;
   for (int k = 0; k < c->nodes; k++)
     nc.devices_per_node[k] = c->devices;

@@ -7,7 +7,9 @@
  * the scheduling policy of every run (sched/policy.h; default unicorn). Also counts the
  * programs in which subtasks of a task write the same elements of a reduced space, and those
  * that ran nested tasks, and fails when a long enough run has none of either: the generator
- * must keep exercising both. */
+ * must keep exercising both. With RANDPROG_LOSE=1 every run of two nodes or more also loses
+ * one or two nodes other than node 0 at a time drawn from the seed, within the span of the same
+ * run made without a loss, and must still equal the reference (core/node/recover.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +19,42 @@
 #include "policy.h"
 #include "randprog/randprog_gen.h"
 
-static int nesting; /* runs that ran nested tasks */
+static int nesting;   /* runs that ran nested tasks */
+static int recovered; /* runs that rolled back a task and ran it again */
+
+/* RANDPROG_LOSE: the nodes this run loses and when, from the seed and the span of the same run
+ * without a loss (so --one repeats it). */
+static void plan_losses(uint64_t seed, loop_config *c, const nw_app_args *args) {
+  nw_run_result res;
+  loop_config clean = *c;
+  if (loop_run(&clean, &nw_randprog_app, args, &res) != NW_OK) {
+    nw_run_result_free(&res);
+    return;
+  }
+  double first = res.first_submit_s, span = res.makespan_s;
+  nw_run_result_free(&res);
+  int losses = c->nodes > 2 && seed % 3 == 0 ? 2 : 1;
+  c->faults.nfail = losses;
+  c->faults.detect_s = 1e-4;
+  for (int i = 0; i < losses; i++) {
+    uint64_t h = (seed + (uint64_t)i) * 0x9E3779B97F4A7C15ull;
+    int node = 1 + (int)((seed + (uint64_t)i) % (uint64_t)(c->nodes - 1));
+    double f = (double)(h >> 40) / (double)(1ull << 24); /* 0 to 1 */
+    c->faults.fail[i] = (nw_fault_fail){node, first * (1 - f) * (i == 0) + f * 1.1 * span};
+  }
+  if (losses == 2 && c->faults.fail[0].node == c->faults.fail[1].node)
+    c->faults.nfail = 1;
+}
 
 /* One run; prints the command that repeats it when it is wrong. */
 static int one(uint64_t seed, const loop_config *c, int spread) {
   nw_app_args args = {.n = 1024, .seed = seed, .verify = 1, .spread = spread};
   nw_run_result res;
-  nw_status st = loop_run(c, &nw_randprog_app, &args, &res);
+  loop_config lossy = *c;
+  if (getenv("RANDPROG_LOSE") && c->nodes > 1)
+    plan_losses(seed, &lossy, &args);
+  nw_status st = loop_run(&lossy, &nw_randprog_app, &args, &res);
+  recovered += res.total.tasks_restarted > 0;
   int wrong = st != NW_OK || res.verified != 1;
   nesting += res.total.tasks_nested > 0;
   if (wrong)
@@ -97,10 +128,12 @@ int main(int argc, char **argv) {
     }
   }
   printf("random programs on the loop backend (policy %s): %d runs, %d wrong, %d with "
-         "overlapping reduced writes, %d with nested tasks\n",
-         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong, reducing, nesting);
+         "overlapping reduced writes, %d with nested tasks, %d that rolled back tasks after a "
+         "lost node\n",
+         c.sched.policy[0] ? c.sched.policy : "unicorn", runs, wrong, reducing, nesting, recovered);
   CHECK(wrong == 0);
   CHECK(runs < 50 || reducing > 0);
   CHECK(runs < 50 || rp_skipped("nested") || nesting > 0);
+  CHECK(runs < 50 || !getenv("RANDPROG_LOSE") || recovered > 0);
   return check_report("random_programs_loop");
 }

@@ -3,9 +3,11 @@
  * - lost and late messages only cost time: matmul and the read-write stencil stay exact, with
  *   and without a slowed node and copies of stragglers, and the run takes longer than the same
  *   run without faults;
- * - a node lost mid-run ends the run with an error naming it (re-running its work is not
- *   built), with every node's memory freed (ASan's leak check in sanitizer builds);
- * - node 0, the driver's, lost: the error says so;
+ * - a node lost before, early in, halfway through or late in the run (matmul, whose every node
+ *   owns input blocks, and the read-write stencil) is survived: the tasks under way roll back
+ *   and run again on the others, exactly (core/node/recover.c); also two nodes, one of them
+ *   running copies of a straggler's subtasks;
+ * - node 0, the driver's, lost: the run ends with the reason;
  * - a node lost after the run ended changes nothing.
  */
 #include <string.h>
@@ -47,14 +49,48 @@ int main(void) {
     nw_run_result_free(&res);
   }
 
-  /* Node 2 lost halfway: the run fails with its number in the reason. */
+  /* A node lost before, early in, halfway through and late in the run (core/node/recover.c):
+   * the run goes on without it, rolls back the tasks under way and runs them again, and the
+   * results are exact. Every node owns input blocks (spread) or stencil rows. */
+  const double when[] = {0.0, 0.1, 0.5, 0.9};
+  int restarted = 0;
+  for (int w = 0; w < 4; w++)
+    for (int lost = 1; lost <= 3; lost++) {
+      loop_config_defaults(&c);
+      c.faults.nfail = 1;
+      c.faults.detect_s = 1e-4;
+      c.faults.fail[0] = (nw_fault_fail){lost, when[w] * clean};
+      CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+      CHECK(res.verified == 1);
+      restarted += res.total.tasks_restarted > 0 && res.total.subtasks_reexecuted > 0;
+      nw_run_result_free(&res);
+      c.faults.fail[0] = (nw_fault_fail){lost, when[w] * clean_stencil};
+      CHECK(loop_run(&c, &nw_test_stencil_app, &none, &res) == NW_OK);
+      CHECK(res.verified == 1);
+      CHECK(res.subtasks >= STENCIL_ROWS * (1 + STENCIL_STEPS)); /* some ran twice */
+      restarted += res.total.tasks_restarted > 0;
+      nw_run_result_free(&res);
+    }
+  CHECK(restarted >= 12); /* all but the losses before any task started */
+
+  /* Node 1 eight times slower, so others run copies of its subtasks; node 2, running copies,
+   * and then node 3 lost: exact, and copies were made. */
   loop_config_defaults(&c);
-  c.faults.nfail = 1;
-  c.faults.fail[0] = (nw_fault_fail){2, clean / 2};
-  CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) != NW_OK);
-  CHECK(strstr(res.error, "node 2 was lost") != NULL);
+  c.slow_node_factor = 8;
+  c.faults.nfail = 2;
+  c.faults.detect_s = 1e-4;
+  c.faults.fail[0] = (nw_fault_fail){2, 0.6 * clean};
+  c.faults.fail[1] = (nw_fault_fail){3, 0.8 * clean};
+  nw_app_args big = {.n = 128, .block = 16, .seed = 3, .verify = 1, .spread = 1};
+  CHECK(loop_run(&c, &nw_matmul_app, &big, &res) == NW_OK);
+  CHECK(res.verified == 1);
+  CHECK(res.total.multi_assigned > 0);
+  CHECK(res.total.recoveries == 2);
   nw_run_result_free(&res);
 
+  /* Node 0, the driver's, lost: the run ends with the reason. */
+  loop_config_defaults(&c);
+  c.faults.nfail = 1;
   c.faults.fail[0] = (nw_fault_fail){0, clean_stencil / 2};
   CHECK(loop_run(&c, &nw_test_stencil_app, &none, &res) != NW_OK);
   CHECK(strstr(res.error, "node 0, the driver's, was lost") != NULL);
