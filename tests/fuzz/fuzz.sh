@@ -365,7 +365,9 @@ EXTRAS=("nodes 1" "nodes 2" "nodes 3" "data phantom" "data functional" "seed 7"
   "prefetch-depth 2" "roofline-p 0.5" "roofline-resident on" "slow 1:4" "slow 0:2@0.001"
   "trace trace.json" "trace-format paje" "cfg network/model:LV08" "log root.thres:critical"
   "perfmodel model.json" "calibrate on" "json -" "json -" "json -" "no-verify -" "check -"
-  "dry-run -" "backend real")
+  "dry-run -" "backend real" "fail 1@0.001" "fail 2@0.01,1@0.02" "fail 0@0.001"
+  "fault drop:0.1,rto:0.001" "fault delay:0.001:0.5" "fault link:n1-nic:4@0.001"
+  "fault detect:0.001")
 
 # The seed run of input K: option names ON, values OV ("-" for a flag), forms OF (sep|eq).
 seed_run() {
