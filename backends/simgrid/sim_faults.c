@@ -58,6 +58,8 @@ static void lose_actor(int argc, char **argv) {
   sn->lost = 1;
   sg_sem_release(sn->q.sem); /* its loop wakes, sees it, and ends */
   sg_actor_sleep_for(p->detect_s);
+  if (w->driver_done)
+    return;
   for (int i = 0; i < w->nodes; i++)
     if (!w->node[i].lost && !nw_node_finished(w->node[i].node))
       post_lost(&w->node[i], sn->id, at);

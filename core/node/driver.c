@@ -456,6 +456,7 @@ void nw_driver_on_call(nw_node *n, nw_driver_call *c) {
     spawn_done(n, c);
     break;
   case CALL_SHUTDOWN:
+    n->shutting_down = 1; /* a node lost from now on takes nothing with it (recover.c) */
     for (int k = 0; k < n->cfg.nodes; k++) {
       nw_writer w;
       nw_w_init(&w, MSG_END);

@@ -418,6 +418,7 @@ struct nw_node {
   int place_phase;               /* driver.c: what it waits for */
   int place_to;                  /* a placement's node, as this node numbers them (recover.c) */
   nw_driver_call *deferred_call; /* came during a recovery, served after it (recover.c) */
+  int shutting_down;             /* the driver's last call came: the run's work is done */
   nw_region place_what;          /* the bytes it places or writes */
   char error[512];               /* first failure of the run */
   nw_bufpool views;              /* recycled private write views */

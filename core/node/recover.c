@@ -272,8 +272,9 @@ static void finish_recovery(nw_node *n);
 void nw_recover_on_lost(nw_node *n, int backend_id, double at_s) {
   (void)at_s;
   nw_membership *m = n->members;
-  if (n->cfg.id != 0 || backend_id <= 0 || nw_recover_logical_id(n, backend_id) < 0 || n->ended)
-    return; /* node 0 alone recovers; a node already lost is lost once */
+  if (n->cfg.id != 0 || backend_id <= 0 || nw_recover_logical_id(n, backend_id) < 0 ||
+      n->shutting_down)
+    return; /* node 0 alone recovers; a node is lost once; after the last call, nothing is */
   int members[NW_MAX_NODES], count = 0;
   for (int i = 0; i < n->cfg.nodes; i++)
     if (m->to_backend[i] != backend_id)
