@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # random-programs.sh [--seeds N] [--first S] [--asan] [--backend sim|real|loop] [--rotation cpu|gpu]
+#                   [--lose]
 #
 # The random-program property test (apps/randprog, issue 9) at length, to run before changing
 # the data layer: N seeds (default 2000) from S (default 1) on the chosen backend (default
@@ -8,6 +9,8 @@
 # configuration and every failing seed with the exact command that reproduces it; exits
 # non-zero on any failure. --asan builds and uses build-asan (ASan + UBSan) instead of build.
 # RANDPROG_SKIP (apps/randprog/randprog.h) defaults to what tests/CMakeLists.txt skips.
+# --lose (sim and loop): every run of two nodes or more also loses a node at a time drawn from
+# its seed, and must still be exact (RANDPROG_LOSE=1; core/node/recover.c).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 seeds=2000 first=1 asan=0 backend=sim rotations=(cpu gpu)
@@ -18,6 +21,7 @@ while [ $# -gt 0 ]; do
   --asan) asan=1; shift ;;
   --backend) backend=$2; shift 2 ;;
   --rotation) rotations=("$2"); shift 2 ;;
+  --lose) export RANDPROG_LOSE=1; shift ;;
   *) echo "random-programs.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

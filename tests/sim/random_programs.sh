@@ -16,6 +16,9 @@
 # RANDPROG_POLICY=NAME runs every configuration under that scheduling policy (--sched);
 # RANDPROG_OPTS adds options to every configuration (e.g. "--check-views off", so that a
 # sanitizer build, whose views are checked by default, runs the in-place write path).
+# RANDPROG_LOSE=1 (sim rotations): a run of two nodes or more first runs as it is with a loss
+# after its end (resilient, as a run with --fail is), then again losing node 1 at a time drawn
+# from the seed within that run's span (core/node/recover.c); the second must be exact too.
 set -u
 narwhal=$1 where=$2 rotation=$3 first=$4 count=$5
 mpirun_sh=$(cd "$(dirname "$0")/../real" && pwd)/mpirun.sh
@@ -84,6 +87,15 @@ for ((seed = first; seed < first + count; seed++)); do
   else
     cmd=("$narwhal" run --app randprog --backend sim --platform "$where" --data functional
       --json --seed "$seed" ${configs[i]} ${RANDPROG_POLICY:+--sched "$RANDPROG_POLICY"} ${RANDPROG_OPTS:-})
+  fi
+  if [ "${RANDPROG_LOSE:-0}" = 1 ] && [ "$rotation" != real ] &&
+    ! printf '%s' "${configs[i]}" | grep -q -- '--nodes 1\b'; then
+    base=$(timeout "$timeout_s" "${cmd[@]}" --fail 1@1e9 --fault detect:0.00001 2>/dev/null)
+    first_s=$(printf '%s' "$base" | sed -n 's/^\t"first_submit_s":\t\([0-9.e+-]*\),/\1/p')
+    span=$(printf '%s' "$base" | sed -n 's/^\t"makespan_s":\t\([0-9.e+-]*\),/\1/p')
+    at=$(awk -v a="${first_s:-0}" -v b="${span:-0}" -v s="$seed" \
+      'BEGIN { srand(s); printf "%.9f", a + rand() * 1.1 * b }')
+    cmd+=(--fail "1@$at" --fault detect:0.00001)
   fi
   out=$(timeout "$timeout_s" "${cmd[@]}" 2>"$errs")
   rc=$?
