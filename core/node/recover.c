@@ -234,7 +234,10 @@ static void renumber(nw_node *n, const int *members, int count) {
 
 /* Forgets every task under way here (their executions still running return as zombies and
  * are discarded) and every message stashed for a task not yet started. Node 0 also takes its
- * driver's tasks back to "not started" and counts what is thrown away. */
+ * driver's tasks back to "not started" and counts what is thrown away. An execution still
+ * running may yet write a write-only result in place (pipeline.c, writes_in_place): the same
+ * bytes its task, run again from the same inputs, writes; in the simulator its kernel ran
+ * when it started, and a device starts what it was launched at once. */
 static void rollback(nw_node *n) {
   while (n->tasks) {
     nw_task_state *t = n->tasks;
