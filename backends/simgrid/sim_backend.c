@@ -1042,7 +1042,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   if (st != NW_OK)
     return res->status = st;
   initialized = 1;
-  char *argv[8 + NW_SIMGRID_ARGS_MAX] = {"narwhal",
+  char *argv[9 + NW_SIMGRID_ARGS_MAX] = {"narwhal",
                                          "--cfg=network/latency-factor:1",
                                          "--cfg=network/bandwidth-factor:1",
                                          "--cfg=network/TCP-gamma:0",
@@ -1054,6 +1054,8 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   int argc = 0;
   while (argv[argc])
     argc++;
+  if (sim_faults_need_full_update(cfg)) /* see sim_faults.h */
+    argv[argc++] = "--cfg=network/optim:Full";
   /* The researcher's settings after Narwhal's: theirs win (README, "SimGrid's own settings"). */
   for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
     argv[argc++] = (char *)cfg->simgrid_args[i];

@@ -9,6 +9,13 @@
 
 #include "rng.h"
 
+int sim_faults_need_full_update(const nw_run_config *cfg) {
+  for (int i = 0; i < cfg->faults.nlink; i++)
+    if (cfg->faults.link[i].from_s > 0)
+      return 1;
+  return 0;
+}
+
 /* A uniform draw in [0, 1). */
 static double uniform(sim_world *w) {
   return (double)(nw_rng_next(&w->fault_rng) >> 11) * 0x1.0p-53;
@@ -106,6 +113,14 @@ nw_status sim_faults_setup(sim_world *w, nw_run_result *res) {
   w->fault_rng = w->cfg->seed ^ 0xD1B54A32D192ED03ull;
   if (nw_fault_check_nodes(p, w->nodes, res->error, sizeof res->error) != NW_OK)
     return NW_ERR_ARG;
+  for (int i = 0; i < w->cfg->nsimgrid_args && sim_faults_need_full_update(w->cfg); i++)
+    if (strstr(w->cfg->simgrid_args[i], "network/optim:Lazy")) {
+      snprintf(res->error, sizeof res->error,
+               "%.100s: a link fault after the start (--fault link:...@S) needs SimGrid's full "
+               "network updates (its lazy ones lose transfers when a link changes)",
+               w->cfg->simgrid_args[i]);
+      return NW_ERR_ARG;
+    }
   for (int i = 0; i < p->nlink; i++) {
     sim_link_fault *f = &w->links[i];
     *f = (sim_link_fault){.w = w, .plan = &p->link[i]};

@@ -27,5 +27,10 @@ nw_status sim_faults_setup(sim_world *w, nw_run_result *res);
 void sim_faults_start(sim_world *w);
 /* Seconds a message between two nodes arrives late by the plan (0 without one). */
 double sim_faults_message_delay(sim_world *w);
+/* Whether SimGrid must update its network model in full rather than lazily: a link whose
+ * bandwidth changes while a transfer crosses it left that transfer unfinished for ever under
+ * SimGrid 3.32's lazy updates (a deadlock; found by tests/fuzz/fuzz.sh), and not under full
+ * ones, which give the same times. Only a plan that changes a link after the start needs it. */
+int sim_faults_need_full_update(const nw_run_config *cfg);
 
 #endif

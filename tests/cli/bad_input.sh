@@ -96,6 +96,7 @@ fault_unknown_item) args=(run --fault lose:0.1) want="--fault: item 'lose:0.1': 
 fault_trailing_comma) args=(run --fault drop:0.1,) want="ends with a comma" ;;
 fault_link_unknown) args=(run --platform "$small" --n 64 --block 16 --fault link:n9-nic:2) want="--fault link:n9-nic: platform $small has no link of that name" ;;
 fault_link_factor_below_one) args=(run --fault link:n1-nic:0.5) want="FACTOR from 1 to 1e6" ;;
+fault_link_lazy) args=(run --platform "$small" --n 64 --block 16 --fault link:n1-nic:2@0.001 --cfg network/optim:Lazy) want="--cfg=network/optim:Lazy: a link fault after the start" ;;
 fault_real) args=(run --backend real --fault drop:0.1) want="--fault is for the simulator (--backend sim)" ;;
 fault_json_number) args=(run "$tmp/fault-number.json") want="fault" ;;
 simgrid_cfg_real) args=(run --backend real --cfg=network/model:LV08) want="--cfg=network/model:LV08: SimGrid's setting, for the simulator (--backend sim)" ;;
