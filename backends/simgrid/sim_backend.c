@@ -1054,6 +1054,27 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   int argc = 0;
   while (argv[argc])
     argc++;
+  /* A link slowed during the run (--fault link:NAME:F@S): SimGrid 3.32's lazy network updates
+   * (network/optim:Lazy, its default) lose the completion of a transfer in flight on the link
+   * when its bandwidth changes, and the run deadlocks (tests/fuzz/fuzz.sh found it: lu --n 128
+   * --block 32 --fault link:n1-nic:4@0.001); full updates recompute every transfer. */
+  int timed_link = 0;
+  for (int i = 0; i < cfg->faults.nlink; i++)
+    if (cfg->faults.link[i].from_s > 0)
+      timed_link = 1;
+  if (timed_link) {
+    for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
+      if (!strncmp(cfg->simgrid_args[i], "--cfg=network/optim:", 20) &&
+          strcmp(cfg->simgrid_args[i] + 20, "Full")) {
+        snprintf(res->error, sizeof res->error,
+                 "%s cannot go with a link slowed during the run (--fault link:NAME:F@S): "
+                 "SimGrid's lazy updates lose a transfer on that link; it runs with "
+                 "network/optim:Full",
+                 cfg->simgrid_args[i]);
+        return res->status = NW_ERR_ARG;
+      }
+    argv[argc++] = "--cfg=network/optim:Full";
+  }
   /* The researcher's settings after Narwhal's: theirs win (README, "SimGrid's own settings"). */
   for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
     argv[argc++] = (char *)cfg->simgrid_args[i];

@@ -246,6 +246,10 @@ fuzz_cfg_maxmin_precision_one) # "The Impossible Did Happen" in the run
 fuzz_cfg_precision_zero) # the run never ended (10 s of probing)
   args=(run --platform "$small" --n 64 --block 16 --cfg surf/precision:0)
   want="SimGrid did not simulate a first transfer in 10 s with the --cfg/--log settings (--cfg=surf/precision:0)" ;;
+fuzz_fault_link_lazy) # SimGrid's lazy updates lost a transfer on the slowed link: a deadlock
+  args=(run --platform "$small" --app lu --n 128 --block 32 --fault link:n1-nic:4@0.001
+    --cfg network/optim:Lazy)
+  want="--cfg=network/optim:Lazy cannot go with a link slowed during the run" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
