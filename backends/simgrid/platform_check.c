@@ -167,6 +167,54 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
   return NW_OK;
 }
 
+/* Whether the tag at `tag` is element `name` (`<name ` or `<name>`). */
+static int tag_is(const char *tag, const char *name) {
+  size_t k = strlen(name);
+  return !strncmp(tag + 1, name, k) && tag[1 + k] && strchr(" \t\n/>", tag[1 + k]);
+}
+
+/* No <route> names a zone as its src or dst: a route joins hosts or routers (a <zoneRoute>
+ * joins zones). SimGrid 3.32 dies with a SIGSEGV when one names the zone around the route's
+ * own (tests/fuzz/fuzz.sh; an outer zone's id as src). Zones are few: their ids are gathered
+ * first, then each route's ends compared with them. */
+static nw_status check_route_ends(const char *text, const char *path, char *why, size_t why_len) {
+  enum { MAX_ZONES = 4096 };
+  static const char *zone_id[MAX_ZONES];
+  static size_t zone_len[MAX_ZONES];
+  int zones = 0;
+  for (const char *tag = strchr(text, '<'); tag && zones < MAX_ZONES; tag = strchr(tag + 1, '<')) {
+    const char *tag_end = strchr(tag, '>');
+    if (!tag_end)
+      break;
+    if (tag_is(tag, "zone") || tag_is(tag, "AS") || tag_is(tag, "cluster")) {
+      const char *id = attribute(tag, tag_end, "id", &zone_len[zones]);
+      if (id)
+        zone_id[zones++] = id;
+    }
+  }
+  for (const char *tag = strchr(text, '<'); zones && tag; tag = strchr(tag + 1, '<')) {
+    const char *tag_end = strchr(tag, '>');
+    if (!tag_end)
+      break;
+    if (!tag_is(tag, "route"))
+      continue;
+    static const char *const ends[] = {"src", "dst"};
+    for (int e = 0; e < 2; e++) {
+      size_t len;
+      const char *v = attribute(tag, tag_end, ends[e], &len);
+      for (int z = 0; v && z < zones; z++)
+        if (zone_len[z] == len && !memcmp(zone_id[z], v, len)) {
+          snprintf(why, why_len,
+                   "platform %.300s: route %s '%.*s' is a zone; a <route> joins hosts or routers "
+                   "(a <zoneRoute> joins zones)",
+                   path, ends[e], (int)(len < 80 ? len : 80), v);
+          return NW_ERR_ARG;
+        }
+    }
+  }
+  return NW_OK;
+}
+
 /* In the child: a route from a to b that SimGrid can send on (a latency, or links: a route of
  * none has bandwidth -1), else a line naming them and exit. A route SimGrid finds inconsistent
  * throws, which ends the child too. */
@@ -279,6 +327,8 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
   }
   text[n] = '\0';
   nw_status st = check_values(text, path, why, why_len);
+  if (st == NW_OK)
+    st = check_route_ends(text, path, why, why_len);
   free(text);
   if (st != NW_OK)
     return st;

@@ -250,6 +250,11 @@ fuzz_fault_link_lazy) # SimGrid's lazy updates lost a transfer on the slowed lin
   args=(run --platform "$small" --app lu --n 128 --block 32 --fault link:n1-nic:4@0.001
     --cfg network/optim:Lazy)
   want="--cfg=network/optim:Lazy cannot go with a link slowed during the run" ;;
+fuzz_route_names_zone) # SimGrid died with a SIGSEGV loading it (the checking child's ASan report)
+  sed 's/<route src="n0-cpu" dst="n0-gpu0"/<route src="cluster" dst="n0-gpu0"/' \
+    "$src/platforms/hetero-node.xml" >"$tmp/route-names-zone.xml"
+  args=(run --platform "$tmp/route-names-zone.xml" --n 64 --block 16)
+  want="platform $tmp/route-names-zone.xml: route src 'cluster' is a zone; a <route> joins hosts or routers" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
