@@ -116,24 +116,28 @@ static const char *attribute(const char *tag, const char *tag_end, const char *n
   return NULL;
 }
 
-/* Every speed (> 0, a comma-separated list of power states allowed), bandwidth (> 0) and
+/* Every speed (> 0, a comma-separated list of power states allowed), bandwidth (>= 1 B/s) and
  * latency (>= 0) in the file, finite and with a unit SimGrid knows; one line naming the
- * element and the value otherwise. */
+ * element and the value otherwise. A link slower than 1 B/s loads and runs, then SimGrid 3.32
+ * aborts ("The Impossible Did Happen") once a transfer on it takes ~10^5 s or more: its
+ * solver's precision rounds the transfer's share to nothing (tests/fuzz/fuzz.sh found 1e-3,
+ * 1e-2 and 1e-1 B/s; 1 B/s ran to 8.2e6 s). */
 static nw_status check_values(const char *text, const char *path, char *why, size_t why_len) {
   static const struct {
     const char *attr, *what, *example;
     const char *const *units;
     int zero_ok;
-  } rules[] = {{"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0},
-               {"bandwidth", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
-               {"latency", "a number >= 0 of seconds", "2us", latency_units, 1},
+    double min; /* a smallest value allowed, 0: none beyond the sign */
+  } rules[] = {{"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0, 0},
+               {"bandwidth", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
+               {"latency", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
                /* <cluster>'s own names for the same */
-               {"bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
-               {"bb_bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
-               {"loopback_bw", "a number > 0 of bytes/s", "10GBps", bandwidth_units, 0},
-               {"lat", "a number >= 0 of seconds", "2us", latency_units, 1},
-               {"bb_lat", "a number >= 0 of seconds", "2us", latency_units, 1},
-               {"loopback_lat", "a number >= 0 of seconds", "2us", latency_units, 1}};
+               {"bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
+               {"bb_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
+               {"loopback_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
+               {"lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
+               {"bb_lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
+               {"loopback_lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0}};
   for (const char *tag = strchr(text, '<'); tag; tag = strchr(tag + 1, '<')) {
     if (tag[1] == '!' || tag[1] == '?' || tag[1] == '/')
       continue;
@@ -151,7 +155,8 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
         if (!stop || strcmp(rules[r].attr, "speed") != 0)
           stop = v + len;
         double x;
-        ok = parse_value(item, stop, rules[r].units, &x) && (x > 0 || (rules[r].zero_ok && x == 0));
+        ok = parse_value(item, stop, rules[r].units, &x) &&
+             (x > 0 || (rules[r].zero_ok && x == 0)) && x >= rules[r].min;
       }
       if (!ok) {
         size_t id_len = 0, name_len = strcspn(tag + 1, " \t\n/>");
@@ -162,6 +167,54 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
                  (int)(len < 60 ? len : 60), v, rules[r].what, rules[r].example);
         return NW_ERR_ARG;
       }
+    }
+  }
+  return NW_OK;
+}
+
+/* Whether the tag at `tag` is element `name` (`<name ` or `<name>`). */
+static int tag_is(const char *tag, const char *name) {
+  size_t k = strlen(name);
+  return !strncmp(tag + 1, name, k) && tag[1 + k] && strchr(" \t\n/>", tag[1 + k]);
+}
+
+/* No <route> names a zone as its src or dst: a route joins hosts or routers (a <zoneRoute>
+ * joins zones). SimGrid 3.32 dies with a SIGSEGV when one names the zone around the route's
+ * own (tests/fuzz/fuzz.sh; an outer zone's id as src). Zones are few: their ids are gathered
+ * first, then each route's ends compared with them. */
+static nw_status check_route_ends(const char *text, const char *path, char *why, size_t why_len) {
+  enum { MAX_ZONES = 4096 };
+  static const char *zone_id[MAX_ZONES];
+  static size_t zone_len[MAX_ZONES];
+  int zones = 0;
+  for (const char *tag = strchr(text, '<'); tag && zones < MAX_ZONES; tag = strchr(tag + 1, '<')) {
+    const char *tag_end = strchr(tag, '>');
+    if (!tag_end)
+      break;
+    if (tag_is(tag, "zone") || tag_is(tag, "AS") || tag_is(tag, "cluster")) {
+      const char *id = attribute(tag, tag_end, "id", &zone_len[zones]);
+      if (id)
+        zone_id[zones++] = id;
+    }
+  }
+  for (const char *tag = strchr(text, '<'); zones && tag; tag = strchr(tag + 1, '<')) {
+    const char *tag_end = strchr(tag, '>');
+    if (!tag_end)
+      break;
+    if (!tag_is(tag, "route"))
+      continue;
+    static const char *const ends[] = {"src", "dst"};
+    for (int e = 0; e < 2; e++) {
+      size_t len;
+      const char *v = attribute(tag, tag_end, ends[e], &len);
+      for (int z = 0; v && z < zones; z++)
+        if (zone_len[z] == len && !memcmp(zone_id[z], v, len)) {
+          snprintf(why, why_len,
+                   "platform %.300s: route %s '%.*s' is a zone; a <route> joins hosts or routers "
+                   "(a <zoneRoute> joins zones)",
+                   path, ends[e], (int)(len < 80 ? len : 80), v);
+          return NW_ERR_ARG;
+        }
     }
   }
   return NW_OK;
@@ -279,6 +332,8 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
   }
   text[n] = '\0';
   nw_status st = check_values(text, path, why, why_len);
+  if (st == NW_OK)
+    st = check_route_ends(text, path, why, why_len);
   free(text);
   if (st != NW_OK)
     return st;

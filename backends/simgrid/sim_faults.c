@@ -114,7 +114,8 @@ nw_status sim_faults_setup(sim_world *w, nw_run_result *res) {
   if (nw_fault_check_nodes(p, w->nodes, res->error, sizeof res->error) != NW_OK)
     return NW_ERR_ARG;
   for (int i = 0; i < w->cfg->nsimgrid_args && sim_faults_need_full_update(w->cfg); i++)
-    if (strstr(w->cfg->simgrid_args[i], "network/optim:Lazy")) {
+    if (!strncmp(w->cfg->simgrid_args[i], "--cfg=network/optim:", 20) &&
+        strcmp(w->cfg->simgrid_args[i] + 20, "Full")) {
       snprintf(res->error, sizeof res->error,
                "%.100s: a link fault after the start (--fault link:...@S) needs SimGrid's full "
                "network updates (its lazy ones lose transfers when a link changes)",

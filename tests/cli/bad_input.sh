@@ -144,7 +144,7 @@ newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
 sweep_bad_later_point) args=(sweep "$tmp/sweep-bad-later-point.json") want="the point nodes = 9: platform $small has 4 nodes, 9 requested" ;;
 check_too_many_nodes) args=(run --check --platform "$small" --nodes 9 --n 64 --block 16) want="has 4 nodes, 9 requested" ;;
-platform_bandwidth_zero) args=(run --platform "$tmp/bandwidth-zero.xml" --n 64 --block 16) want="link n0-nic: bandwidth '0Bps' must be a number > 0" ;;
+platform_bandwidth_zero) args=(run --platform "$tmp/bandwidth-zero.xml" --n 64 --block 16) want="link n0-nic: bandwidth '0Bps' must be a number >= 1 of bytes/s" ;;
 platform_latency_infinite) args=(run --platform "$tmp/latency-inf.xml" --n 64 --block 16) want="link n0-nic: latency 'infus' must be a number >= 0" ;;
 platform_latency_negative) args=(run --platform "$tmp/latency-negative.xml" --n 64 --block 16) want="link n0-nic: latency '-1ms' must be a number >= 0" ;;
 platform_speed_zero) args=(run --platform "$tmp/speed-zero.xml" --n 64 --block 16) want="host n0-cpu: speed '0Gf' must be a number > 0" ;;
@@ -247,6 +247,15 @@ fuzz_cfg_maxmin_precision_one) # "The Impossible Did Happen" in the run
 fuzz_cfg_precision_zero) # the run never ended (10 s of probing)
   args=(run --platform "$small" --n 64 --block 16 --cfg surf/precision:0)
   want="SimGrid did not simulate a first transfer in 10 s with the --cfg/--log settings (--cfg=surf/precision:0)" ;;
+fuzz_bandwidth_below_one) # SimGrid aborted in the run: "The Impossible Did Happen"
+  sed 's/bw="[^"]*"/bw="1e-3Bps"/' "$src/platforms/cluster-cpu.xml" >"$tmp/bw-tiny.xml"
+  args=(run --platform "$tmp/bw-tiny.xml" --app conv2d --n 64 --block 16 --data phantom)
+  want="bw '1e-3Bps' must be a number >= 1 of bytes/s" ;;
+fuzz_route_names_zone) # SimGrid died with a SIGSEGV loading it (the checking child's ASan report)
+  sed 's/<route src="n0-cpu" dst="n0-gpu0"/<route src="cluster" dst="n0-gpu0"/' \
+    "$src/platforms/hetero-node.xml" >"$tmp/route-names-zone.xml"
+  args=(run --platform "$tmp/route-names-zone.xml" --n 64 --block 16)
+  want="platform $tmp/route-names-zone.xml: route src 'cluster' is a zone; a <route> joins hosts or routers" ;;
 *) echo "bad_input: unknown case $case"; exit 2 ;;
 esac
 
