@@ -99,7 +99,9 @@ mkdir -p "$out/work" "$out/findings" "$out/seeds"
 # space, so `ulimit -v` cannot bound it: its own RSS limits do (malloc returns NULL past the
 # soft one, as it would under ulimit -v; the hard one ends the process).
 asan=0
-if ldd "$nw" 2>/dev/null | grep -q libasan; then
+# (grep reads the whole of ldd's output: `ldd | grep -q` under pipefail fails at random when
+# grep exits first and ldd dies of SIGPIPE, and the build was then taken for a normal one.)
+if grep -q libasan <<<"$(ldd "$nw" 2>/dev/null)"; then
   asan=1
   export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:exitcode=86:allocator_may_return_null=1:soft_rss_limit_mb=3072:hard_rss_limit_mb=4096:max_allocation_size_mb=3072"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:exitcode=86"
