@@ -757,8 +757,12 @@ mutate_json_text() {
     EXPECT=invalid WHAT="single quotes"
     ;;
   7) # NaN, Infinity
-    local lits=(NaN Infinity -Infinity undefined 0x10 01 .5 1.e5 +1)
+    local lits=(NaN Infinity -Infinity undefined 0x10 01 .5 1.e5 +1) key
     pick lits
+    # The key whose value changes: one that sizes the problem may now ask for a large one
+    # (01 for "block": lu --n 1024 --block 1 runs for about 20 minutes), no hang when slow.
+    key=$(grep -m1 -oE '"[^"]+": [0-9]' "$f" | sed -E 's/^"([^"]+)".*/\1/') || key=""
+    sizes_key "$key"
     sed -i "0,/\": [0-9]/s/\": [0-9][0-9.]*/\": $P/" "$f" # a key's value, not a title's text
     # cJSON reads 01 and 1.e5 (JSON does not): those are numbers like others.
     grep -qF "\": $P" "$f" && [ "$P" != 01 ] && [ "$P" != 1.e5 ] && EXPECT=invalid || EXPECT=any
