@@ -7,8 +7,6 @@
 #include <string.h>
 #include <xbt/sysdep.h>
 
-#include "rng.h"
-
 int sim_faults_need_full_update(const nw_run_config *cfg) {
   for (int i = 0; i < cfg->faults.nlink; i++)
     if (cfg->faults.link[i].from_s > 0)
@@ -16,24 +14,8 @@ int sim_faults_need_full_update(const nw_run_config *cfg) {
   return 0;
 }
 
-/* A uniform draw in [0, 1). */
-static double uniform(sim_world *w) {
-  return (double)(nw_rng_next(&w->fault_rng) >> 11) * 0x1.0p-53;
-}
-
 double sim_faults_message_delay(sim_world *w) {
-  const nw_fault_plan *p = &w->cfg->faults;
-  double late = 0;
-  if (p->drop_p > 0)
-    while (uniform(w) < p->drop_p) { /* each attempt is lost anew with the same probability */
-      late += p->rto_s;
-      w->faults.retransmissions++;
-    }
-  if (p->delay_s > 0 && (p->delay_p >= 1 || uniform(w) < p->delay_p)) {
-    late += p->delay_s;
-    w->faults.delayed++;
-  }
-  return late;
+  return nw_fault_message_delay(&w->cfg->faults, &w->fault_rng, &w->faults);
 }
 
 static void post_lost(sim_node *to, int node, double at_s) {

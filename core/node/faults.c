@@ -8,6 +8,26 @@
 #include <string.h>
 
 #include "node.h"
+#include "rng.h"
+
+/* A uniform draw in [0, 1). */
+static double uniform(uint64_t *rng) {
+  return (double)(nw_rng_next(rng) >> 11) * 0x1.0p-53;
+}
+
+double nw_fault_message_delay(const nw_fault_plan *p, uint64_t *rng, nw_fault_counts *c) {
+  double late = 0;
+  if (p->drop_p > 0)
+    while (uniform(rng) < p->drop_p) { /* each attempt is lost anew with the same probability */
+      late += p->rto_s;
+      c->retransmissions++;
+    }
+  if (p->delay_s > 0 && (p->delay_p >= 1 || uniform(rng) < p->delay_p)) {
+    late += p->delay_s;
+    c->delayed++;
+  }
+  return late;
+}
 
 void nw_fault_plan_defaults(nw_fault_plan *p) {
   memset(p, 0, sizeof *p);

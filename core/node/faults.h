@@ -76,6 +76,11 @@ nw_status nw_fault_parse_fail(nw_fault_plan *p, const char *text, char *why, siz
 nw_status nw_fault_parse(nw_fault_plan *p, const char *text, char *why, size_t why_len);
 /* NW_ERR_ARG when --fail names a node the run (of `nodes` nodes) does not have. */
 nw_status nw_fault_check_nodes(const nw_fault_plan *p, int nodes, char *why, size_t why_len);
+/* Seconds one message between two nodes arrives late by the plan: rto_s for each attempt drawn
+ * lost (drop_p), plus delay_s when drawn late (delay_p); nothing is drawn for what the plan
+ * does not inject. rng is the plan's own generator (core/rng.h); c counts what happened. The
+ * one rule every backend that injects faults applies. */
+double nw_fault_message_delay(const nw_fault_plan *p, uint64_t *rng, nw_fault_counts *c);
 /* The plan written back in the options' grammar (for --dry-run), "" when there is nothing:
  * `fail` gets --fail's value, `fault` --fault's. */
 void nw_fault_format(const nw_fault_plan *p, char *fail, size_t fail_len, char *fault,

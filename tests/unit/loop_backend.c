@@ -26,8 +26,9 @@ typedef struct loop {
   uint64_t seq;
   double now;
   uint64_t rng;
-  uint64_t fault_rng;  /* the fault plan's draws */
-  unsigned char *lost; /* [node]: lost by the fault plan */
+  uint64_t fault_rng;           /* the fault plan's draws */
+  nw_fault_counts fault_counts; /* what the plan did (not reported: the tests count effects) */
+  unsigned char *lost;          /* [node]: lost by the fault plan */
   nw_node **nodes;
   struct node_be *be;
   /* driver handshake */
@@ -113,19 +114,6 @@ static uint64_t be_random(void *be) {
   return nw_rng_next(&((node_be *)be)->l->rng);
 }
 
-/* The fault plan's lateness for one message between nodes: rto_s per attempt drawn lost, plus
- * delay_s when drawn late (the simulator's rule, backends/simgrid/sim_faults.c). */
-static double fault_delay(loop *l) {
-  const nw_fault_plan *p = &l->cfg.faults;
-  double late = 0;
-  while (p->drop_p > 0 && (double)(nw_rng_next(&l->fault_rng) >> 11) * 0x1.0p-53 < p->drop_p)
-    late += p->rto_s;
-  if (p->delay_s > 0 &&
-      (p->delay_p >= 1 || (double)(nw_rng_next(&l->fault_rng) >> 11) * 0x1.0p-53 < p->delay_p))
-    late += p->delay_s;
-  return late;
-}
-
 static double jitter(loop *l) {
   return l->cfg.jitter_s > 0 ? l->cfg.jitter_s * (double)(nw_rng_next(&l->rng) % 1000) / 1000.0
                              : 0.0;
@@ -159,7 +147,7 @@ static void be_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
   double extra =
       l->cfg.message_delay ? l->cfg.message_delay(l->cfg.script, b->id, dst, ch, buf, len) : 0.0;
   if (dst != b->id)
-    extra += fault_delay(l);
+    extra += nw_fault_message_delay(&l->cfg.faults, &l->fault_rng, &l->fault_counts);
   if (dst != b->id && ch != NW_CHANNEL_CONTROL && l->cfg.serial_data) {
     transfer *x = malloc(sizeof *x);
     nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
