@@ -205,7 +205,7 @@ static void space_write(nw_node *n, nw_driver_call *c) {
     return;
   if (n->cfg.functional) {
     memcpy(s->data + c->offset, c->src, c->length);
-    nw_recover_replica_write(n, s, c->offset, c->src, c->length);
+    nw_recover_replica_write(s, c->offset, c->src, c->length);
   }
   nw_region_init(&n->place_what, s->pitch);
   n->place_call = c;

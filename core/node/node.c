@@ -311,22 +311,17 @@ static void handle_admitted(nw_node *n, int src, void *buf, size_t len) {
   case MSG_REDUCE:
     nw_task_on_reduce(n, src, &r);
     break;
-  case MSG_BACKUP:
+  case MSG_BACKUP: /* these four: resilient runs only; recover.c refuses them otherwise */
+    nw_recover_on_backup(n, &r);
+    break;
   case MSG_RECOVER:
+    nw_recover_on_recover(n, &r);
+    break;
   case MSG_RECOVER_READY:
+    nw_recover_on_ready(n, src, &r);
+    break;
   case MSG_RECOVER_DONE:
-    if (!n->members) {
-      r.bad = 1;
-      break;
-    }
-    if (type == MSG_BACKUP)
-      nw_recover_on_backup(n, &r);
-    else if (type == MSG_RECOVER)
-      nw_recover_on_recover(n, &r);
-    else if (type == MSG_RECOVER_READY)
-      nw_recover_on_ready(n, src, &r);
-    else
-      nw_recover_on_done(n, &r);
+    nw_recover_on_done(n, &r);
     break;
   default:
     if (nw_msg_is_policy(type) && n->policy->on_message)

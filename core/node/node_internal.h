@@ -667,8 +667,7 @@ void nw_recover_on_done(nw_node *n, nw_reader *r);
 void nw_recover_send_backup(nw_node *n, nw_task_state *t);
 void nw_recover_on_backup(nw_node *n, nw_reader *r);
 void nw_recover_task_complete(nw_node *n, nw_task_state *t);
-void nw_recover_replica_write(nw_node *n, nw_space_state *s, uint64_t offset, const void *src,
-                              uint64_t len);
+void nw_recover_replica_write(nw_space_state *s, uint64_t offset, const void *src, uint64_t len);
 void nw_backups_free(nw_backup *b);
 /* node.c: handles a message as if it had just arrived from backend node src (recover.c's
  * replay of held messages). */

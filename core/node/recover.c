@@ -316,6 +316,10 @@ void nw_recover_on_lost(nw_node *n, int backend_id, double at_s) {
 }
 
 void nw_recover_on_recover(nw_node *n, nw_reader *r) {
+  if (!n->members) { /* a message of recovery in a run that does not recover */
+    r->bad = 1;
+    return;
+  }
   nw_membership *m = n->members;
   uint32_t count = nw_r_u32(r);
   int members[NW_MAX_NODES], self = 0;
@@ -359,6 +363,10 @@ void nw_recover_on_recover(nw_node *n, nw_reader *r) {
 }
 
 void nw_recover_on_ready(nw_node *n, int src, nw_reader *r) {
+  if (!n->members) { /* a message of recovery in a run that does not recover */
+    r->bad = 1;
+    return;
+  }
   nw_membership *m = n->members;
   uint64_t v = nw_r_u64(r);
   uint32_t kept = nw_r_u32(r);
@@ -440,6 +448,10 @@ static void finish_recovery(nw_node *n) {
 }
 
 void nw_recover_on_done(nw_node *n, nw_reader *r) {
+  if (!n->members) { /* a message of recovery in a run that does not recover */
+    r->bad = 1;
+    return;
+  }
   nw_membership *m = n->members;
   uint64_t version = nw_r_u64(r), last_task = nw_r_u64(r);
   uint32_t spaces = nw_r_u32(r);
@@ -509,6 +521,10 @@ void nw_recover_send_backup(nw_node *n, nw_task_state *t) {
 }
 
 void nw_recover_on_backup(nw_node *n, nw_reader *r) {
+  if (!n->members) { /* a message of recovery in a run that does not recover */
+    r->bad = 1;
+    return;
+  }
   uint64_t id = nw_r_u64(r);
   uint32_t entries = nw_r_u32(r);
   nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
@@ -572,9 +588,7 @@ void nw_recover_task_complete(nw_node *n, nw_task_state *t) {
   }
 }
 
-void nw_recover_replica_write(nw_node *n, nw_space_state *s, uint64_t offset, const void *src,
-                              uint64_t len) {
+void nw_recover_replica_write(nw_space_state *s, uint64_t offset, const void *src, uint64_t len) {
   if (s->replica && len)
     memcpy(s->replica + offset, src, len);
-  (void)n;
 }
