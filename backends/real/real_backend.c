@@ -2,7 +2,8 @@
  *
  * Threads per rank, as in Unicorn (paper section 4.1): an event-loop thread, which is also the
  * rank's MPI progress engine (real_net.h: it polls MPI while it waits); one compute thread per
- * CPU device runs kernels (a work-group device adds a thread per further core, real_team.c). On
+ * CPU device runs kernels, any idle one taking any CPU device's next subtask (real_cpu_pool.h;
+ * a work-group device adds a thread per further core, real_team.c). On
  * rank 0 the main thread runs the application's driver. Every thread that waits for another
  * spins briefly before it sleeps (real_spin.h), so a hand-off between threads costs no context
  * switch when both run.
@@ -36,6 +37,7 @@
 
 #include "host_memory.h"
 #include "real_calibrate.h"
+#include "real_cpu_pool.h"
 #include "real_gpu.h"
 #include "real_load.h"
 #include "real_lost_rank.h"
@@ -51,21 +53,6 @@ typedef struct device {
   real_gpu *gpu; /* a GPU stream: its GPU (the kernels run on real_gpu's threads) */
   int stream;
   real_team *team; /* a CPU work-group: the threads of its other cores */
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  /* Execs launched, in order. Usually one: a device runs one subtask at a time, but a losing
-   * multi-assigned copy may still compute when the next task launches. */
-  nw_exec **pending;
-  double *pending_at; /* when each was launched (real_monotonic) */
-  size_t npending, cappending;
-  atomic_size_t queued; /* npending, read without the lock while the thread spins */
-  int sleeping;         /* under mu: the thread waits on cv, a launch must signal */
-  int running;          /* under mu: the thread runs a kernel */
-  int starved;          /* under mu: counted in rank_state.starved */
-  int stop;
-  uint64_t launches; /* the compute thread's: launch-to-start hand-offs, and their seconds */
-  double launch_s;
 } device;
 
 typedef struct rank_state {
@@ -77,6 +64,7 @@ typedef struct rank_state {
   uint64_t rng;
   device *dev;
   int ndev;
+  real_cpu_pool *cpus; /* the CPU devices' compute threads; NULL without CPU devices */
   real_gpu *gpus[NW_MAX_GPUS_PER_NODE];
   int ngpu;
   real_net *net; /* NULL with one rank: nothing to poll */
@@ -89,7 +77,6 @@ typedef struct rank_state {
   pthread_mutex_t node_mu; /* held while handling events: see the header comment */
   pthread_mutex_t net_mu;  /* held around every MPI call once the threads run */
   atomic_int finished;     /* the node finished: events are no longer handled */
-  atomic_int starved;      /* compute threads with an exec launched and no kernel running */
   atomic_int handling;     /* a thread holds node_mu in drain */
 } rank_state;
 
@@ -130,31 +117,11 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
 }
 
 static void op_launch(void *be, int d, nw_exec *exec) {
-  device *dv = &((rank_state *)be)->dev[d];
-  if (dv->gpu) {
-    real_gpu_launch(dv->gpu, dv->stream, exec);
-    return;
-  }
-  pthread_mutex_lock(&dv->mu);
-  if (dv->npending == dv->cappending) {
-    dv->cappending = dv->cappending ? 2 * dv->cappending : 4;
-    dv->pending = realloc(dv->pending, dv->cappending * sizeof *dv->pending);
-    dv->pending_at = realloc(dv->pending_at, dv->cappending * sizeof *dv->pending_at);
-    if (!dv->pending || !dv->pending_at) {
-      fprintf(stderr, "narwhal: out of memory\n");
-      exit(1);
-    }
-  }
-  dv->pending_at[dv->npending] = real_monotonic();
-  dv->pending[dv->npending++] = exec;
-  if (!dv->running && !dv->starved) {
-    dv->starved = 1;
-    atomic_fetch_add(&dv->rs->starved, 1);
-  }
-  atomic_store_explicit(&dv->queued, dv->npending, memory_order_release);
-  if (dv->sleeping)
-    pthread_cond_signal(&dv->cv);
-  pthread_mutex_unlock(&dv->mu);
+  rank_state *rs = be;
+  if (rs->dev[d].gpu)
+    real_gpu_launch(rs->dev[d].gpu, rs->dev[d].stream, exec);
+  else
+    real_cpu_pool_launch(rs->cpus, d, exec);
 }
 
 static void op_timer(void *be, double delay, uint64_t token) {
@@ -200,56 +167,24 @@ static const nw_backend_ops real_ops = {op_now,   op_send,          op_launch,
 
 static int drain(rank_state *rs);
 
-/* Spins until the device has an exec queued or the budget is spent. */
-static void spin_for_work(device *dv) {
-  double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
-  unsigned polls = 0;
-  while (!atomic_load_explicit(&dv->queued, memory_order_acquire) && real_monotonic() < until)
-    real_spin_pause(&polls);
+/* A CPU device's kernel, on whichever compute thread took it (real_cpu_pool.h). */
+static void cpu_kernel(void *ctx, int d, nw_exec *e) {
+  device *dv = &((rank_state *)ctx)->dev[d];
+  if (dv->team)
+    real_team_run(dv->team, e);
+  else
+    nw_exec_run(e);
 }
 
-static void *compute_thread(void *arg) {
-  device *dv = arg;
-  real_spin_lower_priority();
-  for (;;) {
-    spin_for_work(dv);
-    pthread_mutex_lock(&dv->mu);
-    while (!dv->npending && !dv->stop) {
-      dv->sleeping = 1;
-      pthread_cond_wait(&dv->cv, &dv->mu);
-      dv->sleeping = 0;
-    }
-    nw_exec *e = NULL;
-    if (dv->npending) {
-      e = dv->pending[0];
-      if (dv->starved) {
-        dv->starved = 0;
-        atomic_fetch_sub(&dv->rs->starved, 1);
-      }
-      dv->running = 1;
-      dv->launches++;
-      dv->launch_s += real_monotonic() - dv->pending_at[0];
-      memmove(dv->pending, dv->pending + 1, (dv->npending - 1) * sizeof *dv->pending);
-      memmove(dv->pending_at, dv->pending_at + 1, --dv->npending * sizeof *dv->pending_at);
-      atomic_store_explicit(&dv->queued, dv->npending, memory_order_relaxed);
-    }
-    int stop = dv->stop;
-    pthread_mutex_unlock(&dv->mu);
-    if (!e && stop)
-      return NULL;
-    if (dv->team)
-      real_team_run(dv->team, e);
-    else
-      nw_exec_run(e);
-    pthread_mutex_lock(&dv->mu);
-    dv->running = 0;
-    pthread_mutex_unlock(&dv->mu);
-    nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
-    ev->exec = e;
-    ev->stamp = real_monotonic();
-    real_queue_push_quiet(&dv->rs->q, ev);
-    drain(dv->rs); /* handles it here, or the lock's holder does */
-  }
+/* Its completion: handled here, or by the holder of the node's lock (drain). */
+static void cpu_done(void *ctx, int d, nw_exec *e) {
+  rank_state *rs = ctx;
+  (void)d;
+  nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
+  ev->exec = e;
+  ev->stamp = real_monotonic();
+  real_queue_push_quiet(&rs->q, ev);
+  drain(rs);
 }
 
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
@@ -317,7 +252,7 @@ static int poll_net(void *arg) {
    * real_spin.h): give it this one. Where a core is free, this returns at once. Not for a
    * subtask queued behind a running kernel: yielding to that kernel, poll after poll, costs it
    * two context switches each time (heavy Task Bench kernels on 2 ranks ran 10-25% slower). */
-  if (atomic_load_explicit(&rs->starved, memory_order_relaxed) > 0 ||
+  if ((rs->cpus && real_cpu_pool_waiting(rs->cpus) > 0) ||
       atomic_load_explicit(&rs->handling, memory_order_relaxed))
     sched_yield();
   return active;
@@ -351,7 +286,12 @@ static void driver_post(void *be, nw_driver_call *call) {
   ev->call = call;
   real_queue_push_quiet(&rs->q, ev);
   drain(rs); /* usually answers the call here, with no thread hop */
-  double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
+  static double dspin = -1;
+  if (dspin < 0) {
+    const char *e = getenv("DRV_SPIN_US");
+    dspin = e ? atof(e) * 1e-6 : real_spin_budget(REAL_WAIT_WORKER);
+  }
+  double until = real_monotonic() + dspin;
   unsigned polls = 0;
   while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
          real_monotonic() < until)
@@ -710,16 +650,16 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     if (d >= cpus) { /* a GPU stream: real_gpu runs it */
       rs.dev[d].gpu = rs.gpus[nc.device_gpu[d]];
       rs.dev[d].stream = (d - cpus) % cfg->gpu_streams;
-      continue;
-    }
-    pthread_mutex_init(&rs.dev[d].mu, NULL);
-    pthread_cond_init(&rs.dev[d].cv, NULL);
-    if (group > 1 && !(rs.dev[d].team = real_team_create(group))) {
+    } else if (group > 1 && !(rs.dev[d].team = real_team_create(group))) {
       fprintf(stderr, "narwhal: rank %d: cannot start the threads of a %d-core work-group\n",
               rs.rank, group);
       exit(1);
     }
-    pthread_create(&rs.dev[d].thread, NULL, compute_thread, &rs.dev[d]);
+  }
+  if (cpus > 0 &&
+      !(rs.cpus = real_cpu_pool_start(cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, &rs}))) {
+    fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
+    exit(1);
   }
   real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0);
   for (int i = 0; i < cfg->faults.nfail; i++) /* --fail: README, "Faults" */
@@ -752,20 +692,12 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     largest = big > largest ? big : largest;
     real_gpu_close(rs.gpus[g]);
   }
-  for (int d = 0; d < cpus; d++) {
-    pthread_mutex_lock(&rs.dev[d].mu);
-    rs.dev[d].stop = 1;
-    pthread_cond_signal(&rs.dev[d].cv);
-    pthread_mutex_unlock(&rs.dev[d].mu);
-    pthread_join(rs.dev[d].thread, NULL);
-    real_team_destroy(rs.dev[d].team);
-    rs.costs.launches += rs.dev[d].launches;
-    rs.costs.launch_s += rs.dev[d].launch_s;
-    free(rs.dev[d].pending);
-    free(rs.dev[d].pending_at);
-    pthread_mutex_destroy(&rs.dev[d].mu);
-    pthread_cond_destroy(&rs.dev[d].cv);
+  if (rs.cpus) {
+    real_cpu_pool_stats(rs.cpus, &rs.costs.launches, &rs.costs.launch_s);
+    real_cpu_pool_stop(rs.cpus);
   }
+  for (int d = 0; d < cpus; d++)
+    real_team_destroy(rs.dev[d].team);
 
   nw_stats *all = rs.rank == 0 ? calloc((size_t)rs.size, sizeof *all) : NULL;
   nw_stats mine = *nw_node_stats(rs.node);

@@ -66,6 +66,8 @@ real) # RANKS|MPIRUN OPTIONS|NARWHAL OPTIONS
     "3|--bind-to none|--work-groups on --multi-assign on"
     "3||--placement node0 --prosteal off --cpu-devices 1"
     "2||--pipeline off --multi-assign on --slow 0:4 --locality on"
+    "2|--bind-to none|--multi-assign on --pipeline on"
+    "2|--bind-to none|--slow 1:4 --steal-policy one-level"
   ) ;;
 *)
   echo "random_programs.sh: unknown rotation '$rotation' (cpu, gpu or real)" >&2

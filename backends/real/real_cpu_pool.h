@@ -1,0 +1,54 @@
+/* real_cpu_pool.h: a rank's CPU devices and the threads that run their subtasks.
+ *
+ * A rank has one compute thread per CPU device, and a CPU device runs one subtask at a time,
+ * as the core expects (core/backend.h). But a device's subtask need not wait for that device's
+ * own thread: all CPU devices of a rank compute in the same host memory, so any compute thread
+ * that is idle and on a core may run it. This is what the pool does: a thread looks at its
+ * own device first, then takes the subtask that has waited longest on any other device that
+ * is not running one. The core still sees device d run d's subtasks one at a time (its
+ * statistics, its work-group size search, its trace lane), and no more kernels run at once
+ * than there are devices.
+ *
+ * Why (issue 16; EXPERIMENTS.md, section 29): on a rank with fewer cores than runnable threads
+ * (the driver, the event loop and the compute threads; on this project's 2-core machine always)
+ * the thread of the device that just got a subtask is often off its core, spinning with
+ * yields or asleep, while another compute thread sits idle on a core. A one-rank Task Bench
+ * step of four empty subtasks then waited 12-16 us for that thread, most of the step.
+ *
+ * Waking: a thread that finds nothing spins for its budget (real_spin.h), then sleeps. A
+ * launch wakes a sleeping thread (the device's own first) only when more devices have a
+ * subtask waiting than there are threads looking for one, so a subtask another running thread
+ * will take at once costs no futex wake, and parallel work is never left to one thread.
+ * A work-group device's subtask runs on that device's team (real_team.h) whichever thread
+ * takes it; devices of one rank have teams of one size. */
+#ifndef NW_REAL_CPU_POOL_H
+#define NW_REAL_CPU_POOL_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "real_team.h"
+
+typedef struct real_cpu_pool real_cpu_pool;
+
+/* Called on a compute thread: `kernel` runs exec (device d's), then, once device d may take its
+ * next subtask, `done` reports it (real_backend.c queues the completion and handles events). */
+typedef struct real_cpu_pool_calls {
+  void (*kernel)(void *ctx, int d, nw_exec *exec);
+  void (*done)(void *ctx, int d, nw_exec *exec);
+  void *ctx;
+} real_cpu_pool_calls;
+
+/* Starts ndev threads (ndev >= 1), thread d's own device being d; NULL if out of memory or
+ * threads. */
+real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
+/* Queues exec on device d (any thread, any time before stop). */
+void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
+/* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */
+int real_cpu_pool_waiting(const real_cpu_pool *p);
+/* Launches and their seconds from launch to the kernel's start, over all devices. */
+void real_cpu_pool_stats(const real_cpu_pool *p, uint64_t *launches, double *launch_s);
+/* Lets the threads end once nothing is queued, joins them, frees the pool. */
+void real_cpu_pool_stop(real_cpu_pool *p);
+
+#endif
