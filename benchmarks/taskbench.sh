@@ -31,7 +31,9 @@
 # Runs are interleaved (every system's point once, then again, REPS times; the best kept),
 # because this machine is shared and noisy.
 # Environment: REPS (default 3), STEPS (default 1000), WIDTH_FACTOR (default 2), PATTERN
-# (default stencil_1d), WALL_CAP (default 60), SYSTEMS (default "narwhal-1rank narwhal-2rank mpi starpu narwhal-sim").
+# (default stencil_1d), WALL_CAP (default 60), SYSTEMS (default "narwhal-1rank narwhal-2rank mpi starpu narwhal-sim"),
+# BASELINE (a build directory of another commit: its narwhal-1rank and narwhal-2rank are
+# measured too, as base-1rank and base-2rank, interleaved with the rest: a before/after in one run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -41,6 +43,12 @@ factor=${WIDTH_FACTOR:-2}
 pattern=${PATTERN:-stencil_1d}
 wall_cap=${WALL_CAP:-60}
 systems=${SYSTEMS:-narwhal-1rank narwhal-2rank mpi starpu narwhal-sim}
+baseline=${BASELINE:-}
+if [ -n "$baseline" ]; then
+  [ -x "$baseline/narwhal" ] || { echo "taskbench: BASELINE=$baseline: no narwhal there" >&2; exit 2; }
+  [[ " $systems " == *" narwhal-1rank "* ]] && systems="$systems base-1rank"
+  [[ " $systems " == *" narwhal-2rank "* ]] && systems="$systems base-2rank"
+fi
 cores=$(nproc)
 width=$((cores * factor))
 tasks=$((width * steps))
@@ -62,9 +70,12 @@ wall() {
   local it=$1 sys=$2
   local tb=(--app taskbench --n "$steps" --block "$width"
     --app-param "pattern=$pattern" --app-param "iterations=$it" --no-verify --json)
+  local bin=$nw
+  case $sys in base-*) bin=$baseline/narwhal ;; esac
   case $sys in
-  narwhal-1rank) mpirun -np 1 --bind-to none "$nw" run --backend real "${tb[@]}" | json_field makespan_s ;;
-  narwhal-2rank) mpirun -np 2 --oversubscribe --bind-to none "$nw" run --backend real \
+  narwhal-1rank | base-1rank) mpirun -np 1 --bind-to none "$bin" run --backend real "${tb[@]}" |
+    json_field makespan_s ;;
+  narwhal-2rank | base-2rank) mpirun -np 2 --oversubscribe --bind-to none "$bin" run --backend real \
     --cpu-devices 1 "${tb[@]}" | json_field makespan_s ;;
   narwhal-sim) "$nw" run --backend sim --platform platforms/small.xml --nodes 2 \
     --cpu-devices 1 --data phantom "${tb[@]}" | json_field makespan_s ;;
