@@ -187,6 +187,21 @@ static void cpu_done(void *ctx, int d, nw_exec *e) {
   drain(rs);
 }
 
+/* A compute thread spinning for work polls MPI too (real_cpu_pool_calls.idle) and handles
+ * what arrived, so a message does not wait for this rank's event loop to get a core: on two
+ * one-device ranks of a 2-core machine (five threads) an empty Task Bench step went from
+ * 70-100 us to 40-55 us (EXPERIMENTS.md, section 29). If another thread polls (net_mu taken),
+ * it has nothing to do. */
+static void cpu_idle(void *ctx) {
+  rank_state *rs = ctx;
+  if (!rs->net || pthread_mutex_trylock(&rs->net_mu) != 0)
+    return;
+  real_net_poll(rs->net);
+  pthread_mutex_unlock(&rs->net_mu);
+  if (real_queue_ready(&rs->q))
+    drain(rs);
+}
+
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
 #define POLL_S 20e-6
 
@@ -244,9 +259,11 @@ static int drain(rank_state *rs) {
 /* The loop's MPI progress (a real_poll_fn). */
 static int poll_net(void *arg) {
   rank_state *rs = arg;
-  pthread_mutex_lock(&rs->net_mu);
-  int active = real_net_poll(rs->net);
-  pthread_mutex_unlock(&rs->net_mu);
+  int active = 1; /* a compute thread that holds net_mu polls meanwhile (cpu_idle) */
+  if (pthread_mutex_trylock(&rs->net_mu) == 0) {
+    active = real_net_poll(rs->net);
+    pthread_mutex_unlock(&rs->net_mu);
+  }
   /* An idle compute thread has a subtask to start, or a compute thread handles events, and
    * may be waiting for a core while this loop spins (compute threads run at a lower priority,
    * real_spin.h): give it this one. Where a core is free, this returns at once. Not for a
@@ -286,12 +303,7 @@ static void driver_post(void *be, nw_driver_call *call) {
   ev->call = call;
   real_queue_push_quiet(&rs->q, ev);
   drain(rs); /* usually answers the call here, with no thread hop */
-  static double dspin = -1;
-  if (dspin < 0) {
-    const char *e = getenv("DRV_SPIN_US");
-    dspin = e ? atof(e) * 1e-6 : real_spin_budget(REAL_WAIT_WORKER);
-  }
-  double until = real_monotonic() + dspin;
+  double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
   while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
          real_monotonic() < until)
@@ -656,8 +668,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
       exit(1);
     }
   }
-  if (cpus > 0 &&
-      !(rs.cpus = real_cpu_pool_start(cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, &rs}))) {
+  if (cpus > 0 && !(rs.cpus = real_cpu_pool_start(
+                        cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, cpu_idle, &rs}))) {
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }

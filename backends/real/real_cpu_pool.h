@@ -36,6 +36,9 @@ typedef struct real_cpu_pool real_cpu_pool;
 typedef struct real_cpu_pool_calls {
   void (*kernel)(void *ctx, int d, nw_exec *exec);
   void (*done)(void *ctx, int d, nw_exec *exec);
+  /* Optional (NULL: none): called between polls while a thread spins for work (real_backend.c
+   * polls MPI there, so a rank's idle compute thread receives messages as its loop would). */
+  void (*idle)(void *ctx);
   void *ctx;
 } real_cpu_pool_calls;
 
@@ -46,6 +49,8 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
 void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 /* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */
 int real_cpu_pool_waiting(const real_cpu_pool *p);
+/* Threads spinning for work (and calling `idle`); lock-free. */
+int real_cpu_pool_spinning(const real_cpu_pool *p);
 /* Launches and their seconds from launch to the kernel's start, over all devices. */
 void real_cpu_pool_stats(const real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */
