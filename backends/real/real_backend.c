@@ -191,10 +191,10 @@ static void cpu_done(void *ctx, int d, nw_exec *e) {
  * what arrived, so a message does not wait for this rank's event loop to get a core: on two
  * one-device ranks of a 2-core machine (five threads) an empty Task Bench step went from
  * 70-100 us to 40-55 us (EXPERIMENTS.md, section 29). If another thread polls (net_mu taken),
- * it has nothing to do. */
+ * it has nothing to do. Only on a rank with peers (rs->net). */
 static void cpu_idle(void *ctx) {
   rank_state *rs = ctx;
-  if (!rs->net || pthread_mutex_trylock(&rs->net_mu) != 0)
+  if (pthread_mutex_trylock(&rs->net_mu) != 0)
     return;
   real_net_poll(rs->net);
   pthread_mutex_unlock(&rs->net_mu);
@@ -668,8 +668,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
       exit(1);
     }
   }
-  if (cpus > 0 && !(rs.cpus = real_cpu_pool_start(
-                        cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, cpu_idle, &rs}))) {
+  if (cpus > 0 &&
+      !(rs.cpus = real_cpu_pool_start(
+            cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL, &rs}))) {
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }
