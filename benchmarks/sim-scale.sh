@@ -4,8 +4,8 @@
 # loops' events per subtask, steal requests per device, and wall microseconds per event (what
 # the simulator costs per unit of the simulated algorithm's work).
 #  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at
-#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 256: 512 and 1024 nodes take
-#    hours, EXPERIMENTS.md section 10 says why), block 2048, phantom
+#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 256: with the default spread
+#    placement 512 and 1024 nodes take hours, EXPERIMENTS.md section 10 says why), block 2048, phantom
 #    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
 #    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
 #    with gen-platform.sh --backbone none (a shared fat pipe makes SimGrid's solver quadratic
@@ -14,7 +14,13 @@
 #    point is the same run on that cluster generated with --backbone none.
 # Every point runs the main job's configuration (experiments/matmul-scaling.json: the paper's
 # CPU work-groups and two GPUs per node, --devices cpu+gpu --work-groups on); MODE=cpu runs a
-# CPU device per core instead (12 per node: more devices, more stealing).
+# CPU device per core instead (12 per node: more devices, more stealing); MODE=paper-cpu the
+# paper's CPU work-groups without the GPUs (from about 480 nodes on a subtask's two panels no
+# longer fit a 6 GB GPU, and the run says so).
+# PLACEMENT (default spread: blocks on random nodes, so a subtask's panels come from about
+# 2 sqrt(73 N) owners and its messages grow with sqrt(N)) is passed as --placement; with
+# rows-columns (A by block rows, B by block columns, paper Fig. 13) a subtask fetches one
+# region per panel, and the series reaches 1024 nodes in seconds (EXPERIMENTS.md, section 30).
 # Targets: wall time at most linear in nodes x subtasks; 1024 nodes under 60 s and 2 GB RSS;
 # the 14-node main-job point under 0.5 s. Each run is limited to 8 GB of address space
 # (ulimit -v) and 1800 s; a point over the limit prints "timeout" and ends the series.
@@ -25,9 +31,11 @@ build=${2:-build}
 nw=$build/narwhal
 case ${MODE:-paper} in
 paper) devices="--devices cpu+gpu --work-groups on" ;;
+paper-cpu) devices="--devices cpu --work-groups on" ;;
 cpu) devices="--devices cpu" ;;
-*) echo "sim-scale: MODE must be paper or cpu" >&2; exit 2 ;;
+*) echo "sim-scale: MODE must be paper, paper-cpu or cpu" >&2; exit 2 ;;
 esac
+placement=${PLACEMENT:-spread}
 [ -x "$nw" ] || { echo "sim-scale: $nw not built" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "sim-scale: needs /usr/bin/time (GNU time) for the RSS" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -43,7 +51,8 @@ point() {
     ulimit -v 8000000
     # shellcheck disable=SC2086 # devices is a list of options
     timeout 1800 /usr/bin/time -f 'TIME %e %M' "$nw" run --app matmul --backend sim \
-      --platform "$platform" --n "$n" --block 2048 --data phantom $devices --json 2>&1
+      --platform "$platform" --n "$n" --block 2048 --data phantom $devices \
+      --placement "$placement" --json 2>&1
   ); then
     printf '%-22s timeout or failure\n' "$label"
     return 1

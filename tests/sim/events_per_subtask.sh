@@ -9,7 +9,11 @@
 #    with the node count, such as broadcasts;
 #  - matmul on a CPU and a GPU per node, its inputs on node 0: the GPUs run dry first and steal,
 #    so growth means stealing rounds that visit every node (the original Unicorn's rule,
-#    --steal-probes 0, gives 5.8x here).
+#    --steal-probes 0, gives 5.8x here);
+#  - weak-scaled matmul with A by block rows and B by block columns (--placement rows-columns):
+#    its panels grow with n, but each comes from one owner, so its fetches per subtask do not
+#    (with --placement spread, EPS_MATMUL_PLACEMENT=spread, they come from about as many owners
+#    as blocks: 2.5x here, 37.4 against 91.7).
 # Counts, not times: the machine's load does not move the result.
 set -u
 nw=$1 src=$2 bound=${3:-1.5}
@@ -41,5 +45,7 @@ check() { # NAME NODE_OPTIONS RUN_OPTIONS
 check conv2d "--cores 2 --core-speed 1Gf" "--app conv2d"
 check matmul-stealing "--cores 2 --core-speed 1Gf --gpus 1 --gpu-speed 20Gf --gpu-mem 1000000000" \
   "--app matmul --devices cpu+gpu --placement node0"
+check matmul-rows-columns "--cores 2 --core-speed 1Gf" \
+  "--app matmul --cpu-devices 1 --placement ${EPS_MATMUL_PLACEMENT:-rows-columns}"
 echo "events_per_subtask: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
