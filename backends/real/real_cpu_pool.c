@@ -208,13 +208,15 @@ int real_cpu_pool_waiting(const real_cpu_pool *p) {
   return atomic_load_explicit(&p->runnable, memory_order_relaxed);
 }
 
-void real_cpu_pool_stats(const real_cpu_pool *p, uint64_t *launches, double *launch_s) {
+void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s) {
   *launches = 0;
   *launch_s = 0;
+  pthread_mutex_lock(&p->mu); /* the threads may still be looking for work */
   for (int d = 0; d < p->n; d++) {
     *launches += p->dev[d].launches;
     *launch_s += p->dev[d].launch_s;
   }
+  pthread_mutex_unlock(&p->mu);
 }
 
 void real_cpu_pool_stop(real_cpu_pool *p) {

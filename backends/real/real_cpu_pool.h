@@ -52,7 +52,7 @@ int real_cpu_pool_waiting(const real_cpu_pool *p);
 /* Threads spinning for work (and calling `idle`); lock-free. */
 int real_cpu_pool_spinning(const real_cpu_pool *p);
 /* Launches and their seconds from launch to the kernel's start, over all devices. */
-void real_cpu_pool_stats(const real_cpu_pool *p, uint64_t *launches, double *launch_s);
+void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */
 void real_cpu_pool_stop(real_cpu_pool *p);
 
