@@ -315,11 +315,16 @@ void nw_recover_on_lost(nw_node *n, int backend_id, double at_s) {
     finish_recovery(n);
 }
 
-void nw_recover_on_recover(nw_node *n, nw_reader *r) {
-  if (!n->members) { /* a message of recovery in a run that does not recover */
+/* A message of recovery in a run that does not recover is malformed input: marked bad. */
+static int refused(nw_node *n, nw_reader *r) {
+  if (!n->members)
     r->bad = 1;
+  return !n->members;
+}
+
+void nw_recover_on_recover(nw_node *n, nw_reader *r) {
+  if (refused(n, r))
     return;
-  }
   nw_membership *m = n->members;
   uint32_t count = nw_r_u32(r);
   int members[NW_MAX_NODES], self = 0;
@@ -363,10 +368,8 @@ void nw_recover_on_recover(nw_node *n, nw_reader *r) {
 }
 
 void nw_recover_on_ready(nw_node *n, int src, nw_reader *r) {
-  if (!n->members) { /* a message of recovery in a run that does not recover */
-    r->bad = 1;
+  if (refused(n, r))
     return;
-  }
   nw_membership *m = n->members;
   uint64_t v = nw_r_u64(r);
   uint32_t kept = nw_r_u32(r);
@@ -448,10 +451,8 @@ static void finish_recovery(nw_node *n) {
 }
 
 void nw_recover_on_done(nw_node *n, nw_reader *r) {
-  if (!n->members) { /* a message of recovery in a run that does not recover */
-    r->bad = 1;
+  if (refused(n, r))
     return;
-  }
   nw_membership *m = n->members;
   uint64_t version = nw_r_u64(r), last_task = nw_r_u64(r);
   uint32_t spaces = nw_r_u32(r);
@@ -521,10 +522,8 @@ void nw_recover_send_backup(nw_node *n, nw_task_state *t) {
 }
 
 void nw_recover_on_backup(nw_node *n, nw_reader *r) {
-  if (!n->members) { /* a message of recovery in a run that does not recover */
-    r->bad = 1;
+  if (refused(n, r))
     return;
-  }
   uint64_t id = nw_r_u64(r);
   uint32_t entries = nw_r_u32(r);
   nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
