@@ -190,7 +190,7 @@ static void cpu_done(void *ctx, int d, nw_exec *e) {
 /* A compute thread spinning for work polls MPI too (real_cpu_pool_calls.idle) and handles
  * what arrived, so a message does not wait for this rank's event loop to get a core: on two
  * one-device ranks of a 2-core machine (five threads) an empty Task Bench step went from
- * 70-100 us to 40-55 us (EXPERIMENTS.md, section 29). If another thread polls (net_mu taken),
+ * 77-114 us to 61-81 us (EXPERIMENTS.md, section 29). If another thread polls (net_mu taken),
  * it has nothing to do. Only on a rank with peers (rs->net). */
 static void cpu_idle(void *ctx) {
   rank_state *rs = ctx;

@@ -41,7 +41,6 @@ struct real_cpu_pool {
   int n;
   int looking;
   atomic_int runnable; /* written under mu, read without it by spinners */
-  atomic_int spinning; /* threads in spin_for_work */
   int stop;
   real_cpu_pool_calls calls;
 };
@@ -94,7 +93,6 @@ static void wake_one(real_cpu_pool *p, int d) {
 static void spin_for_work(real_cpu_pool *p) {
   double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
-  atomic_fetch_add_explicit(&p->spinning, 1, memory_order_relaxed);
   while (!atomic_load_explicit(&p->runnable, memory_order_acquire) && real_monotonic() < until) {
     if (p->calls.idle) {
       p->calls.idle(p->calls.ctx);
@@ -105,7 +103,6 @@ static void spin_for_work(real_cpu_pool *p) {
     }
     real_spin_pause(&polls);
   }
-  atomic_fetch_sub_explicit(&p->spinning, 1, memory_order_relaxed);
 }
 
 static void *pool_main(void *arg) {
@@ -166,7 +163,6 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls) {
   p->n = ndev;
   p->calls = calls;
   atomic_init(&p->runnable, 0);
-  atomic_init(&p->spinning, 0);
   p->looking = ndev; /* every thread starts by looking */
   for (int t = 0; t < ndev; t++) {
     p->thr[t] = (pool_thread){.pool = p, .home = t};
@@ -198,10 +194,6 @@ void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec) {
       atomic_fetch_add_explicit(&p->runnable, 1, memory_order_release) + 1 > p->looking)
     wake_one(p, d);
   pthread_mutex_unlock(&p->mu);
-}
-
-int real_cpu_pool_spinning(const real_cpu_pool *p) {
-  return atomic_load_explicit(&p->spinning, memory_order_relaxed);
 }
 
 int real_cpu_pool_waiting(const real_cpu_pool *p) {

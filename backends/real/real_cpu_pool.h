@@ -12,8 +12,9 @@
  * Why (issue 16; EXPERIMENTS.md, section 29): on a rank with fewer cores than runnable threads
  * (the driver, the event loop and the compute threads; on this project's 2-core machine always)
  * the thread of the device that just got a subtask is often off its core, spinning with
- * yields or asleep, while another compute thread sits idle on a core. A one-rank Task Bench
- * step of four empty subtasks then waited 12-16 us for that thread, most of the step.
+ * yields or asleep, while another compute thread sits idle on a core. In a trace of a
+ * one-rank Task Bench step of four empty subtasks, one spanned 16-18 us from launch to
+ * completion, most of the step, while the other device ran the three others.
  *
  * Waking: a thread that finds nothing spins for its budget (real_spin.h), then sleeps. A
  * launch wakes a sleeping thread (the device's own first) only when more devices have a
@@ -49,8 +50,6 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
 void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 /* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */
 int real_cpu_pool_waiting(const real_cpu_pool *p);
-/* Threads spinning for work (and calling `idle`); lock-free. */
-int real_cpu_pool_spinning(const real_cpu_pool *p);
 /* Launches and their seconds from launch to the kernel's start, over all devices. */
 void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */
