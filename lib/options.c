@@ -854,6 +854,8 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
             "           results/paper/report.md; README, \"Using it\")\n"
             "       narwhal plot TRACE.json [--out FILE.png] [--size WxH]\n"
             "           (a Gantt chart of a --trace file, drawn with gnuplot)\n"
+            "       narwhal critical-path TRACE.json [--top N]\n"
+            "           (where a --trace file's time went: its critical path, its messages)\n"
             "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
             "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
             "           [options of run]\n"

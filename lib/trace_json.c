@@ -17,6 +17,8 @@ static int lane_tid(const trace_lane *l) {
     return 1000000 + NW_MAX_DEVICES_PER_NODE * l->sub + l->device;
   case TRACE_LANE_NETWORK:
     return 2000000 + l->sub;
+  case TRACE_LANE_MESSAGES:
+    return 3000000 + l->sub;
   default:
     return l->device;
   }
@@ -73,6 +75,9 @@ trace_lane *trace_lanes(const nw_run_result *res) {
       break;
     case NW_TRACE_TRANSFER:
       l->cls = TRACE_LANE_NETWORK, l->device = 0;
+      break;
+    case NW_TRACE_MESSAGE:
+      l->cls = TRACE_LANE_MESSAGES, l->device = 0;
       break;
     default:
       continue; /* executions and instants stay on their device's lane */
@@ -139,6 +144,9 @@ void trace_lane_name(const nw_run_result *res, const trace_lane *l, char *out, s
     return;
   case TRACE_LANE_NETWORK:
     snprintf(out, len, "network%s", sub);
+    return;
+  case TRACE_LANE_MESSAGES:
+    snprintf(out, len, "messages in%s", sub);
     return;
   default: {
     int row = first_row(res, l->node);
@@ -225,8 +233,8 @@ int trace_json_write(const char *path, const nw_run_result *res, const nw_app *a
       t0 = res->trace[i].start_s;
   fprintf(f,
           "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"narwhal\","
-          "\"complete\":%s},\n\"traceEvents\":[",
-          res->trace_lost ? "false" : "true");
+          "\"complete\":%s,\"t0_s\":%.9f},\n\"traceEvents\":[",
+          res->trace_lost ? "false" : "true", t0);
   int first = 1;
   /* Names: a process per node, a thread per lane. */
   for (int node = 0; node < res->nodes; node++) {
@@ -259,6 +267,9 @@ int trace_json_write(const char *path, const nw_run_result *res, const nw_app *a
     case NW_TRACE_TRANSFER:
       fprintf(f, "\"X\",\"cat\":\"transfer\",\"name\":\"transfer\"");
       break;
+    case NW_TRACE_MESSAGE:
+      fprintf(f, "\"X\",\"cat\":\"message\",\"name\":\"%s\"", nw_trace_message_name(r->subtask));
+      break;
     default:
       span = 0;
       fprintf(f, "\"i\",\"s\":\"t\",\"cat\":\"sched\",\"name\":\"%s\"",
@@ -272,6 +283,10 @@ int trace_json_write(const char *path, const nw_run_result *res, const nw_app *a
     if (r->kind == NW_TRACE_TRANSFER)
       fprintf(f, ",\"args\":{\"space\":%llu,\"from\":%d,\"bytes\":%llu}}",
               (unsigned long long)r->task, r->device, (unsigned long long)r->bytes);
+    else if (r->kind == NW_TRACE_MESSAGE)
+      fprintf(f, ",\"args\":{\"from\":%d,\"type\":%llu,\"task\":%llu,\"bytes\":%llu}}", r->device,
+              (unsigned long long)r->subtask, (unsigned long long)r->task,
+              (unsigned long long)r->bytes);
     else {
       fprintf(f, ",\"args\":{\"task\":%llu,\"subtask\":%llu", (unsigned long long)r->task,
               (unsigned long long)r->subtask);

@@ -2,9 +2,12 @@
  * (ui.perfetto.dev) and chrome://tracing open: a process per node; a thread per device (its
  * subtasks' executions as spans named after their task kind; steals, multi-assigned copies and
  * cancellations as instants), per device's data waits, per GPU copy engine and direction (its
- * copies) and the node's network lane (fetched bytes arriving, a span from the request to the
- * data). Times in microseconds from the first recorded event. The lanes are shared with the
- * Paje writer (trace_paje.h) and `narwhal plot`. */
+ * copies), the node's network lane (fetched bytes arriving, a span from the request to the
+ * data) and its messages lane (each protocol message it handled, from its sending to its
+ * handling, named after its type, with the sender in args.from). otherData.t0_s is the run's
+ * clock (the one --json's times and --fail use) at ts 0. Times in microseconds from the
+ * first recorded event. The lanes are shared with the Paje writer (trace_paje.h) and `narwhal
+ * plot`. */
 #ifndef NW_TOOL_TRACE_JSON_H
 #define NW_TOOL_TRACE_JSON_H
 
@@ -26,6 +29,7 @@ typedef enum {
   TRACE_LANE_COPY_IN = 2,  /* device: the GPU */
   TRACE_LANE_COPY_OUT = 3, /* device: the GPU */
   TRACE_LANE_NETWORK = 4,  /* device: 0 */
+  TRACE_LANE_MESSAGES = 5, /* device: 0; the messages the node handled */
 } trace_lane_class;
 
 typedef struct trace_lane {
@@ -36,7 +40,8 @@ typedef struct trace_lane {
 trace_lane *trace_lanes(const nw_run_result *res);
 /* Orders lanes by node, then class, device and sub (qsort). */
 int trace_lane_cmp(const void *a, const void *b);
-/* A lane's name: "device 2 (cpu)", "device 2 data wait", "gpu0 copies in", "network", with
+/* A lane's name: "device 2 (cpu)", "device 2 data wait", "gpu0 copies in", "network",
+ * "messages in", with
  * " #2" and so on for the lanes beside the first. */
 void trace_lane_name(const nw_run_result *res, const trace_lane *l, char *out, size_t len);
 /* A record's task kind's name, or "subtask" without one. */

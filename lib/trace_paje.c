@@ -72,6 +72,8 @@ static int point_cmp(const void *a, const void *b) {
   return x->pop - y->pop;
 }
 
+enum { MESSAGE_TYPES = 64 }; /* message types get Paje values m1 .. m63; m0 any other */
+
 static const char *state_type(int kind) {
   switch (kind) {
   case NW_TRACE_EXEC:
@@ -80,6 +82,8 @@ static const char *state_type(int kind) {
     return "WT";
   case NW_TRACE_TRANSFER:
     return "NT";
+  case NW_TRACE_MESSAGE:
+    return "MS";
   default:
     return "CP";
   }
@@ -87,7 +91,7 @@ static const char *state_type(int kind) {
 
 static int is_span(int kind) {
   return kind == NW_TRACE_EXEC || kind == NW_TRACE_COPY_IN || kind == NW_TRACE_COPY_OUT ||
-         kind == NW_TRACE_DATA_WAIT || kind == NW_TRACE_TRANSFER;
+         kind == NW_TRACE_DATA_WAIT || kind == NW_TRACE_TRANSFER || kind == NW_TRACE_MESSAGE;
 }
 
 static void value(char *out, size_t len, const nw_trace_rec *r, int nkinds) {
@@ -109,6 +113,13 @@ static void value(char *out, size_t len, const nw_trace_rec *r, int nkinds) {
     return;
   case NW_TRACE_TRANSFER:
     snprintf(out, len, "x");
+    return;
+  case NW_TRACE_MESSAGE: /* one value per type (write_body defines m1, m2, ...) */
+    snprintf(out, len, "m%llu",
+             (unsigned long long)(r->subtask < MESSAGE_TYPES &&
+                                          strcmp(nw_trace_message_name(r->subtask), "message")
+                                      ? r->subtask
+                                      : 0));
     return;
   case NW_TRACE_STEAL:
     snprintf(out, len, "st");
@@ -176,8 +187,14 @@ static int write_body(FILE *f, const nw_run_result *res, const nw_app *app,
           DEF_CTYPE);
   fprintf(f,
           "%d EX D \"Execution\"\n%d WT L \"Data wait\"\n%d CP L \"Copy\"\n"
-          "%d NT L \"Transfer\"\n%d SC D \"Scheduling\"\n",
-          DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_ETYPE);
+          "%d NT L \"Transfer\"\n%d MS L \"Message\"\n%d SC D \"Scheduling\"\n",
+          DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_ETYPE);
+  for (int m = 0; m < MESSAGE_TYPES; m++) {
+    const char *mname = nw_trace_message_name((uint64_t)m);
+    if (m == 0 || strcmp(mname, "message"))
+      fprintf(f, "%d m%d MS \"%s\" \"%s\"\n", DEF_VALUE, m, mname,
+              palette[m % (int)(sizeof palette / sizeof *palette)]);
+  }
   for (int k = 0; k < nkinds; k++) {
     fprintf(f, "%d k%d EX ", DEF_VALUE, k);
     quoted(f, app->kinds[k]->name);

@@ -16,7 +16,11 @@
  *  - the event loop of a rank with peers spins REAL_SPIN_NET_S: MPI cannot wake a sleeping
  *    thread, a sleeping loop sees a message only when it next polls;
  *  - every other wait spins REAL_SPIN_S.
- * NARWHAL_SPIN_US=N sets every budget to N microseconds (0: always sleep at once). */
+ * NARWHAL_SPIN_US=N sets every budget to N microseconds (0: always sleep at once);
+ * NARWHAL_SPIN_POLLS=N how many pauses come before each further pause yields the core (default
+ * 256); NARWHAL_COMPUTE_NICE=N (0-19) the compute threads' nice value (default below). Both
+ * defaults were measured against other values on the 2-core VM and kept: each alternative won
+ * on empty tasks and lost on heavy ones (EXPERIMENTS.md, section 31). */
 #ifndef NW_REAL_SPIN_H
 #define NW_REAL_SPIN_H
 

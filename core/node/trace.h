@@ -3,10 +3,11 @@
  * (lib/trace_json.c) or a Paje file (lib/trace_paje.c). Spans: a subtask's execution on a
  * device, from its launch to its completion being handled (exactly what the device's busy_s
  * sums), a GPU copy from its issue to its completion, a device's wait for a subtask's data
- * (what its demand_wait_s sums) and a fetch's bytes crossing the network to this node. Instants:
- * a steal, a multi-assigned copy, a cancellation. Recording is off unless the node's config asks
- * for it; it costs one append per event (a transfer also keeps its request's region and time
- * until the bytes arrive). */
+ * (what its demand_wait_s sums), a fetch's bytes crossing the network to this node, and every
+ * protocol message this node handled, from its sending to its handling. Instants: a steal, a
+ * multi-assigned copy, a cancellation. Recording is off unless the node's config asks for it; it
+ * costs one append per event (a transfer also keeps its request's region and time until the
+ * bytes arrive; a message carries its send time, 8 bytes the network model does not charge). */
 #ifndef NW_TRACE_H
 #define NW_TRACE_H
 
@@ -24,6 +25,11 @@ typedef enum nw_trace_kind {
                               * becoming its current one to the data being resident */
   NW_TRACE_TRANSFER = 7,     /* span: `bytes` of space `task` came from node `device`, from
                               * this node asking for them to their arrival (its network lane) */
+  NW_TRACE_MESSAGE = 8,      /* span: a message from node `device` (this node itself too) of
+                              * type `subtask` (nw_trace_message_name), `bytes` long, for task
+                              * `task` (0: none), from its sending, on the sender's clock, to the
+                              * start of its handling here. Ranks' clocks are aligned at one
+                              * barrier, so a span is never given a start after its end. */
 } nw_trace_kind;
 
 /* One record: fixed size, no pointers, so ranks can send them to rank 0 as bytes. */
@@ -43,5 +49,7 @@ typedef struct nw_trace {
 
 void nw_trace_add(nw_trace *t, const nw_trace_rec *r);
 void nw_trace_free(nw_trace *t);
+/* A message type's name ("task start", "fetch", ...; wire.h), or "message" for one unknown. */
+const char *nw_trace_message_name(uint64_t type);
 
 #endif

@@ -50,7 +50,7 @@ survive | survive_copy)
   if [ "$case" = survive_copy ]; then
     # A copy of a straggler's subtask (multi-assign) in the trace: an execution of a subtask
     # that its origin node multi-assigned, on another node than node 0; that node is lost
-    # halfway through it (trace times are microseconds from the first submission).
+    # halfway through it (trace times are microseconds from otherData.t0_s on the run's clock).
     read -r node mid < <(awk '
       function num(k,   m) { if (match($0, "\"" k "\":[0-9.]+")) { m = substr($0, RSTART, RLENGTH); sub(/.*:/, "", m); return m } return "" }
       NR == FNR { if ($0 ~ /"name":"multi-assign"/) origin[num("subtask")] = num("pid"); next }
@@ -58,8 +58,10 @@ survive | survive_copy)
         if ((s in origin) && p != origin[s] && p != 0) { print p, num("ts") + num("dur") / 2; exit } }' \
       "$tmp/trace.json" "$tmp/trace.json")
     [ -n "${node:-}" ] || fail "no copy ran on a node other than node 0"
-    echo "node $node runs a copy $mid us after the first submission"
-    plans=("$node@$(awk -v a="$first" -v m="$mid" 'BEGIN { printf "%.9f", a + m / 1e6 }')")
+    t0=$(key "$tmp/trace.json" t0_s)
+    [ -n "$t0" ] || fail "the trace has no otherData.t0_s"
+    echo "node $node runs a copy $mid us after the trace's start ($t0 s)"
+    plans=("$node@$(awk -v a="$t0" -v m="$mid" 'BEGIN { printf "%.9f", a + m / 1e6 }')")
   fi
   for plan in "${plans[@]}"; do
     timeout 120 "$nw" "${common[@]}" "${extra[@]}" --fail "$plan" --fault detect:0.0001 --json \

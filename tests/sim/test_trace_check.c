@@ -5,7 +5,10 @@
  * span, the spans of each lane must nest (never overlap in part: the viewers refuse that), and
  * per device its execution spans must add up to its busy_s in --json and its data waits to its
  * demand_wait_s, within 1% (1 us for tiny ones); per node, its transfers' bytes must add up to
- * its bytes_received (no more when stale data was dropped: that is not traced). */
+ * its bytes_received (no more when stale data was dropped: that is not traced); the messages
+ * handled from other nodes (spans of cat "message" with args.from another node) must number
+ * the messages_control + messages_data sent, less at most one per device (a request still in
+ * flight when the run ended is dropped unhandled), and some must be task starts. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +111,7 @@ int main(int argc, char **argv) {
     d = i > 0 && row_node[i] == row_node[i - 1] ? d + 1 : 0;
     row_dev[i] = d;
   }
-  int execs = 0, waits = 0, transfers = 0, instants = 0;
+  int execs = 0, waits = 0, transfers = 0, instants = 0, messages = 0, starts = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, events) {
     const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
@@ -157,6 +160,13 @@ int main(int argc, char **argv) {
           return fail("a transfer without bytes > 0 or from another node");
         if (pid->valueint >= 0 && pid->valueint < nodes)
           received[pid->valueint] += bytes;
+      } else if (!strcmp(c, "message")) {
+        double from = number(args, "from"), type = number(args, "type");
+        if (from < 0 || from >= nodes || type <= 0)
+          return fail("a message without args.from a node or args.type > 0");
+        if ((int)from != pid->valueint)
+          messages++;
+        starts += !strcmp(name->valuestring, "task start");
       }
     } else if (!strcmp(ph->valuestring, "i"))
       instants++;
@@ -194,9 +204,15 @@ int main(int argc, char **argv) {
       return fail(stale ? "a node's transfers add up to more than its bytes_received"
                         : "a node's transfers do not add up to its bytes_received");
   }
-  printf("trace_check: %d executions, %d data waits, %d transfers, %d instants; 1 passed, 0 "
-         "failed\n",
-         execs, waits, transfers, instants);
+  double sent = number(run, "messages_control") + number(run, "messages_data");
+  printf("messages sent to other nodes %.0f, handled %d (%d task starts)\n", sent, messages,
+         starts);
+  if (messages > sent || messages < sent - rows || starts == 0)
+    return fail("the messages handled do not match those sent (messages_control + "
+                "messages_data, less one per device at most), or none is a task start");
+  printf("trace_check: %d executions, %d data waits, %d transfers, %d messages, %d instants; 1 "
+         "passed, 0 failed\n",
+         execs, waits, transfers, messages, instants);
   free(busy), free(wait), free(received), free(named), free(row_node), free(row_dev);
   free(spans), free(names);
   cJSON_Delete(trace);

@@ -12,6 +12,7 @@
 #include "reproduce.h"
 #include "run_app.h"
 #include "sweep.h"
+#include "trace_path.h"
 #include "trace_plot.h"
 #include "version.h"
 
@@ -64,8 +65,11 @@ int main(int argc, char **argv) {
     return reproduce_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "plot")) /* a Gantt chart of a --trace file */
     return trace_plot_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "critical-path")) /* where a --trace file's time went */
+    return trace_path_main(argc - 2, argv + 2);
   char msg[300];
-  snprintf(msg, sizeof msg, "unknown command '%.200s' (run, sweep, reproduce, plot or calibrate)",
+  snprintf(msg, sizeof msg,
+           "unknown command '%.200s' (run, sweep, reproduce, plot, critical-path or calibrate)",
            argv[1]);
   return tool_fail(2, msg);
 }

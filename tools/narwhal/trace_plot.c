@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "text_file.h"
+#include "trace_read.h"
 
 #define PLOT_USAGE "narwhal plot TRACE.json [--out FILE.png] [--size WxH]"
 #define MAX_CLASSES 16 /* names beyond these are drawn as "other" */
@@ -217,23 +218,10 @@ int trace_plot_main(int argc, char **argv) {
     tool_say("plot: %s: a path with a ' cannot be handed to gnuplot", png);
     return 2;
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    tool_say("plot %s: %s", path, strerror(errno));
+  const cJSON *events;
+  cJSON *root = trace_read("plot", path, &events);
+  if (!root)
     return 2;
-  }
-  char *text = tool_read_stream(f);
-  fclose(f);
-  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
-  free(text);
-  const cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
-  if (!cJSON_IsArray(events)) {
-    tool_say("plot %s: not a Chrome trace (a JSON object with a traceEvents list; narwhal run "
-             "--trace FILE writes one)",
-             path);
-    cJSON_Delete(root);
-    return 2;
-  }
   size_t cap = (size_t)cJSON_GetArraySize(events) + 1, nl = 0, nm = 0;
   lane *named = malloc(cap * sizeof *named), *lanes = malloc(cap * sizeof *lanes);
   mark *m = malloc(cap * sizeof *m);

@@ -1,0 +1,30 @@
+/* trace_read.c: see trace_read.h. */
+#include "trace_read.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_file.h"
+
+cJSON *trace_read(const char *command, const char *path, const cJSON **events) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    tool_say("%s %s: %s", command, path, strerror(errno));
+    return NULL;
+  }
+  char *text = tool_read_stream(f);
+  fclose(f);
+  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
+  free(text);
+  *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
+  if (!cJSON_IsArray(*events)) {
+    tool_say("%s %s: not a Chrome trace (a JSON object with a traceEvents list; narwhal run "
+             "--trace FILE writes one)",
+             command, path);
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return root;
+}
