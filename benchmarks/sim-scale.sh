@@ -8,10 +8,12 @@
 #    placement 512 and 1024 nodes take hours, EXPERIMENTS.md section 10 says why), block 2048, phantom
 #    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
 #    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
-#    with gen-platform.sh --backbone none (a shared fat pipe makes SimGrid's solver quadratic
-#    in the flows; see gen-platform.sh);
+#    with gen-platform.sh --backbone $BACKBONE (default grouped: the links of none, whose
+#    routes are N^2, in about sqrt(N) groups, whose routes are about 2 N^1.5; none is what
+#    sections 9, 10 and 30 of EXPERIMENTS.md measured; a shared fat pipe makes SimGrid's solver
+#    quadratic in the flows; see gen-platform.sh);
 #  - the 14-node main-job point on platforms/paper-cluster.xml (n=65536); the series' first
-#    point is the same run on that cluster generated with --backbone none.
+#    point is the same run on that cluster generated with --backbone $BACKBONE.
 # Every point runs the main job's configuration (experiments/matmul-scaling.json: the paper's
 # CPU work-groups and two GPUs per node, --devices cpu+gpu --work-groups on); MODE=cpu runs a
 # CPU device per core instead (12 per node: more devices, more stealing); MODE=paper-cpu the
@@ -36,6 +38,11 @@ cpu) devices="--devices cpu" ;;
 *) echo "sim-scale: MODE must be paper, paper-cpu or cpu" >&2; exit 2 ;;
 esac
 placement=${PLACEMENT:-spread}
+backbone=${BACKBONE:-grouped}
+case $backbone in
+none | grouped) ;;
+*) echo "sim-scale: BACKBONE must be none or grouped" >&2; exit 2 ;;
+esac
 [ -x "$nw" ] || { echo "sim-scale: $nw not built" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "sim-scale: needs /usr/bin/time (GNU time) for the RSS" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -79,6 +86,6 @@ for nodes in 14 64 128 256 512 1024; do
   # blocks per side: the integer closest to sqrt(73 x nodes)
   k=$(awk -v s=$((73 * nodes)) 'BEGIN { k = int(sqrt(s)); if ((k + 1) * (k + 1) - s < s - k * k) k++; print k }')
   # shellcheck disable=SC2086 # paper_node is a list of options
-  platforms/gen-platform.sh --backbone none --nodes "$nodes" $paper_node >"$tmp/p.xml"
+  platforms/gen-platform.sh --backbone "$backbone" --nodes "$nodes" $paper_node >"$tmp/p.xml"
   point "weak-scaled" "$tmp/p.xml" $((k * 2048)) || break
 done

@@ -31,7 +31,8 @@ done
 for v in nodes cores gpus gpu_mem; do
   [[ ${!v} =~ ^[0-9]+$ ]] || die "--${v//_/-} must be a whole number, not '${!v}'"
 done
-[ "$backbone" = shared ] || [ "$backbone" = none ] || die "--backbone is shared or none"
+[ "$backbone" = shared ] || [ "$backbone" = none ] || [ "$backbone" = grouped ] ||
+  die "--backbone is shared, none or grouped"
 [ "$nodes" -ge 1 ] && [ "$cores" -ge 1 ] || die "--nodes and --cores must be at least 1"
 
 echo '<?xml version="1.0"?>'
@@ -39,21 +40,22 @@ echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
 [ -n "$comment" ] && printf '<!--\n%s\n-->\n' "$comment"
 echo '<platform version="4.1">'
 echo '  <zone id="cluster" routing="Full">'
-for ((i = 0; i < nodes; i++)); do
-  echo "    <zone id=\"n$i\" routing=\"Full\">"
-  echo "      <host id=\"n$i-cpu\" speed=\"$core_speed\" core=\"$cores\"><prop id=\"kind\" value=\"cpu\"/>$cpu_props</host>"
+node_zone() { # node_zone I INDENT: node i's zone (its hosts, PCIe links and routes)
+  local i=$1 in=$2 k
+  echo "$in<zone id=\"n$i\" routing=\"Full\">"
+  echo "$in  <host id=\"n$i-cpu\" speed=\"$core_speed\" core=\"$cores\"><prop id=\"kind\" value=\"cpu\"/>$cpu_props</host>"
   for ((k = 0; k < gpus; k++)); do
-    echo "      <host id=\"n$i-gpu$k\" speed=\"$gpu_speed\"><prop id=\"kind\" value=\"gpu\"/><prop id=\"memsize\" value=\"$gpu_mem\"/>$gpu_props</host>"
+    echo "$in  <host id=\"n$i-gpu$k\" speed=\"$gpu_speed\"><prop id=\"kind\" value=\"gpu\"/><prop id=\"memsize\" value=\"$gpu_mem\"/>$gpu_props</host>"
   done
   for ((k = 0; k < gpus; k++)); do
-    echo "      <link id=\"n$i-pcie$k\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
+    echo "$in  <link id=\"n$i-pcie$k\" bandwidth=\"$pcie_bw\" latency=\"$pcie_lat\" sharing_policy=\"SPLITDUPLEX\"/>"
   done
   for ((k = 0; k < gpus; k++)); do
-    echo "      <route src=\"n$i-cpu\" dst=\"n$i-gpu$k\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"UP\"/></route>"
-    echo "      <route src=\"n$i-gpu$k\" dst=\"n$i-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"DOWN\"/></route>"
+    echo "$in  <route src=\"n$i-cpu\" dst=\"n$i-gpu$k\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"UP\"/></route>"
+    echo "$in  <route src=\"n$i-gpu$k\" dst=\"n$i-cpu\" symmetrical=\"NO\"><link_ctn id=\"n$i-pcie$k\" direction=\"DOWN\"/></route>"
   done
-  echo "    </zone>"
-done
+  echo "$in</zone>"
+}
 # Each node's NIC is split-duplex: sending and receiving do not share bandwidth, as on
 # InfiniBand; the switch (backbone) is a fat pipe: every flow gets its full bandwidth.
 # --backbone none: no backbone link. A fat pipe never limits a flow below its NICs' bandwidth,
@@ -71,14 +73,69 @@ seconds() { # a SimGrid latency ("0.5us", "2ms", "1e-6s", "3") in seconds
     if (!(u in f) || n !~ /^[0-9.eE+-]+$/) exit 1
     printf "%.17g", n * f[u] }' || die "cannot read latency '$1' (units s, ms, us, ns, ps)"
 }
+# --backbone grouped: the links and routes of --backbone none, but the nodes sit in about
+# sqrt(N) groups of consecutive nodes, and the top zone lists routes between groups only: a
+# route is the sender's n<i>-nic-up inside its group to the group's router, a link between the
+# two groups, and the receiver's n<j>-nic-down inside its group. SimGrid wants that link (it
+# refuses an empty route), so it is a fat pipe of no latency and a bandwidth no flow reaches,
+# one per ordered pair of groups: the same times as --backbone none but for the last bits. The
+# platform then lists about 2 N^1.5 routes instead of N^2, which is what made loading the
+# 1024-node platform take 12.5 s (EXPERIMENTS.md, sections 30 and 32).
+nic_links() { # nic_links I INDENT: node i's two NIC directions of --backbone none and grouped
+  echo "$2<link id=\"n$1-nic-up\" bandwidth=\"$nic_bw\" latency=\"$up_lat\"/>"
+  echo "$2<link id=\"n$1-nic-down\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\"/>"
+}
+pair_route() { # pair_route I J INDENT: node i to node j over their NICs
+  printf '%s<zoneRoute src="n%d" dst="n%d" gw_src="n%d-cpu" gw_dst="n%d-cpu" symmetrical="NO">' \
+    "$3" "$1" "$2" "$1" "$2"
+  printf '<link_ctn id="n%d-nic-up"/><link_ctn id="n%d-nic-down"/></zoneRoute>\n' "$1" "$2"
+}
+if [ "$backbone" != shared ]; then
+  up_lat="$(awk -v a="$(seconds "$nic_lat")" -v b="$(seconds "$bb_lat")" 'BEGIN { printf "%.17g", a + b }')s"
+fi
+if [ "$backbone" = grouped ]; then
+  groups=$(awk -v n="$nodes" 'BEGIN { g = int(sqrt(n)); if (g * g < n) g++; print g }')
+  size=$(((nodes + groups - 1) / groups))
+  groups=$(((nodes + size - 1) / size))
+  for ((g = 0; g < groups; g++)); do
+    first=$((g * size)) last=$(((g + 1) * size < nodes ? (g + 1) * size : nodes))
+    echo "    <zone id=\"g$g\" routing=\"Full\">"
+    echo "      <zone id=\"g$g-gateway\" routing=\"None\"><router id=\"g$g-router\"/></zone>"
+    for ((i = first; i < last; i++)); do node_zone "$i" "      "; done
+    for ((i = first; i < last; i++)); do nic_links "$i" "      "; done
+    for ((i = first; i < last; i++)); do
+      for ((j = first; j < last; j++)); do
+        [ "$i" -ne "$j" ] && pair_route "$i" "$j" "      "
+      done
+      printf '      <zoneRoute src="n%d" dst="g%d-gateway" gw_src="n%d-cpu" gw_dst="g%d-router" symmetrical="NO"><link_ctn id="n%d-nic-up"/></zoneRoute>\n' \
+        "$i" "$g" "$i" "$g" "$i"
+      printf '      <zoneRoute src="g%d-gateway" dst="n%d" gw_src="g%d-router" gw_dst="n%d-cpu" symmetrical="NO"><link_ctn id="n%d-nic-down"/></zoneRoute>\n' \
+        "$g" "$i" "$g" "$i" "$i"
+    done
+    echo "    </zone>"
+  done
+  for ((g = 0; g < groups; g++)); do
+    for ((h = 0; h < groups; h++)); do
+      [ "$g" -ne "$h" ] &&
+        echo "    <link id=\"g$g-g$h\" bandwidth=\"1000TBps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>"
+    done
+  done
+  for ((g = 0; g < groups; g++)); do
+    for ((h = 0; h < groups; h++)); do
+      [ "$g" -ne "$h" ] &&
+        printf '    <zoneRoute src="g%d" dst="g%d" gw_src="g%d-router" gw_dst="g%d-router" symmetrical="NO"><link_ctn id="g%d-g%d"/></zoneRoute>\n' \
+          "$g" "$h" "$g" "$h" "$g" "$h"
+    done
+  done
+  echo '  </zone>'
+  echo '</platform>'
+  exit 0
+fi
+for ((i = 0; i < nodes; i++)); do node_zone "$i" "    "; done
 # The links, then one route per ordered pair through them (route: a printf format of the
 # sending node's and the receiving node's number).
 if [ "$backbone" = none ]; then
-  up_lat="$(awk -v a="$(seconds "$nic_lat")" -v b="$(seconds "$bb_lat")" 'BEGIN { printf "%.17g", a + b }')s"
-  for ((i = 0; i < nodes; i++)); do
-    echo "    <link id=\"n$i-nic-up\" bandwidth=\"$nic_bw\" latency=\"$up_lat\"/>"
-    echo "    <link id=\"n$i-nic-down\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\"/>"
-  done
+  for ((i = 0; i < nodes; i++)); do nic_links "$i" "    "; done
   route='<link_ctn id="n%d-nic-up"/><link_ctn id="n%d-nic-down"/>'
 else
   for ((i = 0; i < nodes; i++)); do

@@ -671,8 +671,9 @@ static int count_nodes(void) {
  * such a node would be left out without a word. */
 static int node_after_gap(int count) {
   sg_host_t *hosts = sg_host_list();
+  size_t count_hosts = sg_host_count(); /* SimGrid 3.32 walks every zone to count them */
   int found = -1;
-  for (size_t h = 0; hosts && h < sg_host_count() && found < 0; h++) {
+  for (size_t h = 0; hosts && h < count_hosts && found < 0; h++) {
     int i, end = 0;
     if (sscanf(sg_host_get_name(hosts[h]), "n%d-cpu%n", &i, &end) == 1 &&
         sg_host_get_name(hosts[h])[end] == '\0' && end > 0 && i > count)
