@@ -39,8 +39,8 @@ static int refuse_without_room(nw_node *n, nw_driver_call *c, uint64_t bytes) {
     n->room_asked = 1;
   }
   uint64_t all = n->space_bytes > UINT64_MAX - bytes ? UINT64_MAX : n->space_bytes + bytes;
-  if (nw_memcheck(&n->room, all, n->spaces_made + 1, n->cfg.nodes, n->error, sizeof n->error) ==
-      NW_OK) {
+  if (nw_memcheck(&n->room, all, n->spaces_made + 1, n->cfg.nodes, n->members != NULL, n->error,
+                  sizeof n->error) == NW_OK) {
     n->space_bytes = all;
     n->spaces_made++;
     return 0;

@@ -15,7 +15,8 @@ static int clamp_nodes(int k, int nodes) {
   return k < 1 ? 1 : k > nodes ? nodes : k;
 }
 
-nw_memory_need nw_memcheck_need(const nw_memory_room *room, uint64_t space_bytes, int nodes) {
+nw_memory_need nw_memcheck_need(const nw_memory_room *room, uint64_t space_bytes, int nodes,
+                                int replica) {
   if (nodes < 1)
     nodes = 1;
   int here = clamp_nodes(room->ram_nodes, nodes);
@@ -24,6 +25,10 @@ nw_memory_need nw_memcheck_need(const nw_memory_room *room, uint64_t space_bytes
   need.ram = sat_add(sat_mul(space_bytes, 2),
                      sat_mul(space_bytes / (uint64_t)nodes, (uint64_t)(here - 1)));
   need.address = sat_add(sat_mul(space_bytes, (uint64_t)mapped + 1), room->address_backend);
+  if (replica) {
+    need.ram = sat_add(need.ram, space_bytes);
+    need.address = sat_add(need.address, space_bytes);
+  }
   return need;
 }
 
@@ -55,13 +60,16 @@ static void join(const char *const *part, int n, char *out, size_t len) {
 }
 
 nw_status nw_memcheck(const nw_memory_room *room, uint64_t space_bytes, int spaces, int nodes,
-                      char *why, size_t why_len) {
+                      int replica, char *why, size_t why_len) {
   if (nodes < 1)
     nodes = 1;
-  nw_memory_need need = nw_memcheck_need(room, space_bytes, nodes);
+  nw_memory_need need = nw_memcheck_need(room, space_bytes, nodes, replica);
   char what[96], needs[32], has[32], first[96], last[96], held[256];
   spaces_text(spaces, space_bytes, what, sizeof what);
-  const char *part[3] = {first, "the driver's", last};
+  /* The parts named: node 0's copy (or every node's), the driver's, node 0's replica in a
+   * resilient run, then the backend's own or the other nodes' shares. */
+  const char *part[4] = {first, "the driver's", replica ? "node 0's replica" : last, last};
+  int base = replica ? 3 : 2;
   if (room->address != UINT64_MAX && need.address > room->address) {
     int mapped = clamp_nodes(room->address_nodes, nodes);
     if (mapped > 1)
@@ -74,7 +82,7 @@ nw_status nw_memcheck(const nw_memory_room *room, uint64_t space_bytes, int spac
       snprintf(last, sizeof last, "%s of %s", gb,
                room->address_backend_what ? room->address_backend_what : "the backend's own");
     }
-    join(part, room->address_backend > 0 ? 3 : 2, held, sizeof held);
+    join(part, base + (room->address_backend > 0), held, sizeof held);
     nw_memcheck_gb(need.address, needs, sizeof needs);
     nw_memcheck_gb(room->address, has, sizeof has);
     snprintf(why, why_len,
@@ -90,7 +98,7 @@ nw_status nw_memcheck(const nw_memory_room *room, uint64_t space_bytes, int spac
       snprintf(last, sizeof last, "the other node's share");
     else
       snprintf(last, sizeof last, "the other %d nodes' shares", here - 1);
-    join(part, here > 1 ? 3 : 2, held, sizeof held);
+    join(part, base + (here > 1), held, sizeof held);
     nw_memcheck_gb(need.ram, needs, sizeof needs);
     nw_memcheck_gb(room->ram, has, sizeof has);
     snprintf(why, why_len, "the run needs ~%s of memory for %s (%s), this machine has %s available",

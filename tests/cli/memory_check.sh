@@ -21,6 +21,12 @@ sim_refused_limit)
   limit=2000000
   args=(run --app conv2d --platform "$small" --nodes 4 --n 16384 --block 1024)
   want="nw_space_create: the run needs ~5.4 GB of address space for its 1 space of 1.1 GB (a copy on each of 4 nodes in this process and the driver's), the address-space limit (ulimit -v) leaves " ;;
+sim_replica_refused_limit)
+  # The same run made resilient (a loss planned after its end): node 0's replica of the space
+  # comes on top, 1.07 GB more, and is named.
+  limit=2000000
+  args=(run --app conv2d --platform "$small" --nodes 4 --n 16384 --block 1024 --fail 3@1e9)
+  want="nw_space_create: the run needs ~6.4 GB of address space for its 1 space of 1.1 GB (a copy on each of 4 nodes in this process, the driver's and node 0's replica), the address-space limit (ulimit -v) leaves " ;;
 sim_fits_limit)
   limit=2000000 want_status=0
   args=(run --app conv2d --platform "$small" --nodes 4 --n 1024 --block 128) ;;
