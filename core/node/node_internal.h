@@ -288,6 +288,8 @@ struct nw_driver_call {
   /* A wait answered early: this task's spawn callback is due and the driver runs it, then
    * waits again (nested.c). */
   struct nw_task *spawn;
+  /* driver.c: waits answered once the tasks that may start have started (complete_entry). */
+  struct nw_driver_call *woken_next;
 };
 
 /* The driver's handles (api.c). */
