@@ -80,7 +80,10 @@ point() {
 
 printf '%-22s %6s %9s %9s %9s %12s %10s %10s %8s\n' point nodes subtasks wall_s rss_MiB makespan_s \
   ev/subtask steals/dev us/event
-point "main-job (paper, 14)" platforms/paper-cluster.xml 65536 || true
+# The main job's point is the main job only in its own configuration.
+label="main-job (paper, 14)"
+[ "${MODE:-paper}" = paper ] && [ "$placement" = spread ] || label="paper-cluster.xml (14)"
+point "$label" platforms/paper-cluster.xml 65536 || true
 for nodes in 14 64 128 256 512 1024; do
   [ "$nodes" -le "$max" ] || break
   # blocks per side: the integer closest to sqrt(73 x nodes)
