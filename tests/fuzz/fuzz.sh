@@ -4,7 +4,7 @@
 #
 # A mutation fuzzer of everything the narwhal tool reads (issue 15, item 8): command lines of
 # `narwhal run`, JSON run files, sweep files and SimGrid platforms, plus the small commands
-# (plot, reproduce, calibrate). It starts from valid seeds (each app on small sizes and
+# (plot, critical-path, reproduce, calibrate). It starts from valid seeds (each app on small sizes and
 # platforms/small.xml, the sweeps of experiments/ shrunk to a few tiny points, the platforms of
 # platforms/ and ones gen-platform.sh writes) and mutates them: option names and values, JSON
 # types, keys and text, XML attributes, elements and text. Each input runs under a timeout and
@@ -1085,7 +1085,32 @@ gen_platform() {
   settle_expect
   run_check
 }
+gen_critical_path() {
+  KIND_IN=critical-path
+  cp "$out/seeds/trace.json" trace.json
+  ARGS=(critical-path trace.json)
+  EXPECT=any WHAT="critical-path"
+  CHECK=path
+  rand 2
+  if [ "$R" = 0 ]; then
+    mutate_json_text trace.json
+    # Any JSON object is read (events it cannot use are skipped); only text that is no JSON
+    # object at all, or one without a traceEvents list, must be refused.
+    case $WHAT in truncated* | top* | single* | "a comment") ;; *) EXPECT=any ;; esac
+  else
+    local tops=(1 5 1000000 0 -1 1000001 abc "" 1.5 "5 " 18446744073709551616)
+    pick tops
+    ARGS+=(--top "$P")
+    case $P in 1 | 5 | 1000000) ;; *) EXPECT=invalid ;; esac
+    WHAT="critical-path --top '$P'"
+  fi
+}
 gen_plot() {
+  rand 2
+  if [ "$R" = 1 ]; then
+    gen_critical_path
+    return
+  fi
   KIND_IN=plot
   cp "$out/seeds/trace.json" trace.json
   ARGS=(plot trace.json --out t.png)
@@ -1249,6 +1274,7 @@ classify_ok() {
     CLASS=SILENT REASON="--dry-run printed no single object" ;;
   sweep) [ -s stdout.txt ] || CLASS=SILENT REASON="a sweep that printed nothing" ;;
   plot) [ -s t.png ] || CLASS=SILENT REASON="no t.png" ;;
+  path) grep -q '^narwhal critical-path ' stdout.txt || CLASS=SILENT REASON="no path printed" ;;
   help) [ -s stdout.txt ] || CLASS=SILENT REASON="nothing printed" ;;
   esac
   [ "$CLASS" != ok ] || [ ! -s stderr.txt ] || CLASS=ok-with-stderr
