@@ -122,14 +122,9 @@ static int read_causes(const char *path, cause **out, size_t *count, int *nodes)
   int most = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, events) {
-    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
-    const cJSON *cat = cJSON_GetObjectItemCaseSensitive(e, "cat");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
-    const cJSON *pid = cJSON_GetObjectItemCaseSensitive(e, "pid");
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(e, "ts");
-    const cJSON *dur = cJSON_GetObjectItemCaseSensitive(e, "dur");
-    const cJSON *from =
-        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "args"), "from");
+    trace_event f = trace_event_fields(e);
+    const cJSON *ph = f.ph, *cat = f.cat, *name = f.name, *pid = f.pid, *ts = f.ts, *dur = f.dur;
+    const cJSON *from = cJSON_GetObjectItemCaseSensitive(f.args, "from");
     if (!cJSON_IsString(ph) || strcmp(ph->valuestring, "X") || !cJSON_IsString(cat) ||
         !cJSON_IsString(name) || !cJSON_IsNumber(pid) || !cJSON_IsNumber(ts) ||
         !cJSON_IsNumber(dur) || pid->valueint < 0 || pid->valueint >= 1 << 20 ||

@@ -235,18 +235,13 @@ int trace_plot_main(int argc, char **argv) {
   size_t nnamed = 0;
   const cJSON *e;
   cJSON_ArrayForEach(e, events) {
-    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
-    const cJSON *pid = cJSON_GetObjectItemCaseSensitive(e, "pid");
-    const cJSON *tid = cJSON_GetObjectItemCaseSensitive(e, "tid");
-    const cJSON *ts = cJSON_GetObjectItemCaseSensitive(e, "ts");
-    const cJSON *dur = cJSON_GetObjectItemCaseSensitive(e, "dur");
+    trace_event f = trace_event_fields(e);
+    const cJSON *ph = f.ph, *name = f.name, *pid = f.pid, *tid = f.tid, *ts = f.ts, *dur = f.dur;
     if (!cJSON_IsString(ph) || !cJSON_IsString(name) || !cJSON_IsNumber(pid) ||
         !cJSON_IsNumber(tid))
       continue; /* process names and events of no lane */
     if (!strcmp(ph->valuestring, "M")) {
-      const cJSON *args = cJSON_GetObjectItemCaseSensitive(e, "args");
-      const cJSON *label = cJSON_GetObjectItemCaseSensitive(args, "name");
+      const cJSON *label = cJSON_GetObjectItemCaseSensitive(f.args, "name");
       if (!strcmp(name->valuestring, "thread_name") && cJSON_IsString(label))
         named[nnamed++] = (lane){pid->valueint, tid->valueint, label->valuestring};
       continue;

@@ -28,3 +28,11 @@ cJSON *trace_read(const char *command, const char *path, const cJSON **events) {
   }
   return root;
 }
+
+trace_event trace_event_fields(const cJSON *e) {
+  return (trace_event){
+      cJSON_GetObjectItemCaseSensitive(e, "ph"),   cJSON_GetObjectItemCaseSensitive(e, "cat"),
+      cJSON_GetObjectItemCaseSensitive(e, "name"), cJSON_GetObjectItemCaseSensitive(e, "pid"),
+      cJSON_GetObjectItemCaseSensitive(e, "tid"),  cJSON_GetObjectItemCaseSensitive(e, "ts"),
+      cJSON_GetObjectItemCaseSensitive(e, "dur"),  cJSON_GetObjectItemCaseSensitive(e, "args")};
+}

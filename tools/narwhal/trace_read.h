@@ -10,4 +10,10 @@
  * Chrome trace. */
 cJSON *trace_read(const char *command, const char *path, const cJSON **events);
 
+/* One event's fields, each NULL where the event has none (types unchecked). */
+typedef struct trace_event {
+  const cJSON *ph, *cat, *name, *pid, *tid, *ts, *dur, *args;
+} trace_event;
+trace_event trace_event_fields(const cJSON *e);
+
 #endif
