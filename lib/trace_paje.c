@@ -74,6 +74,11 @@ static int point_cmp(const void *a, const void *b) {
 
 enum { MESSAGE_TYPES = 64 }; /* message types get Paje values m1 .. m63; m0 any other */
 
+/* The Paje value number of a message type: itself when it is known and below MESSAGE_TYPES. */
+static uint64_t message_value(uint64_t type) {
+  return type < MESSAGE_TYPES && strcmp(nw_trace_message_name(type), "message") ? type : 0;
+}
+
 static const char *state_type(int kind) {
   switch (kind) {
   case NW_TRACE_EXEC:
@@ -115,11 +120,7 @@ static void value(char *out, size_t len, const nw_trace_rec *r, int nkinds) {
     snprintf(out, len, "x");
     return;
   case NW_TRACE_MESSAGE: /* one value per type (write_body defines m1, m2, ...) */
-    snprintf(out, len, "m%llu",
-             (unsigned long long)(r->subtask < MESSAGE_TYPES &&
-                                          strcmp(nw_trace_message_name(r->subtask), "message")
-                                      ? r->subtask
-                                      : 0));
+    snprintf(out, len, "m%llu", (unsigned long long)message_value(r->subtask));
     return;
   case NW_TRACE_STEAL:
     snprintf(out, len, "st");
@@ -189,12 +190,10 @@ static int write_body(FILE *f, const nw_run_result *res, const nw_app *app,
           "%d EX D \"Execution\"\n%d WT L \"Data wait\"\n%d CP L \"Copy\"\n"
           "%d NT L \"Transfer\"\n%d MS L \"Message\"\n%d SC D \"Scheduling\"\n",
           DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_STYPE, DEF_ETYPE);
-  for (int m = 0; m < MESSAGE_TYPES; m++) {
-    const char *mname = nw_trace_message_name((uint64_t)m);
-    if (m == 0 || strcmp(mname, "message"))
-      fprintf(f, "%d m%d MS \"%s\" \"%s\"\n", DEF_VALUE, m, mname,
+  for (int m = 0; m < MESSAGE_TYPES; m++)
+    if (m == 0 || message_value((uint64_t)m) != 0)
+      fprintf(f, "%d m%d MS \"%s\" \"%s\"\n", DEF_VALUE, m, nw_trace_message_name((uint64_t)m),
               palette[m % (int)(sizeof palette / sizeof *palette)]);
-  }
   for (int k = 0; k < nkinds; k++) {
     fprintf(f, "%d k%d EX ", DEF_VALUE, k);
     quoted(f, app->kinds[k]->name);

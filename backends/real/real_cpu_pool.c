@@ -96,12 +96,13 @@ static void spin_for_work(real_cpu_pool *p) {
   while (!atomic_load_explicit(&p->runnable, memory_order_acquire) && real_monotonic() < until) {
     if (p->calls.idle) {
       p->calls.idle(p->calls.ctx);
-      /* A poll of MPI takes about a microsecond: with pauses between, the 256 polls before
+      /* A poll of MPI takes about a microsecond: with pauses between, the polls before
        * real_spin_pause yields would keep the core from another rank's kernel for the whole
        * budget (heavy Task Bench steps on two ranks ran 10-20% slower). Yield every time. */
-      polls = polls < 256 ? 256 : polls;
+      real_spin_yield();
+    } else {
+      real_spin_pause(&polls);
     }
-    real_spin_pause(&polls);
   }
 }
 

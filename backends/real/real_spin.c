@@ -13,26 +13,36 @@ static double budget[2] = {0, 0}; /* by real_wait_role; written before the threa
 static int compute_nice = REAL_COMPUTE_NICE;
 static unsigned pauses_before_yield = 256;
 
+/* Environment variable `name` as a number in [lo, hi] (whole if `whole`), or -1 when unset
+ * or unusable (ignored, as real_spin.h says). */
+static double env_number(const char *name, double lo, double hi, int whole) {
+  const char *s = getenv(name);
+  char *end = NULL;
+  double v = s ? strtod(s, &end) : -1;
+  int ok = s && end != s && *end == '\0' && v >= lo && v <= hi && (!whole || v == (long)v);
+  return ok ? v : -1;
+}
+
 void real_spin_configure(int peers) {
   budget[REAL_WAIT_LOOP] = peers ? REAL_SPIN_NET_S : REAL_SPIN_S;
   budget[REAL_WAIT_WORKER] = REAL_SPIN_S;
-  const char *s = getenv("NARWHAL_SPIN_US");
-  char *end = NULL;
-  double us = s ? strtod(s, &end) : -1;
-  if (s && end != s && *end == '\0' && us >= 0 && us <= 1e6)
+  double us = env_number("NARWHAL_SPIN_US", 0, 1e6, 0);
+  if (us >= 0)
     budget[REAL_WAIT_LOOP] = budget[REAL_WAIT_WORKER] = us * 1e-6;
-  s = getenv("NARWHAL_COMPUTE_NICE");
-  long nice = s ? strtol(s, &end, 10) : -1;
-  if (s && end != s && *end == '\0' && nice >= 0 && nice <= 19)
+  double nice = env_number("NARWHAL_COMPUTE_NICE", 0, 19, 1);
+  if (nice >= 0)
     compute_nice = (int)nice;
-  s = getenv("NARWHAL_SPIN_POLLS");
-  long polls = s ? strtol(s, &end, 10) : -1;
-  if (s && end != s && *end == '\0' && polls >= 0 && polls <= 100000)
+  double polls = env_number("NARWHAL_SPIN_POLLS", 0, 100000, 1);
+  if (polls >= 0)
     pauses_before_yield = (unsigned)polls;
 }
 
 double real_spin_budget(real_wait_role role) {
   return budget[role];
+}
+
+void real_spin_yield(void) {
+  sched_yield();
 }
 
 void real_spin_pause(unsigned *polls) {

@@ -36,6 +36,8 @@ void real_spin_configure(int peers);
 double real_spin_budget(real_wait_role role);
 /* One pause between two polls; *polls counts them. */
 void real_spin_pause(unsigned *polls);
+/* Gives up the core now (a spinner whose poll itself takes a microsecond, real_cpu_pool.c). */
+void real_spin_yield(void);
 
 /* CLOCK_MONOTONIC in seconds. */
 double real_monotonic(void);

@@ -145,13 +145,13 @@ void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t pay
       n->stats.messages_control++;
     }
   }
-  /* In phantom mode the payload is not in the buffer; the wire still carries it. Computed
-   * before the trace's stamp, so tracing a run does not change its simulated times. */
-  uint64_t wire = w->len + (n->cfg.functional ? 0 : payload_bytes);
-  if (n->trace.on) /* the receiver's trace spans the message from here (trace.h) */
-    nw_w_f64(w, n->be.ops->now(n->be.be));
+  size_t stamp = 0; /* the receiver's trace spans the message from here (trace.h) */
+  if (n->trace.on)
+    nw_w_f64(w, n->be.ops->now(n->be.be)), stamp = 8;
   nw_recover_tag(n, w); /* resilient runs: the epoch, last */
-  wire += n->members ? 4 : 0;
+  /* In phantom mode the payload is not in the buffer; the wire still carries it. The trace's
+   * stamp is not charged, so tracing a run does not change its simulated times. */
+  uint64_t wire = w->len - stamp + (n->cfg.functional ? 0 : payload_bytes);
   if (w->oom) {
     nw_w_free(w);
     nw_node_fail(n, "node %d: out of memory building a message", n->cfg.id);
@@ -225,32 +225,39 @@ static int task_scoped(nw_msg_type t) {
          t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY || t == MSG_REDUCE;
 }
 
+/* --trace: takes the sender's stamp (nw_node_send) off the end of a message and records the
+ * message's span, from that stamp to now. */
+static void trace_message(nw_node *n, int src, const unsigned char *buf, size_t *len) {
+  if (*len <= 8)
+    return;
+  double now = n->be.ops->now(n->be.be);
+  *len -= 8;
+  nw_reader r;
+  nw_r_init(&r, buf + *len, 8);
+  double sent = nw_r_f64(&r);
+  nw_r_init(&r, buf, *len);
+  uint64_t type = nw_r_u8(&r), task = 0;
+  if (task_scoped((nw_msg_type)type) || type == MSG_TASK_START)
+    task = nw_r_u64(&r);
+  nw_trace_rec rec = {.start_s = sent < now ? sent : now, /* clocks agree to a barrier's skew */
+                      .end_s = now,
+                      .task = r.bad ? 0 : task,
+                      .subtask = type,
+                      .node = nw_node_home(n),
+                      .device = n->members ? nw_recover_backend_id(n, src) : src,
+                      .kind = NW_TRACE_MESSAGE,
+                      .task_kind = -1,
+                      .bytes = *len};
+  nw_trace_add(&n->trace, &rec);
+}
+
 /* A message as it arrived from the backend: in resilient runs its epoch and sender are checked
  * and its epoch taken off (recover.c); src becomes the sender's logical id. */
 static void handle_message(nw_node *n, int src, void *buf, size_t len) {
   if (n->members && !nw_recover_admit(n, &src, buf, &len))
-    return;                     /* dropped, or held for the end of a recovery */
-  if (n->trace.on && len > 8) { /* the sender's stamp (nw_node_send), last */
-    double now = n->be.ops->now(n->be.be);
-    len -= 8;
-    nw_reader r;
-    nw_r_init(&r, (const unsigned char *)buf + len, 8);
-    double sent = nw_r_f64(&r);
-    nw_r_init(&r, buf, len);
-    uint64_t type = nw_r_u8(&r), task = 0;
-    if (task_scoped((nw_msg_type)type) || type == MSG_TASK_START)
-      task = nw_r_u64(&r);
-    nw_trace_rec rec = {.start_s = sent < now ? sent : now, /* clocks agree to a barrier's skew */
-                        .end_s = now,
-                        .task = r.bad ? 0 : task,
-                        .subtask = type,
-                        .node = nw_node_home(n),
-                        .device = n->members ? nw_recover_backend_id(n, src) : src,
-                        .kind = NW_TRACE_MESSAGE,
-                        .task_kind = -1,
-                        .bytes = len};
-    nw_trace_add(&n->trace, &rec);
-  }
+    return; /* dropped, or held for the end of a recovery */
+  if (n->trace.on)
+    trace_message(n, src, buf, &len);
   handle_admitted(n, src, buf, len);
 }
 

@@ -12,11 +12,13 @@
 
 #define PATH_USAGE "narwhal critical-path TRACE.json [--top N]"
 #define LABEL_LEN 96
+#define MAX_TRACE_NODES (1 << 20) /* node numbers past this are no trace narwhal wrote */
 
 /* An execution or a message: it ends on node `to` and began on node `from` (the same node for
  * an execution, the sender for a message). */
 typedef struct cause {
   int from, to;
+  int message;       /* 0: an execution */
   double start, end; /* microseconds */
   char label[LABEL_LEN];
 } cause;
@@ -63,8 +65,8 @@ static size_t gather(piece *p, size_t n, group *out) {
   return g;
 }
 
-/* Per node, its causes by end time; `prev` finds the latest one not yet used (a union-find
- * over each node's list, so the walk stays linear). */
+/* Per node, its causes by end time; take_before finds the latest one not yet used (a
+ * union-find over each node's list, so the walk stays linear). */
 typedef struct node_list {
   size_t *idx, n;
   long *up; /* up[i]: i if unused, else a lower candidate; -1 none */
@@ -127,15 +129,17 @@ static int read_causes(const char *path, cause **out, size_t *count, int *nodes)
     const cJSON *from = cJSON_GetObjectItemCaseSensitive(f.args, "from");
     if (!cJSON_IsString(ph) || strcmp(ph->valuestring, "X") || !cJSON_IsString(cat) ||
         !cJSON_IsString(name) || !cJSON_IsNumber(pid) || !cJSON_IsNumber(ts) ||
-        !cJSON_IsNumber(dur) || pid->valueint < 0 || pid->valueint >= 1 << 20 ||
+        !cJSON_IsNumber(dur) || pid->valueint < 0 || pid->valueint >= MAX_TRACE_NODES ||
         dur->valuedouble < 0)
       continue;
     int exec = !strcmp(cat->valuestring, "exec"), msg = !strcmp(cat->valuestring, "message");
-    if (!exec && !(msg && cJSON_IsNumber(from) && from->valueint >= 0 && from->valueint < 1 << 20))
+    if (!exec &&
+        !(msg && cJSON_IsNumber(from) && from->valueint >= 0 && from->valueint < MAX_TRACE_NODES))
       continue; /* transfers are the data messages' bytes; waits and copies are not causes */
     cause *k = &c[n++];
     k->to = pid->valueint;
     k->from = exec ? k->to : from->valueint;
+    k->message = !exec;
     k->start = ts->valuedouble, k->end = ts->valuedouble + dur->valuedouble;
     if (exec)
       snprintf(k->label, sizeof k->label, "exec %.60s on node %d", name->valuestring, k->to);
@@ -238,12 +242,9 @@ int trace_path_main(int argc, char **argv) {
   /* The walk: from the last cause back, each step to the latest unused one that ended before
    * the current one began on the node where it began. */
   size_t nsegs = 0;
-  long cur = (long)latest;
-  for (size_t i = 0; i < lists[c[latest].to].n; i++) /* the walk's start is used */
-    if (lists[c[latest].to].idx[i] == latest)
-      lists[c[latest].to].up[i] = (long)i - 1;
   double t = last;
   int node = c[latest].to;
+  long cur = take_before(&lists[node], c, t); /* latest, or one that ended with it */
   while (cur >= 0) {
     const cause *k = &c[cur];
     if (t > k->end)
@@ -256,7 +257,7 @@ int trace_path_main(int argc, char **argv) {
     segs[nsegs++] = (piece){gap_labels[nodes], t - first};
   size_t nflights = 0;
   for (size_t i = 0; i < n; i++)
-    if (strncmp(c[i].label, "exec ", 5))
+    if (c[i].message)
       flights[nflights++] = (piece){c[i].label, c[i].end - c[i].start};
 
   double traced = last - first;
