@@ -148,6 +148,13 @@ double nw_exec_flops(const nw_exec *exec);
 /* The bytes the subtask moves to and from memory (the kind's bytes cost model; 0: none given):
  * with a memory bandwidth, a simulator charges max(flops / speed, bytes / bandwidth). */
 double nw_exec_bytes(const nw_exec *exec);
+/* The threads one GPU launch of the subtask runs (the kind's gpu_threads; 0: it fills the GPU,
+ * or the kind does not say). */
+uint64_t nw_exec_gpu_threads(const nw_exec *exec);
+/* The share of a GPU's speed a launch of `threads` threads gets when `fill_threads` fill it:
+ * its whole warps (of 32) over fill_threads, at most 1; 1 when either is 0 (not said). What
+ * the simulator charges and the model-based policies predict. */
+double nw_gpu_launch_share(uint64_t threads, double fill_threads);
 /* The GPU side of an exec: `memory` is the base of the GPU's memory (the offsets of
  * core/device/devmem.h are relative to it). nw_exec_run_gpu runs the kind's CUDA kernel on
  * `stream`; nw_exec_run_gpu_emulated runs its host emulation (simulator, functional mode). */

@@ -160,6 +160,12 @@ typedef struct nw_task_kind {
    * beside cuda_batch_kernel for the simulator to agglomerate the kind in functional mode. */
   void (*gpu_emulated_batch_kernel)(const nw_task_info *t, const uint64_t *subtasks, int count,
                                     const nw_gpu_view *const *views);
+  /* Cost model, occupancy side: the threads one launch of the subtask's GPU kernel runs (grid
+   * times block). A launch of fewer threads than fill a GPU (the GPU host's fill_threads
+   * property) computes at that share of the GPU's speed in the simulator: a one-warp kernel
+   * uses one warp's share, not the whole GPU (README, "Many-task GPU mode"). May be NULL: the
+   * kernel fills the GPU. */
+  uint64_t (*gpu_threads)(const nw_task_info *t, uint64_t subtask);
 } nw_task_kind;
 
 /* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a

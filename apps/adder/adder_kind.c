@@ -88,6 +88,14 @@ static double adder_bytes(const nw_task_info *t, uint64_t subtask, nw_device_kin
   return 3.0 * (double)W * (double)c->block;
 }
 
+/* The CUDA kernel runs a thread per element of the block (adder_cuda.cu): a block of 32 is one
+ * warp, GeMTC's task size, which a launch of its own gives one warp's share of the GPU. */
+static uint64_t adder_gpu_threads(const nw_task_info *t, uint64_t subtask) {
+  (void)subtask;
+  const adder_conf *c = t->conf;
+  return c->block;
+}
+
 const nw_task_kind nw_adder_kind = {
     .name = "adder",
     .subscribe = adder_subscribe,
@@ -97,4 +105,5 @@ const nw_task_kind nw_adder_kind = {
     .cuda_kernel = adder_cuda,
     .gpu_emulated_kernel = adder_gpu_emulated,
     .bytes = adder_bytes,
+    .gpu_threads = adder_gpu_threads,
 };

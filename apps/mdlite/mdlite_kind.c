@@ -92,6 +92,14 @@ static double mdlite_bytes(const nw_task_info *t, uint64_t subtask, nw_device_ki
   return 2.0 * (double)P * (double)c->block;
 }
 
+/* The CUDA kernel is one thread block of a thread per particle (mdlite_cuda.cu): at most one
+ * warp, GeMTC's worker. */
+static uint64_t mdlite_gpu_threads(const nw_task_info *t, uint64_t subtask) {
+  (void)subtask;
+  const mdlite_conf *c = t->conf;
+  return c->block;
+}
+
 const nw_task_kind nw_mdlite_kind = {
     .name = "mdlite",
     .subscribe = mdlite_subscribe,
@@ -100,4 +108,5 @@ const nw_task_kind nw_mdlite_kind = {
     .cuda_kernel = mdlite_cuda,
     .gpu_emulated_kernel = mdlite_gpu_emulated,
     .bytes = mdlite_bytes,
+    .gpu_threads = mdlite_gpu_threads,
 };

@@ -336,6 +336,14 @@ double sim_roofline_work(const sim_device *d, nw_exec *e) {
   return memory > flops ? memory : flops;
 }
 
+/* The most flop/s a launch of `threads` threads gets on GPU g (sim_world.h, fill_threads): its
+ * whole warps' share of the GPU's speed; 0 (no bound) when it fills the GPU, or when either
+ * side does not say. */
+static double launch_bound(const sim_gpu *g, uint64_t threads) {
+  double share = nw_gpu_launch_share(threads, g->fill_threads);
+  return share < 1.0 ? sg_host_get_speed(g->host) * share : 0;
+}
+
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
@@ -365,8 +373,8 @@ static void device_actor(int argc, char **argv) {
       sg_sem_release(g->fifo_sem);
       continue;
     }
-    if (d->kind == NW_DEVICE_GPU) {
-      sim_gpu *g = &d->node->gpu[d->gpu];
+    sim_gpu *g = d->kind == NW_DEVICE_GPU ? &d->node->gpu[d->gpu] : NULL;
+    if (g) {
       if (functional)
         nw_exec_run_gpu_emulated(e, sim_gpu_memory(g));
       if (!from_model)
@@ -385,8 +393,9 @@ static void device_actor(int argc, char **argv) {
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
     if (from_model)
       sim_execute_slowed(d, modelled * sg_host_get_speed(d->host));
-    else if (d->kind == NW_DEVICE_GPU)
-      sim_execute_slowed(d, fmax(sim_roofline_work(d, e), d->node->gpu[d->gpu].fill_flops));
+    else if (g)
+      sim_execute_bounded(d, fmax(sim_roofline_work(d, e), g->fill_flops),
+                          launch_bound(g, nw_exec_gpu_threads(e)));
     else
       sim_execute_slowed(d, sim_roofline_work(d, e));
     if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
@@ -425,9 +434,13 @@ static void gpu_dispatch_actor(int argc, char **argv) {
     }
     sg_actor_sleep_for(g->launch_s);
     double work = 0;
-    for (int j = 0; j < k; j++)
+    uint64_t threads = 0; /* the batch's: every subtask's, or 0 when one fills the GPU */
+    for (int j = 0; j < k; j++) {
       work += sim_roofline_work(lane, batch[j]);
-    sim_execute_slowed(lane, fmax(work, g->fill_flops));
+      uint64_t t = nw_exec_gpu_threads(batch[j]);
+      threads = j == 0 || (threads && t) ? threads + t : 0;
+    }
+    sim_execute_bounded(lane, fmax(work, g->fill_flops), launch_bound(g, threads));
     g->launches++;
     g->launched += (uint64_t)k;
     g->largest = (uint64_t)k > g->largest ? (uint64_t)k : g->largest;
@@ -727,6 +740,14 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     gpu->rle_s_per_byte = sim_host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
     gpu->mem_bw = sim_host_property(gpu->host, "mem_bw", 0);
     gpu->fill_flops = sim_host_property(gpu->host, "fill_flops", 0);
+    gpu->fill_threads = sim_host_property(gpu->host, "fill_threads", 0);
+    if (gpu->fill_threads < 0 || !isfinite(gpu->fill_threads)) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property fill_threads='%.40s' is not a number of "
+               "threads >= 0",
+               cfg->platform, name, sg_host_get_property_value(gpu->host, "fill_threads"));
+      return NW_ERR_ARG;
+    }
     if (gpu->fill_flops < 0 || !isfinite(gpu->fill_flops)) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s: property fill_flops='%.40s' is not a number of flops "
@@ -908,9 +929,12 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                                                        : sn->gpu[gpu].mem_bw,
                                 .sem = sg_sem_init(0)};
       int cores = gpu < 0 && group[i] > 1 ? group[i] : 1; /* a work-group spreads over its cores */
-      w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d], gpu < 0 ? cores : 0,
-                                            sg_host_get_speed(sn->dev[d].host) * cores, gpu,
-                                            sn->dev[d].bytes_per_s * cores};
+      w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d],
+                                            gpu < 0 ? cores : 0,
+                                            sg_host_get_speed(sn->dev[d].host) * cores,
+                                            gpu,
+                                            sn->dev[d].bytes_per_s * cores,
+                                            gpu < 0 ? 0 : sn->gpu[gpu].fill_threads};
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;

@@ -49,6 +49,10 @@ typedef struct sim_gpu {
   /* The work one launch needs to occupy every multiprocessor (property fill_flops): a launch
    * with less takes as long as one with this much. 0: none. */
   double fill_flops;
+  /* The threads it runs at once when full (property fill_threads): a launch of fewer computes
+   * at that share of its speed, counted in whole warps of 32 (launch_bound). 0: every launch
+   * has the whole GPU. */
+  double fill_threads;
   /* --agglomerate: the accelerator FIFO its lanes (devices) launch into, and the semaphore that
    * wakes its dispatcher actor (agglo.h). */
   nw_agglo fifo;

@@ -33,6 +33,18 @@ double nw_exec_bytes(const nw_exec *e) {
   return e->bytes;
 }
 
+double nw_gpu_launch_share(uint64_t threads, double fill_threads) {
+  if (threads == 0 || fill_threads <= 0)
+    return 1.0;
+  double warps = (double)((threads + 31) / 32);
+  return 32.0 * warps < fill_threads ? 32.0 * warps / fill_threads : 1.0;
+}
+
+uint64_t nw_exec_gpu_threads(const nw_exec *e) {
+  const nw_task_kind *k = e->task->kind;
+  return k->gpu_threads ? k->gpu_threads(&e->task->info, e->subtask) : 0;
+}
+
 /* The views' bases hold offsets into the GPU's memory until the device side adds its base;
  * the scratch buffer's view, if any, follows the bound spaces'. */
 static void gpu_views(const nw_exec *e, unsigned char *memory, nw_gpu_view *out) {

@@ -87,6 +87,9 @@ typedef struct nw_device_desc {
    * memory bandwidth; a GPU: its own memory's); 0 when unknown. With a kind's bytes model, a
    * subtask takes max(flops / flops, bytes / mem_bw), as the simulator charges it. */
   double mem_bw;
+  /* A GPU: the threads that fill it (its platform's fill_threads): a launch of fewer computes
+   * at its share of `flops` (nw_gpu_launch_share); 0 when unknown: every launch has it all. */
+  double fill_threads;
 } nw_device_desc;
 
 typedef struct nw_node_config {

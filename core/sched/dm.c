@@ -70,9 +70,13 @@ static nw_device_desc desc_of(const nw_node *n, int g) {
     return n->cfg.cluster[g];
   int local, k = node_of(n, g, &local);
   if (k == n->cfg.id)
-    return (nw_device_desc){n->cfg.device_kind[local], n->cfg.device_cores[local], 0.0,
-                            n->cfg.device_gpu[local], 0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0};
+    return (nw_device_desc){n->cfg.device_kind[local],
+                            n->cfg.device_cores[local],
+                            0.0,
+                            n->cfg.device_gpu[local],
+                            0.0,
+                            0.0};
+  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0, 0.0};
 }
 
 /* A subtask's footprint and data bytes, for the model. */
@@ -105,7 +109,10 @@ static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_
     return secs;
   if (n->cfg.calibrate || g.flops <= 0 || !t->kind->flops)
     return -1.0;
-  secs = t->kind->flops(&t->info, s, g.kind) / g.flops;
+  double speed = g.flops; /* a narrow launch gets its warps' share of a GPU (node.h) */
+  if (g.kind == NW_DEVICE_GPU && t->kind->gpu_threads)
+    speed *= nw_gpu_launch_share(t->kind->gpu_threads(&t->info, s), g.fill_threads);
+  secs = t->kind->flops(&t->info, s, g.kind) / speed;
   if (g.mem_bw > 0 && t->kind->bytes) {
     double memory = t->kind->bytes(&t->info, s, g.kind) / g.mem_bw;
     secs = memory > secs ? memory : secs;

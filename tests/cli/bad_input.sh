@@ -24,6 +24,8 @@ printf '{"base": {}, "vary": {"nodes": [1]}, "mpirun": "mpirun -np 2"}\n' >"$tmp
 printf '{"base": {}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-no-csv.json"
 printf '{"base": {}, "vary": {"nodes": [1], "nodes": [2]}}\n' >"$tmp/sweep-vary-twice.json"
 printf '{"base": {}, "vary": {"nodes": [1], "sched": []}}\n' >"$tmp/sweep-vary-empty.json"
+printf '{"base": {}, "vary": {"options": [{"sched": "dmda"}, 2]}}\n' >"$tmp/sweep-options-number.json"
+printf '{"base": {}, "vary": {"options": [{"sched": "dmda", "json": true}]}}\n' >"$tmp/sweep-options-json.json"
 # SimGrid loads these and aborts once the simulation runs ("The Impossible Did Happen").
 sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml"
 sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
@@ -44,6 +46,7 @@ printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": [' >"$tmp/co
 printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\n' >"$tmp/other-platform.json"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --cpu-prop dram_bw=-5 >"$tmp/bad-dram.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop fill_flops=-1 >"$tmp/bad-fill.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop fill_threads=-32 >"$tmp/bad-threads.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mem_bw=-1 >"$tmp/bad-gpu-mem-bw.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_workers=1.5 >"$tmp/bad-mtc-workers.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_bundle_cost=-1 >"$tmp/bad-mtc-cost.xml"
@@ -139,6 +142,8 @@ sweep_jobs_zero) args=(sweep "$tmp/sweep-unknown-key.json" -j 0) want="sweep: -j
 sweep_resume_without_csv) args=(sweep "$tmp/sweep-no-csv.json" --resume) want="--resume needs the CSV of the earlier run" ;;
 sweep_vary_twice) args=(sweep "$tmp/sweep-vary-twice.json") want="\"vary\" names 'nodes' twice" ;;
 sweep_vary_empty) args=(sweep "$tmp/sweep-vary-empty.json") want="\"vary\": 'sched' needs a non-empty list of values" ;;
+sweep_options_number) args=(sweep "$tmp/sweep-options-number.json") want="each value of 'options' must be an object of run keys set together" ;;
+sweep_options_json) args=(sweep "$tmp/sweep-options-json.json") want="\"json\" has no place in a sweep" ;;
 sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
 newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
@@ -183,6 +188,7 @@ agglomerate_without_gpu) args=(run --platform "$small" --agglomerate 8 --n 64 --
 agglomerate_too_large) args=(run --agglomerate 2000) want="--agglomerate: must be from 0 (off) to 1024" ;;
 agglomerate_real) args=(run --backend real --agglomerate 4 --n 64 --block 16) want="--agglomerate 4: no rank runs a GPU (--devices cpu); agglomeration is a GPU mode" ;;
 platform_fill_flops_negative) args=(run --platform "$tmp/bad-fill.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property fill_flops='-1' is not a number of flops >= 0" ;;
+platform_fill_threads_negative) args=(run --platform "$tmp/bad-threads.xml" --devices gpu --app adder --n 64 --block 16) want="host n0-gpu0: property fill_threads='-32' is not a number of threads >= 0" ;;
 roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofline-p: '1.5' is neither auto nor a fraction from 0 to 1" ;;
 roofline_resident_bad) args=(run --roofline-resident maybe) want="--roofline-resident: unknown value 'maybe' (one of: on, off)" ;;
 platform_dram_bw_negative) args=(run --platform "$tmp/bad-dram.xml" --n 64 --block 16) want="host n0-cpu: property dram_bw='-5' is not a number of bytes/s >= 0" ;;

@@ -8,10 +8,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$src" || exit 1
 "$nw" sweep "experiments/$name.json" --csv "$tmp/out.csv" || { echo "sweep $name failed"; exit 1; }
-# val COLUMN ROW: the value of COLUMN in the row whose first field is ROW.
+# val COLUMN ROW: the value of COLUMN in the row whose first field is ROW; in a sweep of several
+# keys, ROW is the first fields joined by '|' (A|B: first field A, second B).
 val() {
   awk -F, -v c="$1" -v r="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
-    $1 == r && k { print $k; found = 1 } END { if (!found) print "missing" }' "$tmp/out.csv"
+    { key = $1; hit = key == r; for (i = 2; i <= NF && !hit; i++) { key = key "|" $i; hit = key == r } }
+    hit && k && !found { print $k; found = 1 } END { if (!found) print "missing" }' "$tmp/out.csv"
 }
 # less A_COL A_ROW B_COL B_ROW [FACTOR]: A * FACTOR < B
 less() {
@@ -94,6 +96,20 @@ mtc-efficiency-k20x) # efficiency grows with the task's duration (GeMTC Figs. 20
   less gflops flops=23511905 gflops flops=235119048 5
   less gflops flops=235119048 gflops flops=23511904762
   within gflops flops=23511904762 3900 3950 ;;
+mtc-vs-launch-k20x) # one-warp tasks: a launch each runs 32 at once (CUDA's concurrent kernels),
+  # the resident kernel 168: from 10 ms a task many-task mode wins under either policy; launch
+  # mode's rate stays near 32 warps' share of the GPU plus the cores (826 GFlop/s), which only
+  # the one-warp bound (fill_threads) gives; tasks of 0.1 ms favour one launch each, whose 5 us
+  # launch costs less than the fitted 44 us a many-task task pays on the host
+  l=gpu-mode=launch\;gpu-streams=32 m=gpu-mode=many-task\;gpu-streams=256
+  less makespan_s "flops=235119048|$m|unicorn" makespan_s "flops=235119048|$l|unicorn" 4
+  less makespan_s "flops=235119048|$m|dmda" makespan_s "flops=235119048|$l|dmda" 4
+  less makespan_s "flops=2351190476|$m|unicorn" makespan_s "flops=2351190476|$l|unicorn" 4
+  within gflops "flops=2351190476|$l|unicorn" 700 830
+  # dmda predicts a one-warp launch at its warps' share (nw_gpu_launch_share), so it gives the
+  # cores their part as stealing does; taking the GPU's whole speed, it put all on the GPU (+8%)
+  less makespan_s "flops=2351190476|$l|dmda" makespan_s "flops=2351190476|$l|unicorn" 0.98
+  less makespan_s "flops=2351190|$l|unicorn" makespan_s "flops=2351190|$m|unicorn" ;;
 prefetch-priority) [ "$rows" -eq 2 ] || { echo "sweep_shows $name: $rows rows, wanted 2"; exit 1; } ;;
 *) echo "sweep_shows: no check for $name"; exit 2 ;;
 esac

@@ -1,10 +1,12 @@
 /* test_agglo.c: the accelerator FIFO of dynamic agglomeration (core/device/agglo.h): a launch
  * takes min(queued of the lead's group, N) in FIFO order, high priority goes first and alone,
- * work without a batched kernel goes alone, and nothing is lost or taken twice. */
+ * work without a batched kernel goes alone, and nothing is lost or taken twice. Also the share
+ * of a GPU a launch's width gives (nw_gpu_launch_share), what a launch and a batch are charged. */
 #include <stdint.h>
 #include <string.h>
 
 #include "agglo.h"
+#include "backend.h"
 #include "check.h"
 
 static int ids[4096];
@@ -139,7 +141,20 @@ static void random_runs(void) {
   }
 }
 
+/* Whole warps over the threads that fill the GPU, at most all of it; unknown on either side:
+ * all of it. The K20X model: 168 warps. */
+static void launch_shares(void) {
+  CHECK(nw_gpu_launch_share(32, 5376) == 1.0 / 168);
+  CHECK(nw_gpu_launch_share(1, 5376) == 1.0 / 168);  /* a thread holds a whole warp */
+  CHECK(nw_gpu_launch_share(33, 5376) == 2.0 / 168); /* two warps */
+  CHECK(nw_gpu_launch_share(5376, 5376) == 1.0);
+  CHECK(nw_gpu_launch_share(1u << 20, 5376) == 1.0);
+  CHECK(nw_gpu_launch_share(0, 5376) == 1.0); /* the kind does not say */
+  CHECK(nw_gpu_launch_share(32, 0) == 1.0);   /* the platform does not say */
+}
+
 int main(void) {
+  launch_shares();
   cases();
   random_runs();
   return check_report("agglo");

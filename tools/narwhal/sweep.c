@@ -217,13 +217,20 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
   const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
   const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
   static const char *const not_in_sweep[] = {"dry-run", "json", "check", "config", "help", NULL};
-  for (int i = 0; not_in_sweep[i]; i++)
+  const cJSON *together =
+      cJSON_IsObject(vary) ? cJSON_GetObjectItemCaseSensitive(vary, SWEEP_OPTIONS_KEY) : NULL;
+  for (int i = 0; not_in_sweep[i]; i++) {
+    int in_options = 0;
+    for (const cJSON *v = cJSON_IsArray(together) ? together->child : NULL; v; v = v->next)
+      in_options |= cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, not_in_sweep[i]);
     if ((cJSON_IsObject(base) && cJSON_GetObjectItemCaseSensitive(base, not_in_sweep[i])) ||
-        (cJSON_IsObject(vary) && cJSON_GetObjectItemCaseSensitive(vary, not_in_sweep[i]))) {
+        (cJSON_IsObject(vary) && cJSON_GetObjectItemCaseSensitive(vary, not_in_sweep[i])) ||
+        in_options) {
       snprintf(why, len, "\"%s\" has no place in a sweep (each point runs with --json)",
                not_in_sweep[i]);
       return 1;
     }
+  }
   return 0;
 }
 

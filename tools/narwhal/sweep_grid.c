@@ -21,6 +21,16 @@ int sweep_grid_init(sweep_grid *g, const cJSON *vary, char *why, size_t len) {
       snprintf(why, len, "\"vary\": '%.100s' needs a non-empty list of values", k->string);
       return -1;
     }
+    if (!strcmp(k->string, SWEEP_OPTIONS_KEY))
+      for (const cJSON *v = k->child; v; v = v->next)
+        if (!cJSON_IsObject(v) || !v->child ||
+            cJSON_GetObjectItemCaseSensitive(v, SWEEP_OPTIONS_KEY)) {
+          snprintf(why, len,
+                   "\"vary\": each value of '" SWEEP_OPTIONS_KEY
+                   "' must be an object of run keys set together, e.g. {\"gpu-mode\": "
+                   "\"many-task\", \"gpu-streams\": 256}");
+          return -1;
+        }
     g->key[g->nkeys] = k->string;
     g->values[g->nkeys] = k;
     g->size[g->nkeys] = cJSON_GetArraySize(k);
@@ -50,8 +60,13 @@ cJSON *sweep_grid_point(const sweep_grid *g, const cJSON *base, long p) {
     return NULL;
   cJSON_DeleteItemFromObjectCaseSensitive(point, "json");
   for (int k = 0; k < g->nkeys; k++) {
-    cJSON_DeleteItemFromObjectCaseSensitive(point, g->key[k]);
-    cJSON_AddItemToObject(point, g->key[k], cJSON_Duplicate(sweep_grid_value(g, p, k), 1));
+    const cJSON *v = sweep_grid_value(g, p, k);
+    int merge = !strcmp(g->key[k], SWEEP_OPTIONS_KEY); /* its members are the point's keys */
+    for (const cJSON *m = merge ? v->child : v; m; m = merge ? m->next : NULL) {
+      const char *key = merge ? m->string : g->key[k];
+      cJSON_DeleteItemFromObjectCaseSensitive(point, key);
+      cJSON_AddItemToObject(point, key, cJSON_Duplicate(m, 1));
+    }
   }
   return point;
 }

@@ -10,6 +10,11 @@
 #define SWEEP_KEYS_MAX 4
 #define SWEEP_POINTS_MAX 100000
 #define SWEEP_LABEL_MAX 128
+/* A varied key whose values are objects of run keys that a point sets together (two keys that
+ * must change in step, as --gpu-mode and --gpu-streams): "vary": {"options": [{"gpu-mode":
+ * "launch", "gpu-streams": 32}, {"gpu-mode": "many-task", "gpu-streams": 256}]}. Its label is
+ * key=value;... as an app-param's. */
+#define SWEEP_OPTIONS_KEY "options"
 
 typedef struct sweep_grid {
   int nkeys;
@@ -19,8 +24,8 @@ typedef struct sweep_grid {
   long points;
 } sweep_grid;
 
-/* Reads "vary" (an object of 1 to SWEEP_KEYS_MAX distinct keys, each a non-empty list); 0, or
- * -1 with a one-line reason. */
+/* Reads "vary" (an object of 1 to SWEEP_KEYS_MAX distinct keys, each a non-empty list; the
+ * values of SWEEP_OPTIONS_KEY objects); 0, or -1 with a one-line reason. */
 int sweep_grid_init(sweep_grid *g, const cJSON *vary, char *why, size_t len);
 /* Point p's value of key k. */
 const cJSON *sweep_grid_value(const sweep_grid *g, long p, int k);
