@@ -110,6 +110,17 @@ mtc-vs-launch-k20x) # one-warp tasks: a launch each runs 32 at once (CUDA's conc
   # cores their part as stealing does; taking the GPU's whole speed, it put all on the GPU (+8%)
   less makespan_s "flops=2351190476|$l|dmda" makespan_s "flops=2351190476|$l|unicorn" 0.98
   less makespan_s "flops=2351190|$l|unicorn" makespan_s "flops=2351190|$m|unicorn" ;;
+agglomeration-policies) # agglomeration gains under either policy, most on small cells
+  # (Lifflander et al., Figs. 5-6): at least 1.4x at 2560 particles, less at 102400
+  for p in unicorn dmda; do
+    less makespan_s "n=2560;block=10|32|$p" makespan_s "n=2560;block=10|1|$p" 1.4
+    less makespan_s "n=102400;block=400|32|$p" makespan_s "n=102400;block=400|1|$p"
+    g_small=$(awk -v a="$(val makespan_s "n=2560;block=10|1|$p")" -v b="$(val makespan_s "n=2560;block=10|32|$p")" 'BEGIN { print a / b }')
+    g_large=$(awk -v a="$(val makespan_s "n=102400;block=400|1|$p")" -v b="$(val makespan_s "n=102400;block=400|32|$p")" 'BEGIN { print a / b }')
+    echo "$p: gain $g_small at 2560, $g_large at 102400; wanted the first larger"
+    awk -v s="$g_small" -v l="$g_large" 'BEGIN { exit !(s > l) }' ||
+      { echo "sweep_shows $name: 0 passed, 1 failed"; exit 1; }
+  done ;;
 prefetch-priority) [ "$rows" -eq 2 ] || { echo "sweep_shows $name: $rows rows, wanted 2"; exit 1; } ;;
 *) echo "sweep_shows: no check for $name"; exit 2 ;;
 esac
