@@ -714,6 +714,20 @@ double sim_host_property(sg_host_t h, const char *key, double fallback) {
   return v && (end == v || *end || !(x >= 0)) ? -1 : x;
 }
 
+/* GPU host h's property `key` (fallback when absent) into *out: a finite number >= 0, else
+ * NW_ERR_ARG with one line naming the platform, host and property. */
+static nw_status gpu_property(const nw_run_config *cfg, const char *name, sg_host_t h,
+                              const char *key, const char *unit, double fallback, double *out,
+                              nw_run_result *res) {
+  *out = sim_host_property(h, key, fallback);
+  if (*out >= 0 && isfinite(*out))
+    return NW_OK;
+  snprintf(res->error, sizeof res->error,
+           "platform %.300s: host %s: property %s='%.40s' is not a number of %s >= 0",
+           cfg->platform, name, key, sg_host_get_property_value(h, key), unit);
+  return NW_ERR_ARG;
+}
+
 /* The GPUs node i uses, with their budgets (--gpu-mem, else the host's memsize). */
 static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
   const nw_run_config *cfg = w->cfg;
@@ -737,41 +751,24 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     gpu->host = sg_host_by_name(name);
     double mem = sim_host_property(gpu->host, "memsize", -1);
     gpu->launch_s = sim_host_property(gpu->host, "launch_latency", DEFAULT_LAUNCH_S);
-    gpu->rle_s_per_byte = sim_host_property(gpu->host, "rle_per_byte", DEFAULT_GPU_RLE_S_PER_BYTE);
-    gpu->mem_bw = sim_host_property(gpu->host, "mem_bw", 0);
-    gpu->fill_flops = sim_host_property(gpu->host, "fill_flops", 0);
-    gpu->fill_threads = sim_host_property(gpu->host, "fill_threads", 0);
-    if (gpu->fill_threads < 0 || !isfinite(gpu->fill_threads)) {
-      snprintf(res->error, sizeof res->error,
-               "platform %.300s: host %s: property fill_threads='%.40s' is not a number of "
-               "threads >= 0",
-               cfg->platform, name, sg_host_get_property_value(gpu->host, "fill_threads"));
-      return NW_ERR_ARG;
-    }
-    if (gpu->fill_flops < 0 || !isfinite(gpu->fill_flops)) {
-      snprintf(res->error, sizeof res->error,
-               "platform %.300s: host %s: property fill_flops='%.40s' is not a number of flops "
-               ">= 0",
-               cfg->platform, name, sg_host_get_property_value(gpu->host, "fill_flops"));
-      return NW_ERR_ARG;
-    }
-    if (gpu->mem_bw < 0 || !isfinite(gpu->mem_bw)) {
-      snprintf(res->error, sizeof res->error,
-               "platform %.300s: host %s: property mem_bw='%.40s' is not a number of bytes/s >= 0",
-               cfg->platform, name, sg_host_get_property_value(gpu->host, "mem_bw"));
-      return NW_ERR_ARG;
-    }
+    /* Each a finite number >= 0 (platforms/README.md says what each means). */
+    const struct {
+      const char *key, *unit;
+      double fallback, *out;
+    } props[] = {{"rle_per_byte", "seconds", DEFAULT_GPU_RLE_S_PER_BYTE, &gpu->rle_s_per_byte},
+                 {"mem_bw", "bytes/s", 0, &gpu->mem_bw},
+                 {"fill_flops", "flops", 0, &gpu->fill_flops},
+                 {"fill_threads", "threads", 0, &gpu->fill_threads}};
+    nw_status st = NW_OK;
+    for (size_t k = 0; st == NW_OK && k < sizeof props / sizeof props[0]; k++)
+      st = gpu_property(cfg, name, gpu->host, props[k].key, props[k].unit, props[k].fallback,
+                        props[k].out, res);
+    if (st != NW_OK)
+      return st;
     if (mem <= 0 || gpu->launch_s < 0) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s needs a memsize property (bytes > 0)%s", cfg->platform,
                name, gpu->launch_s < 0 ? " and a launch_latency in seconds" : "");
-      return NW_ERR_ARG;
-    }
-    if (gpu->rle_s_per_byte < 0 || !isfinite(gpu->rle_s_per_byte)) {
-      snprintf(res->error, sizeof res->error,
-               "platform %.300s: host %s: property rle_per_byte='%.40s' is not a number of "
-               "seconds >= 0",
-               cfg->platform, name, sg_host_get_property_value(gpu->host, "rle_per_byte"));
       return NW_ERR_ARG;
     }
     if (cfg->gpu_mem > (uint64_t)mem) {
