@@ -4,6 +4,6 @@
 #ifndef NW_TOOL_VERSION_H
 #define NW_TOOL_VERSION_H
 
-#define NW_TOOL_VERSION "0.12.0"
+#define NW_TOOL_VERSION "0.13.0"
 
 #endif
