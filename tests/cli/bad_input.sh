@@ -26,6 +26,7 @@ printf '{"base": {}, "vary": {"nodes": [1], "nodes": [2]}}\n' >"$tmp/sweep-vary-
 printf '{"base": {}, "vary": {"nodes": [1], "sched": []}}\n' >"$tmp/sweep-vary-empty.json"
 printf '{"base": {}, "vary": {"options": [{"sched": "dmda"}, 2]}}\n' >"$tmp/sweep-options-number.json"
 printf '{"base": {}, "vary": {"options": [{"sched": "dmda", "json": true}]}}\n' >"$tmp/sweep-options-json.json"
+printf '{"base": {}, "vary": {"sched": ["eager"], "options": [{"sched": "dmda"}]}}\n' >"$tmp/sweep-options-twice.json"
 # SimGrid loads these and aborts once the simulation runs ("The Impossible Did Happen").
 sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml"
 sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
@@ -144,6 +145,7 @@ sweep_vary_twice) args=(sweep "$tmp/sweep-vary-twice.json") want="\"vary\" names
 sweep_vary_empty) args=(sweep "$tmp/sweep-vary-empty.json") want="\"vary\": 'sched' needs a non-empty list of values" ;;
 sweep_options_number) args=(sweep "$tmp/sweep-options-number.json") want="each value of 'options' must be an object of run keys set together" ;;
 sweep_options_json) args=(sweep "$tmp/sweep-options-json.json") want="\"json\" has no place in a sweep" ;;
+sweep_options_twice) args=(sweep "$tmp/sweep-options-twice.json") want="\"vary\": 'sched' is varied and set by 'options' too" ;;
 sweep_csv_number) args=(sweep "$tmp/sweep-csv-number.json") want="\"csv\" must be a string" ;;
 newline_in_path) args=(run --platform "$tmp/a
 b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;

@@ -917,7 +917,10 @@ gen_sweep() {
       '.mpirun = "mpirun"' '.mpirun = []' '.mpirun = [3]' '.base.json = true'
       '.base["dry-run"] = true' '.base.check = true' '.base.config = "x.json"' '.base = []'
       '.vary.zzz = [1]' '.vary = {"a":[1],"b":[1],"c":[1],"d":[1],"e":[1]}'
-      '.vary.nodes = [1, 99]' '.vary.seed = [range(0; 100001)]')
+      '.vary.nodes = [1, 99]' '.vary.seed = [range(0; 100001)]' '.vary.options = [1]'
+      '.vary.options = [{}]' '.vary.options = [{"options": {"seed": 1}}]'
+      '.vary.options = [{"zzz": 1}]' '.vary.options = [{"nodes": 0}]'
+      '.vary.options = [{"json": true}]' '.vary.options = [{"seed": 1}] | .vary.seed = [2]')
     pick muts
     jq "$P" sweep.json >s.new && mv s.new sweep.json
     EXPECT=invalid WHAT="sweep: ${P:0:60}"

@@ -40,6 +40,18 @@ int sweep_grid_init(sweep_grid *g, const cJSON *vary, char *why, size_t len) {
       return -1;
     }
   }
+  /* A key set by "options" and varied on its own: which value wins would hang on the order. */
+  for (int k = 0; k < g->nkeys; k++)
+    if (!strcmp(g->key[k], SWEEP_OPTIONS_KEY))
+      for (const cJSON *v = g->values[k]->child; v; v = v->next)
+        for (const cJSON *m = v->child; m; m = m->next)
+          for (int j = 0; j < g->nkeys; j++)
+            if (!strcmp(g->key[j], m->string)) {
+              snprintf(why, len,
+                       "\"vary\": '%.100s' is varied and set by '" SWEEP_OPTIONS_KEY "' too",
+                       m->string);
+              return -1;
+            }
   if (g->nkeys == 0) {
     snprintf(why, len, "needs \"base\": {run keys} and \"vary\": {\"KEY\": [values...], ...}");
     return -1;
