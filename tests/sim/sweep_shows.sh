@@ -107,7 +107,7 @@ mtc-vs-launch-k20x) # one-warp tasks: a launch each runs 32 at once (CUDA's conc
   less makespan_s "flops=2351190476|$m|unicorn" makespan_s "flops=2351190476|$l|unicorn" 4
   within gflops "flops=2351190476|$l|unicorn" 700 830
   # dmda predicts a one-warp launch at its warps' share (nw_gpu_launch_share), so it gives the
-  # cores their part as stealing does; taking the GPU's whole speed, it put all on the GPU (+8%)
+  # cores their part as stealing does; taking the GPU's whole speed, it put all on the GPU
   less makespan_s "flops=2351190476|$l|dmda" makespan_s "flops=2351190476|$l|unicorn" 0.98
   less makespan_s "flops=2351190|$l|unicorn" makespan_s "flops=2351190|$m|unicorn" ;;
 agglomeration-policies) # agglomeration gains under either policy, most on small cells
