@@ -461,8 +461,8 @@ static nw_device_desc *gather_devices(const nw_node_config *nc) {
   MPI_Allgatherv(mine, nc->devices * 2, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
   for (int g = 0; g < total; g++)
     cluster[g] = all[2 * g] == NW_DEVICE_CPU
-                     ? (nw_device_desc){NW_DEVICE_CPU, all[2 * g + 1], 0.0, 0, 0.0, 0.0}
-                     : (nw_device_desc){NW_DEVICE_GPU, 0, 0.0, all[2 * g + 1], 0.0, 0.0};
+                     ? (nw_device_desc){.kind = NW_DEVICE_CPU, .cores = all[2 * g + 1]}
+                     : (nw_device_desc){.kind = NW_DEVICE_GPU, .gpu = all[2 * g + 1]};
   free(all);
   return cluster;
 }

@@ -926,12 +926,13 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                                                        : sn->gpu[gpu].mem_bw,
                                 .sem = sg_sem_init(0)};
       int cores = gpu < 0 && group[i] > 1 ? group[i] : 1; /* a work-group spreads over its cores */
-      w->cluster[g0 + d] = (nw_device_desc){nc->device_kind[d],
-                                            gpu < 0 ? cores : 0,
-                                            sg_host_get_speed(sn->dev[d].host) * cores,
-                                            gpu,
-                                            sn->dev[d].bytes_per_s * cores,
-                                            gpu < 0 ? 0 : sn->gpu[gpu].fill_threads};
+      w->cluster[g0 + d] =
+          (nw_device_desc){.kind = nc->device_kind[d],
+                           .cores = gpu < 0 ? cores : 0,
+                           .flops = sg_host_get_speed(sn->dev[d].host) * cores,
+                           .gpu = gpu,
+                           .mem_bw = sn->dev[d].bytes_per_s * cores,
+                           .fill_threads = gpu < 0 ? 0 : sn->gpu[gpu].fill_threads};
     }
     for (int g = 0; g < sn->ngpu; g++) {
       nc->gpu_memory[g] = sn->gpu[g].memsize;
@@ -943,8 +944,12 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       for (int d = 0; d < sn->ndev; d++)
         if (sn->dev[d].gpu == g && !sn->gpu[g].lane0)
           sn->gpu[g].lane0 = &sn->dev[d];
-      if (st == NW_OK && cfg->gpu_mode == NW_GPU_MANY_TASK)
+      if (st == NW_OK && cfg->gpu_mode == NW_GPU_MANY_TASK) {
         st = sim_mtc_open(sn, g, cfg->gpu_streams, res->error, sizeof res->error);
+        for (int d = 0; st == NW_OK && d < sn->ndev; d++)
+          if (sn->dev[d].gpu == g)
+            sim_mtc_describe(&sn->gpu[g], cfg->gpu_streams, &w->cluster[g0 + d]);
+      }
       for (int dir = 0; dir < 2; dir++) {
         sim_engine *e = &sn->gpu[g].engine[dir];
         *e = (sim_engine){.node = sn, .gpu = g, .to_device = dir, .sem = sg_sem_init(0)};

@@ -78,6 +78,15 @@ nw_status sim_mtc_open(sim_node *sn, int gi, int lanes, char *why, size_t why_le
   return NW_OK;
 }
 
+void sim_mtc_describe(const sim_gpu *g, int lanes, nw_device_desc *d) {
+  const sim_mtc *m = g->mtc;
+  int bundle = m->bundle < lanes ? m->bundle : lanes; /* a lane has one subtask in at a time */
+  d->lane_flops = sg_host_get_speed(g->host) / m->workers;
+  d->lanes_per_worker = lanes > m->workers ? (double)lanes / m->workers : 1.0;
+  d->stage_s = m->task_s + m->bundle_s / bundle;
+  d->lane_s = m->bundle_s + bundle * m->task_s;
+}
+
 void sim_mtc_submit(sim_gpu *g, nw_exec *e) {
   sim_mtc *m = g->mtc;
   if (nw_mtcq_push(&m->in, e) != 0) {

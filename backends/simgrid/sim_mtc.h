@@ -28,6 +28,11 @@
  * GPUs have `lanes` lanes each. NW_ERR_ARG with a one-line reason naming the platform file, the
  * host and the property; NW_ERR_NOMEM. */
 nw_status sim_mtc_open(sim_node *sn, int g, int lanes, char *why, size_t why_len);
+/* What a policy predicts with for a lane of many-task GPU g of `lanes` lanes (core/node/node.h:
+ * lane_flops, lanes_per_worker, lane_s, stage_s): one worker's speed, lanes over workers, a
+ * bundle's host time (a bundle holds at most --mtc-bundle subtasks, and at most one per lane),
+ * and the bundler's time per subtask, its bundle's cost shared by the bundle. */
+void sim_mtc_describe(const sim_gpu *g, int lanes, nw_device_desc *d);
 /* Starts its bundler and its workers (stack: the workers' stack size, KiB). */
 void sim_mtc_start(sim_gpu *g, unsigned stack);
 /* A lane hands subtask e to the GPU's incoming queue. */

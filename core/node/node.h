@@ -90,6 +90,20 @@ typedef struct nw_device_desc {
   /* A GPU: the threads that fill it (its platform's fill_threads): a launch of fewer computes
    * at its share of `flops` (nw_gpu_launch_share); 0 when unknown: every launch has it all. */
   double fill_threads;
+  /* A many-task GPU's lane (--gpu-mode many-task; GeMTC's scheme), else all 0:
+   * - lane_flops: the flop/s of the worker warp that runs a lane's subtask (the GPU's speed
+   *   over its workers), whatever the kernel's width; replaces the launch share.
+   * - lanes_per_worker: lanes over workers where the GPU has more lanes than workers (then a
+   *   lane's subtask waits for a worker in turn), else 1.
+   * - lane_s: seconds a lane's subtask waits for its bundle: it is published with the whole
+   *   bundle it travels in, so its round trip holds a bundle's host time.
+   * - stage_s: seconds of the host stage every subtask of the GPU passes through one at a
+   *   time (packing, the result's polling, a share of its bundle's copy). Shared by the GPU's
+   *   lanes, it bounds the GPU's tasks/s however many lanes it has (heft_rules.h).
+   * A subtask of w flops then occupies its lane max(w / lane_flops + lane_s,
+   * w / lane_flops * lanes_per_worker): waiting for its bundle overlaps the other lanes'
+   * turns at the workers. */
+  double lane_flops, lanes_per_worker, lane_s, stage_s;
 } nw_device_desc;
 
 typedef struct nw_node_config {

@@ -26,6 +26,11 @@
  * nominal speed), which is exactly what the simulator charges; otherwise the kind is
  * uncalibrated on that device kind and, as StarPU does, the subtask goes to the uncalibrated
  * device with the fewest subtasks so far, so that every kind gets measured.
+ *
+ * A many-task GPU (--gpu-mode many-task) is not `lanes` independent devices: its subtasks pass
+ * one at a time through a host stage before its worker warps run them, each at one worker's
+ * speed (nw_device_desc.stage_s and lane_flops, which the simulator fills from the platform).
+ * A lane's subtask is predicted to start once both the lane and its GPU's stage are free.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,20 +70,6 @@ static int node_of(const nw_node *n, int g, int *local) {
   return k;
 }
 
-static nw_device_desc desc_of(const nw_node *n, int g) {
-  if (n->cfg.cluster)
-    return n->cfg.cluster[g];
-  int local, k = node_of(n, g, &local);
-  if (k == n->cfg.id)
-    return (nw_device_desc){n->cfg.device_kind[local],
-                            n->cfg.device_cores[local],
-                            0.0,
-                            n->cfg.device_gpu[local],
-                            0.0,
-                            0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0, 0.0};
-}
-
 /* A subtask's footprint and data bytes, for the model. */
 typedef struct dm_shape {
   uint64_t footprint, size;
@@ -106,16 +97,22 @@ static nw_status shape_of(nw_task_state *t, uint64_t s, dm_shape *out) {
 static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_device_desc g) {
   double secs;
   if (nw_perf_predict(n, t->kind, g.kind, g.cores, sh.footprint, sh.size, &secs))
-    return secs;
+    return secs + g.lane_s; /* measured on the lane: its turn at a worker included */
   if (n->cfg.calibrate || g.flops <= 0 || !t->kind->flops)
     return -1.0;
   double speed = g.flops; /* a narrow launch gets its warps' share of a GPU (node.h) */
-  if (g.kind == NW_DEVICE_GPU && t->kind->gpu_threads)
+  if (g.lane_flops > 0)
+    speed = g.lane_flops; /* a many-task worker's, whatever the kernel's width */
+  else if (g.kind == NW_DEVICE_GPU && t->kind->gpu_threads)
     speed *= nw_gpu_launch_share(t->kind->gpu_threads(&t->info, s), g.fill_threads);
   secs = t->kind->flops(&t->info, s, g.kind) / speed;
   if (g.mem_bw > 0 && t->kind->bytes) {
     double memory = t->kind->bytes(&t->info, s, g.kind) / g.mem_bw;
     secs = memory > secs ? memory : secs;
+  }
+  if (g.lane_flops > 0) { /* a many-task lane's occupancy (node.h) */
+    double turn = secs * g.lanes_per_worker;
+    secs = secs + g.lane_s > turn ? secs + g.lane_s : turn;
   }
   return secs;
 }
@@ -133,6 +130,11 @@ static double data_penalty(const nw_node *n, const nw_task_state *t, uint64_t s,
   if (g.kind == NW_DEVICE_GPU && read > 0 && n->cfg.pcie_bandwidth > 0)
     secs += n->cfg.pcie_latency + (double)read / n->cfg.pcie_bandwidth;
   return secs;
+}
+
+/* The host stage of device d's GPU on node k, for decide(): one per GPU of the cluster. */
+static size_t stage_of(int k, nw_device_desc d) {
+  return (size_t)k * NW_MAX_GPUS_PER_NODE + (size_t)(d.gpu > 0 ? d.gpu : 0);
 }
 
 /* Says once per run and kind that a kind is being calibrated. */
@@ -160,7 +162,11 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
   double *exp_end = calloc((size_t)total, sizeof *exp_end);
   double *len = malloc((size_t)total * sizeof *len), *pen = malloc((size_t)total * sizeof *pen);
   uint64_t *given = calloc((size_t)total, sizeof *given);
-  nw_status st = exp_end && len && pen && given ? NW_OK : NW_ERR_NOMEM;
+  /* Many-task GPUs: when each one's host stage is predicted free (heft_rules.h), and when each
+   * lane could start its next subtask through it. */
+  double *stage_end = calloc((size_t)n->cfg.nodes * NW_MAX_GPUS_PER_NODE, sizeof *stage_end);
+  double *start = malloc((size_t)total * sizeof *start);
+  nw_status st = exp_end && len && pen && given && stage_end && start ? NW_OK : NW_ERR_NOMEM;
   int data = variant(n) != VAR_DM;
   for (uint64_t i = 0; st == NW_OK && i < t->info.subtasks; i++) {
     uint64_t s = order ? order[i] : i;
@@ -168,20 +174,29 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     st = shape_of(t, s, &sh); /* checked at submission: fails only if a callback changed */
     int calib = -1;
     for (int g = 0; st == NW_OK && g < total; g++) {
-      nw_device_desc dg = desc_of(n, g);
+      nw_device_desc dg = nw_cluster_device(n, g);
       int local, k = node_of(n, g, &local);
       len[g] = predict(n, t, s, sh, dg);
       pen[g] = data ? data_penalty(n, t, s, k, dg) : 0.0;
+      start[g] = dg.stage_s > 0
+                     ? nw_heft_staged_start(exp_end[g], stage_end[stage_of(k, dg)], dg.stage_s)
+                     : exp_end[g];
       if (len[g] < 0 && (calib < 0 || given[g] < given[calib]))
         calib = g;
     }
     if (st != NW_OK)
       break;
-    int best = calib >= 0 ? calib : nw_heft_pick(total, exp_end, len, pen);
-    if (calib >= 0)
+    int best = calib >= 0 ? calib : nw_heft_pick(total, start, len, pen);
+    if (calib >= 0) {
       say_calibrating(n, t->kind);
-    else
+    } else {
+      nw_device_desc db = nw_cluster_device(n, best);
+      int local, k = node_of(n, best, &local);
+      if (db.stage_s > 0)
+        stage_end[stage_of(k, db)] = start[best]; /* the stage has passed it on */
+      exp_end[best] = start[best];
       nw_heft_commit(exp_end, best, len[best], pen[best]);
+    }
     given[best]++;
     device[s] = (uint32_t)best;
   }
@@ -189,6 +204,8 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
   free(len);
   free(pen);
   free(given);
+  free(stage_end);
+  free(start);
   return st;
 }
 

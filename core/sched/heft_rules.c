@@ -30,6 +30,10 @@ void nw_heft_commit(double *exp_end, int g, double len, double penalty) {
   exp_end[g] += len + sticks_out;
 }
 
+double nw_heft_staged_start(double lane_end, double stage_end, double stage_s) {
+  return (lane_end > stage_end ? lane_end : stage_end) + stage_s;
+}
+
 typedef struct ranked {
   int priority;
   uint64_t id;

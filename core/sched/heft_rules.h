@@ -22,6 +22,13 @@ int nw_heft_pick(int count, const double *exp_end, const double *len, const doub
  * delays it (StarPU's dmda). */
 void nw_heft_commit(double *exp_end, int g, double len, double penalty);
 
+/* A lane of a many-task GPU free at lane_end takes a subtask through the GPU's host stage,
+ * which takes stage_s per subtask, one at a time, and is busy until stage_end: the subtask's
+ * work starts at max(lane_end, stage_end) + stage_s, which becomes the stage's new end too.
+ * The stage is what bounds a many-task GPU's tasks/s (GeMTC, Krieder et al., Fig. 9), and a
+ * policy that ignored it would see one GPU as `lanes` independent devices. */
+double nw_heft_staged_start(double lane_end, double stage_end, double stage_s);
+
 /* Subtask ids [0, count) into order[], by priority[] (larger first), equal ones in id order:
  * StarPU's prio and dmdas order. 0, or -1 when it cannot allocate. */
 int nw_rank_by_priority(const int *priority, uint64_t count, uint64_t *order);

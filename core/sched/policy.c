@@ -56,9 +56,10 @@ nw_device_desc nw_cluster_device(const nw_node *n, int g) {
     return n->cfg.cluster[g];
   int d = g - nw_cluster_first_device(n, n->cfg.id);
   if (d >= 0 && d < n->cfg.devices)
-    return (nw_device_desc){
-        n->cfg.device_kind[d], n->cfg.device_cores[d], 0.0, n->cfg.device_gpu[d], 0.0, 0.0};
-  return (nw_device_desc){NW_DEVICE_CPU, 1, 0.0, 0, 0.0, 0.0};
+    return (nw_device_desc){.kind = n->cfg.device_kind[d],
+                            .cores = n->cfg.device_cores[d],
+                            .gpu = n->cfg.device_gpu[d]};
+  return (nw_device_desc){.kind = NW_DEVICE_CPU, .cores = 1};
 }
 
 double nw_relative_speedup(nw_device_kind kind, int cores) {

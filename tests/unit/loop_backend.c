@@ -345,7 +345,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   nc.cluster = c->cluster;
   if (!nc.cluster && (l->cluster = calloc((size_t)(c->nodes * c->devices), sizeof *l->cluster))) {
     for (int g = 0; g < c->nodes * c->devices; g++)
-      l->cluster[g] = (nw_device_desc){NW_DEVICE_CPU, 1, c->speed, 0, 0.0, 0.0};
+      l->cluster[g] = (nw_device_desc){.kind = NW_DEVICE_CPU, .cores = 1, .flops = c->speed};
     nc.cluster = l->cluster;
   }
   for (int k = 0; k < c->nodes; k++) {

@@ -45,6 +45,37 @@ int main(void) {
   }
   CHECK(on[1] == 3 && on[0] == 1);
 
+  /* A many-task GPU's lanes share its host stage. The lane is free at 2 but the stage is busy
+   * until 5: the subtask starts at 5 + 1. A lane busy past the stage starts after itself. */
+  CHECK(nw_heft_staged_start(2, 5, 1) == 6);
+  CHECK(nw_heft_staged_start(7, 5, 1) == 8);
+  /* Four lanes of a GPU behind a stage of 1 s per subtask, a subtask taking 2 s on a lane,
+   * and one CPU core taking 4.5 s: eight subtasks. Without the stage the lanes look like four
+   * devices and take all eight, two each, ending at 4. With it, lane k's first subtask starts
+   * at k (the stage passes one a second), and the CPU wins the third (a lane would end it at
+   * 5, the core at 4.5) and the last (a tie at 9, which goes to the lower index). */
+  double free_at[5], dur[5] = {4.5, 2, 2, 2, 2}, begin[5];
+  int cpu_takes[2];
+  for (int staged = 0; staged < 2; staged++) {
+    double stage = 0;
+    cpu_takes[staged] = 0;
+    for (int g = 0; g < 5; g++)
+      free_at[g] = 0;
+    for (int i = 0; i < 8; i++) {
+      for (int g = 0; g < 5; g++)
+        begin[g] = g > 0 && staged ? nw_heft_staged_start(free_at[g], stage, 1) : free_at[g];
+      int g = nw_heft_pick(5, begin, dur, NULL);
+      if (g > 0 && staged)
+        stage = begin[g];
+      free_at[g] = begin[g];
+      nw_heft_commit(free_at, g, dur[g], 0);
+      cpu_takes[staged] += g == 0;
+    }
+  }
+  CHECK(cpu_takes[0] == 0);
+  CHECK(cpu_takes[1] == 2);
+  CHECK(free_at[0] == 9);
+
   /* Priority order (prio, dmdas): larger first, equal ones in id order. */
   int prio[6] = {0, 5, 0, 7, 5, -1};
   uint64_t order[6];

@@ -108,10 +108,10 @@ static void local_first(const char *policy, int expect_origin) {
 
 /* 2 nodes of 2 devices, node 1's device 0 described as a GPU: its weight is 13.33 of 16.33. */
 static void random_run(uint64_t seed, script *s, uint64_t count[4], uint64_t *bytes) {
-  static const nw_device_desc cluster[4] = {{NW_DEVICE_CPU, 1, 0, 0, 0.0, 0.0},
-                                            {NW_DEVICE_CPU, 1, 0, 0, 0.0, 0.0},
-                                            {NW_DEVICE_GPU, 0, 0, 0, 0.0, 0.0},
-                                            {NW_DEVICE_CPU, 1, 0, 0, 0.0, 0.0}};
+  static const nw_device_desc cluster[4] = {{.kind = NW_DEVICE_CPU, .cores = 1, .flops = 0},
+                                            {.kind = NW_DEVICE_CPU, .cores = 1, .flops = 0},
+                                            {.kind = NW_DEVICE_GPU, .cores = 0, .flops = 0},
+                                            {.kind = NW_DEVICE_CPU, .cores = 1, .flops = 0}};
   loop_config c;
   loop_config_defaults(&c);
   c.nodes = 2;
@@ -157,10 +157,10 @@ static void random_weighted(void) {
  * (--roofline-p 0.5) splits node 0's share evenly and leaves node 1, which has no GPU, alone.
  * Nothing is stolen, and the result is the reference's. */
 static void roofline_split(int fixed, const uint64_t expect[4]) {
-  static const nw_device_desc cluster[4] = {{NW_DEVICE_CPU, 1, 1e9, 0, 0.0, 0.0},
-                                            {NW_DEVICE_GPU, 0, 9e9, 0, 0.0, 0.0},
-                                            {NW_DEVICE_CPU, 1, 1e9, 0, 0.0, 0.0},
-                                            {NW_DEVICE_CPU, 1, 1e9, 0, 0.0, 0.0}};
+  static const nw_device_desc cluster[4] = {{.kind = NW_DEVICE_CPU, .cores = 1, .flops = 1e9},
+                                            {.kind = NW_DEVICE_GPU, .cores = 0, .flops = 9e9},
+                                            {.kind = NW_DEVICE_CPU, .cores = 1, .flops = 1e9},
+                                            {.kind = NW_DEVICE_CPU, .cores = 1, .flops = 1e9}};
   loop_config c;
   loop_config_defaults(&c);
   c.nodes = 2;
