@@ -9,7 +9,9 @@
 #   on; n/a where this build has no such option). Every figure times the first multiplication
 #   of a fresh process (a Narwhal run is one); StarPU's dmda after an untimed multiplication
 #   in the same process (its steady state) is printed too, outside the ratios.
-# Then the ratios of Narwhal to StarPU. Where a GPU and a CUDA build are present, the same
+# Then the ratios of Narwhal to StarPU. On the CPUs a fifth configuration runs interleaved
+# with them: the same block calls with no runtime (bench_blocks), the ceiling of both, and each
+# runtime's ratio to it. Where a GPU and a CUDA build are present, the same
 # again with one GPU: StarPU with STARPU_NCUDA=1 (needs a StarPU built with CUDA, which
 # Debian's is not: then n/a), Narwhal with --devices cpu+gpu.
 set -euo pipefail
@@ -20,6 +22,7 @@ n=${N:-4096}
 block=${BLOCK:-1024}
 nw=$build/narwhal
 sp=$build/benchmarks/starpu_sgemm
+blocks=$build/benchmarks/bench_blocks
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
@@ -98,7 +101,7 @@ calibrate() { # NCPU NCUDA
 # The four configurations on one device mix, interleaved; then one line each and the ratios.
 compare() { # LABEL NCPU NCUDA DEVICES
   local label=$1 ncpu=$2 ncuda=$3 devices=$4
-  local se=() sd=() sw=() nu=() nd=() v rc=0 gpus=""
+  local se=() sd=() sw=() nu=() nd=() nr=() v rc=0 gpus=""
   [ "$ncuda" -gt 0 ] && gpus=" + $ncuda GPU"
   echo "== $label: sgemm n=$n block=$block, StarPU $(pkg-config --modversion starpu-1.3 2>/dev/null ||
     echo 1.3) vs Narwhal (1 rank), $ncpu CPU workers$gpus, best of $reps"
@@ -132,6 +135,11 @@ compare() { # LABEL NCPU NCUDA DEVICES
       v=$(narwhal_once "" "$devices") # unicorn: the only scheduler of this build
       nu+=("$v")
     fi
+    # No runtime: the same block calls on a thread per core (CPU only), the ceiling of both.
+    if [ "$ncuda" -eq 0 ] && [ -x "$blocks" ]; then
+      v=$("$blocks" "$n" "$block")
+      nr+=("$v")
+    fi
   done
   [ "${#nd[@]}" -gt 0 ] || nd=("n/a (this build has no --sched)")
   local e d w u m
@@ -151,6 +159,16 @@ compare() { # LABEL NCPU NCUDA DEVICES
       echo "${num%%=*}/${den%%=*}: $v"
     done
   done
+  if [ "${#nr[@]}" -gt 0 ]; then
+    local r
+    r=$(printf '%s\n' "${nr[@]}" | bestmax)
+    printf 'no runtime (bench_blocks: the same block calls, a thread per core): %s\n' "$r"
+    for num in "starpu-dmda=$d" "narwhal-dmda=$m" "narwhal-unicorn=$u"; do
+      v="n/a"
+      [[ ${num#*=} == n/a* ]] || v=$(ratio "${num#*=}" "$r")
+      echo "${num%%=*}/no-runtime: $v"
+    done
+  fi
 }
 
 compare cpu "$cores" 0 cpu
