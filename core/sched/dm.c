@@ -132,10 +132,12 @@ static double data_penalty(const nw_node *n, const nw_task_state *t, uint64_t s,
   return secs;
 }
 
-/* The host stage of device d's GPU on node k, for decide(): one per GPU of the cluster. */
-static size_t stage_of(int k, nw_device_desc d) {
-  return (size_t)k * NW_MAX_GPUS_PER_NODE + (size_t)(d.gpu > 0 ? d.gpu : 0);
-}
+/* A device of the cluster as decide() sees it, looked up once per task. */
+typedef struct dm_device {
+  nw_device_desc desc;
+  int node;
+  size_t stage; /* a many-task lane's GPU host stage: one per GPU of the cluster */
+} dm_device;
 
 /* Says once per run and kind that a kind is being calibrated. */
 static void say_calibrating(nw_node *n, const nw_task_kind *k) {
@@ -166,7 +168,15 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
    * lane could start its next subtask through it. */
   double *stage_end = calloc((size_t)n->cfg.nodes * NW_MAX_GPUS_PER_NODE, sizeof *stage_end);
   double *start = malloc((size_t)total * sizeof *start);
-  nw_status st = exp_end && len && pen && given && stage_end && start ? NW_OK : NW_ERR_NOMEM;
+  dm_device *dev = malloc((size_t)total * sizeof *dev);
+  nw_status st = exp_end && len && pen && given && stage_end && start && dev ? NW_OK : NW_ERR_NOMEM;
+  for (int g = 0; st == NW_OK && g < total; g++) {
+    int local;
+    dev[g].desc = nw_cluster_device(n, g);
+    dev[g].node = node_of(n, g, &local);
+    int gpu = dev[g].desc.gpu > 0 ? dev[g].desc.gpu : 0;
+    dev[g].stage = (size_t)dev[g].node * NW_MAX_GPUS_PER_NODE + (size_t)gpu;
+  }
   int data = variant(n) != VAR_DM;
   for (uint64_t i = 0; st == NW_OK && i < t->info.subtasks; i++) {
     uint64_t s = order ? order[i] : i;
@@ -174,12 +184,11 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     st = shape_of(t, s, &sh); /* checked at submission: fails only if a callback changed */
     int calib = -1;
     for (int g = 0; st == NW_OK && g < total; g++) {
-      nw_device_desc dg = nw_cluster_device(n, g);
-      int local, k = node_of(n, g, &local);
-      len[g] = predict(n, t, s, sh, dg);
-      pen[g] = data ? data_penalty(n, t, s, k, dg) : 0.0;
-      start[g] = dg.stage_s > 0
-                     ? nw_heft_staged_start(exp_end[g], stage_end[stage_of(k, dg)], dg.stage_s)
+      const nw_device_desc *dg = &dev[g].desc;
+      len[g] = predict(n, t, s, sh, *dg);
+      pen[g] = data ? data_penalty(n, t, s, dev[g].node, *dg) : 0.0;
+      start[g] = dg->stage_s > 0
+                     ? nw_heft_staged_start(exp_end[g], stage_end[dev[g].stage], dg->stage_s)
                      : exp_end[g];
       if (len[g] < 0 && (calib < 0 || given[g] < given[calib]))
         calib = g;
@@ -190,10 +199,8 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     if (calib >= 0) {
       say_calibrating(n, t->kind);
     } else {
-      nw_device_desc db = nw_cluster_device(n, best);
-      int local, k = node_of(n, best, &local);
-      if (db.stage_s > 0)
-        stage_end[stage_of(k, db)] = start[best]; /* the stage has passed it on */
+      if (dev[best].desc.stage_s > 0)
+        stage_end[dev[best].stage] = start[best]; /* the stage has passed it on */
       exp_end[best] = start[best];
       nw_heft_commit(exp_end, best, len[best], pen[best]);
     }
@@ -206,6 +213,7 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
   free(given);
   free(stage_end);
   free(start);
+  free(dev);
   return st;
 }
 
