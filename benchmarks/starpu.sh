@@ -9,7 +9,10 @@
 #   on; n/a where this build has no such option). Every figure times the first multiplication
 #   of a fresh process (a Narwhal run is one); StarPU's dmda after an untimed multiplication
 #   in the same process (its steady state) is printed too, outside the ratios.
-# Then the ratios of Narwhal to StarPU. On the CPUs a fifth configuration runs interleaved
+# Before each timed process, benchmarks/touch_pages touches and frees 1.5x the memory of the
+# largest contender, so that none finds fewer recently freed pages than another (on the
+# development VM a page the host took back costs several microseconds to touch first; see
+# touch_pages.c). Then the ratios of Narwhal to StarPU. On the CPUs a fifth configuration runs interleaved
 # with them: the same block calls with no runtime (bench_blocks), the ceiling of both, and each
 # runtime's ratio to it. Where a GPU and a CUDA build are present, the same
 # again with one GPU: StarPU with STARPU_NCUDA=1 (needs a StarPU built with CUDA, which
@@ -23,6 +26,7 @@ block=${BLOCK:-1024}
 nw=$build/narwhal
 sp=$build/benchmarks/starpu_sgemm
 blocks=$build/benchmarks/bench_blocks
+touch_pages=$build/benchmarks/touch_pages
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
@@ -47,6 +51,14 @@ export STARPU_NOPENCL=0
 have_sched=0
 help=$("$nw" run --help 2>&1 || true)
 grep -qE -- '--sched( |$)' <<<"$help" && have_sched=1
+
+# The memory every contender's next first touches find recently freed (touch_pages.c): the
+# largest process holds five N x N matrices (Narwhal: the app's copies of A and B, the spaces
+# A, B and C), so 1.5x that, in MiB, at most half of what the machine has available.
+settle_mib=$((n * n * 4 * 15 / 2 / 1048576 + 64))
+avail_mib=$(awk '/^MemAvailable:/ { print int($2 / 2048) }' /proc/meminfo)
+[ "$settle_mib" -le "$avail_mib" ] || settle_mib=$avail_mib
+settle() { [ ! -x "$touch_pages" ] || "$touch_pages" "$settle_mib"; }
 
 # The largest of the lines read, to two decimals ("n/a ..." lines pass unchanged).
 bestmax() { sort -g | tail -n1 | awk '/^[0-9]/ { printf "%.2f\n", $1; next } { print }'; }
@@ -119,24 +131,31 @@ compare() { # LABEL NCPU NCUDA DEVICES
   fi
   for _ in $(seq "$reps"); do
     if [ "$rc" -eq 0 ]; then
+      settle
       v=$(starpu_once eager "$ncpu" "$ncuda")
       se+=("$v")
+      settle
       v=$(starpu_once dmda "$ncpu" "$ncuda")
       sd+=("$v")
+      settle
       v=$(starpu_once dmda "$ncpu" "$ncuda" 1)
       sw+=("$v")
     fi
     if [ "$have_sched" = 1 ]; then
+      settle
       v=$(narwhal_once unicorn "$devices")
       nu+=("$v")
+      settle
       v=$(narwhal_once dmda "$devices")
       nd+=("$v")
     else
+      settle
       v=$(narwhal_once "" "$devices") # unicorn: the only scheduler of this build
       nu+=("$v")
     fi
     # No runtime: the same block calls on a thread per core (CPU only), the ceiling of both.
     if [ "$ncuda" -eq 0 ] && [ -x "$blocks" ]; then
+      settle
       v=$("$blocks" "$n" "$block")
       nr+=("$v")
     fi
