@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static double budget[2] = {0, 0}; /* by real_wait_role; written before the threads start */
-static int compute_nice = REAL_COMPUTE_NICE;
+static int compute_nice = REAL_COMPUTE_NICE; /* real_spin_configure sets it */
 static unsigned pauses_before_yield = 256;
 
 /* Environment variable `name` as a number in [lo, hi] (whole if `whole`), or -1 when unset
@@ -26,6 +26,7 @@ static double env_number(const char *name, double lo, double hi, int whole) {
 void real_spin_configure(int peers) {
   budget[REAL_WAIT_LOOP] = peers ? REAL_SPIN_NET_S : REAL_SPIN_S;
   budget[REAL_WAIT_WORKER] = REAL_SPIN_S;
+  compute_nice = peers ? REAL_COMPUTE_NICE : REAL_COMPUTE_NICE_ALONE;
   double us = env_number("NARWHAL_SPIN_US", 0, 1e6, 0);
   if (us >= 0)
     budget[REAL_WAIT_LOOP] = budget[REAL_WAIT_WORKER] = us * 1e-6;

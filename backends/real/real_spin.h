@@ -18,9 +18,10 @@
  *  - every other wait spins REAL_SPIN_S.
  * NARWHAL_SPIN_US=N sets every budget to N microseconds (0: always sleep at once);
  * NARWHAL_SPIN_POLLS=N how many pauses come before each further pause yields the core (default
- * 256); NARWHAL_COMPUTE_NICE=N (0-19) the compute threads' nice value (default below). Both
- * defaults were measured against other values on the 2-core VM and kept: each alternative won
- * on empty tasks and lost on heavy ones (EXPERIMENTS.md, section 31). */
+ * 256); NARWHAL_COMPUTE_NICE=N (0-19) the compute threads' nice value (defaults below, by
+ * whether the rank has peers). The defaults were measured against other values on the 2-core
+ * VM: for ranks with peers each alternative won on empty tasks and lost on heavy ones
+ * (EXPERIMENTS.md, section 31). */
 #ifndef NW_REAL_SPIN_H
 #define NW_REAL_SPIN_H
 
@@ -42,14 +43,18 @@ void real_spin_yield(void);
 /* CLOCK_MONOTONIC in seconds. */
 double real_monotonic(void);
 
-/* Threads that compute (a CPU device's, a work-group member's, the --slow load's) run at a
- * lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a rank has no core to
- * spare, the loop then gets one as soon as it has work instead of after a kernel's time slice.
- * It matters most for large messages: MPI moves one only while both sides' loops poll
- * (real_queue_wait spins without yielding meanwhile); with the loop at equal priority a
- * 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
+/* Threads that compute (a CPU device's, a work-group member's, the --slow load's) on a rank
+ * with peers run at a lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a
+ * rank has no core to spare, the loop then gets one as soon as it has work instead of after a
+ * kernel's time slice. It matters most for large messages: MPI moves one only while both
+ * sides' loops poll (real_queue_wait spins without yielding meanwhile); with the loop at equal
+ * priority a 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
  * (EXPERIMENTS.md, section 11). */
 #define REAL_COMPUTE_NICE 10
+/* A rank with no peers has no messages to answer, and there the lower priority only costs:
+ * one rank at nice 0 was as fast as at 10 or faster on every workload of EXPERIMENTS.md,
+ * section 31, and sgemm 8192 in 2048 blocks ran 2-3% faster (section 40). */
+#define REAL_COMPUTE_NICE_ALONE 0
 void real_spin_lower_priority(void);
 
 #endif
