@@ -12,9 +12,9 @@
 # Before each timed process, benchmarks/touch_pages touches and frees 1.5x the memory of the
 # largest contender, so that none finds fewer recently freed pages than another (on the
 # development VM a page the host took back costs several microseconds to touch first; see
-# touch_pages.c). Then the ratios of Narwhal to StarPU. On the CPUs a fifth configuration runs interleaved
-# with them: the same block calls with no runtime (bench_blocks), the ceiling of both, and each
-# runtime's ratio to it. Where a GPU and a CUDA build are present, the same
+# touch_pages.c). Then the ratios of Narwhal to StarPU. On the CPUs a fifth configuration runs
+# interleaved with them: the same block calls with no runtime (bench_blocks), the ceiling of
+# both, and each runtime's ratio to it. Where a GPU and a CUDA build are present, the same
 # again with one GPU: StarPU with STARPU_NCUDA=1 (needs a StarPU built with CUDA, which
 # Debian's is not: then n/a), Narwhal with --devices cpu+gpu.
 set -euo pipefail

@@ -51,9 +51,9 @@ double real_monotonic(void);
  * priority a 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
  * (EXPERIMENTS.md, section 11). */
 #define REAL_COMPUTE_NICE 10
-/* A rank with no peers has no messages to answer, and there the lower priority only costs:
- * one rank at nice 0 was as fast as at 10 or faster on every workload of EXPERIMENTS.md,
- * section 31, and sgemm 8192 in 2048 blocks ran 2-3% faster (section 40). */
+/* A rank with no peers has no messages to answer. There one rank at nice 0 was as fast as at
+ * 10 or faster on every workload of EXPERIMENTS.md, section 31; sgemm 8192 ran 2.4% faster in
+ * section 39, though section 40 puts differences of that size there down to the VM. */
 #define REAL_COMPUTE_NICE_ALONE 0
 void real_spin_lower_priority(void);
 
