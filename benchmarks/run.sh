@@ -23,7 +23,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
 # Before each timed process of section 2, touch and free more memory than it uses, so that
 # each first-touches recently freed pages (benchmarks/touch_pages.c says why).
-settle() { [ ! -x "$build/benchmarks/touch_pages" ] || "$build/benchmarks/touch_pages" "$1"; }
+settle() { [ ! -x "$build/benchmarks/touch_pages" ] || "$build/benchmarks/touch_pages" "$1" >/dev/null; }
 
 best() { sort -g | head -n1; }
 bestmax() { sort -g | tail -n1; }

@@ -58,7 +58,7 @@ grep -qE -- '--sched( |$)' <<<"$help" && have_sched=1
 settle_mib=$((n * n * 4 * 15 / 2 / 1048576 + 64))
 avail_mib=$(awk '/^MemAvailable:/ { print int($2 / 2048) }' /proc/meminfo)
 [ "$settle_mib" -le "$avail_mib" ] || settle_mib=$avail_mib
-settle() { [ ! -x "$touch_pages" ] || "$touch_pages" "$settle_mib"; }
+settle() { [ ! -x "$touch_pages" ] || "$touch_pages" "$settle_mib" >/dev/null; }
 
 # The largest of the lines read, to two decimals ("n/a ..." lines pass unchanged).
 bestmax() { sort -g | tail -n1 | awk '/^[0-9]/ { printf "%.2f\n", $1; next } { print }'; }
