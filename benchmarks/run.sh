@@ -21,9 +21,8 @@ nw=$build/narwhal
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-# Before each timed process of section 2, touch and free more memory than it uses, so that
-# each first-touches recently freed pages (benchmarks/touch_pages.c says why).
-settle() { [ ! -x "$build/benchmarks/touch_pages" ] || "$build/benchmarks/touch_pages" "$1" >/dev/null; }
+# Before each timed process of section 2: memory touched and freed (benchmarks/settle.sh).
+. benchmarks/settle.sh
 
 best() { sort -g | head -n1; }
 bestmax() { sort -g | tail -n1; }
@@ -50,14 +49,14 @@ for n in 2048 4096; do
   block=1024
   echo "== 2. real matmul n=$n block=$block vs plain sgemm, 1 rank, $(nproc) cores, interleaved"
   base=() blocks=() off=() on=()
-  mib=$((n * n * 4 * 15 / 2 / 1048576 + 64)) # 1.5x five matrices (touch_pages.c)
+  mib=$(settle_mib "$n")
   for _ in $(seq "$reps"); do
-    settle "$mib"
+    settle "$build" "$mib"
     base+=("$("$build/benchmarks/bench_sgemm" "$n" 1)")
-    settle "$mib"
+    settle "$build" "$mib"
     blocks+=("$("$build/benchmarks/bench_blocks" "$n" "$block")")
     for wg in off on; do
-      settle "$mib"
+      settle "$build" "$mib"
       g=$(mpirun -np 1 --bind-to none "$nw" run --app matmul --backend real --n "$n" \
         --block "$block" --work-groups "$wg" --no-verify --json |
         sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p')

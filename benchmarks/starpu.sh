@@ -26,7 +26,6 @@ block=${BLOCK:-1024}
 nw=$build/narwhal
 sp=$build/benchmarks/starpu_sgemm
 blocks=$build/benchmarks/bench_blocks
-touch_pages=$build/benchmarks/touch_pages
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
@@ -52,13 +51,8 @@ have_sched=0
 help=$("$nw" run --help 2>&1 || true)
 grep -qE -- '--sched( |$)' <<<"$help" && have_sched=1
 
-# The memory every contender's next first touches find recently freed (touch_pages.c): the
-# largest process holds five N x N matrices (Narwhal: the app's copies of A and B, the spaces
-# A, B and C), so 1.5x that, in MiB, at most half of what the machine has available.
-settle_mib=$((n * n * 4 * 15 / 2 / 1048576 + 64))
-avail_mib=$(awk '/^MemAvailable:/ { print int($2 / 2048) }' /proc/meminfo)
-[ "$settle_mib" -le "$avail_mib" ] || settle_mib=$avail_mib
-settle() { [ ! -x "$touch_pages" ] || "$touch_pages" "$settle_mib" >/dev/null; }
+. benchmarks/settle.sh
+touch_mib=$(settle_mib "$n")
 
 # The largest of the lines read, to two decimals ("n/a ..." lines pass unchanged).
 bestmax() { sort -g | tail -n1 | awk '/^[0-9]/ { printf "%.2f\n", $1; next } { print }'; }
@@ -131,31 +125,31 @@ compare() { # LABEL NCPU NCUDA DEVICES
   fi
   for _ in $(seq "$reps"); do
     if [ "$rc" -eq 0 ]; then
-      settle
+      settle "$build" "$touch_mib"
       v=$(starpu_once eager "$ncpu" "$ncuda")
       se+=("$v")
-      settle
+      settle "$build" "$touch_mib"
       v=$(starpu_once dmda "$ncpu" "$ncuda")
       sd+=("$v")
-      settle
+      settle "$build" "$touch_mib"
       v=$(starpu_once dmda "$ncpu" "$ncuda" 1)
       sw+=("$v")
     fi
     if [ "$have_sched" = 1 ]; then
-      settle
+      settle "$build" "$touch_mib"
       v=$(narwhal_once unicorn "$devices")
       nu+=("$v")
-      settle
+      settle "$build" "$touch_mib"
       v=$(narwhal_once dmda "$devices")
       nd+=("$v")
     else
-      settle
+      settle "$build" "$touch_mib"
       v=$(narwhal_once "" "$devices") # unicorn: the only scheduler of this build
       nu+=("$v")
     fi
     # No runtime: the same block calls on a thread per core (CPU only), the ceiling of both.
     if [ "$ncuda" -eq 0 ] && [ -x "$blocks" ]; then
-      settle
+      settle "$build" "$touch_mib"
       v=$("$blocks" "$n" "$block")
       nr+=("$v")
     fi
