@@ -2,8 +2,8 @@
  * took, then exits.
  *
  * Why: on the development VM (a Firecracker guest whose kernel reports free memory back to the
- * host), the first touch of a page costs 0.6 us when the guest's allocator hands out a page
- * freed a moment ago and several microseconds when it hands out one the host has taken back.
+ * host), the first touch of a page costs about 1 us when the guest's allocator hands out a
+ * page freed a moment ago and 5-8 us when it hands out one the host has taken back.
  * Which one a process gets depends on how much memory the processes before it freed, and how
  * much it allocated itself before the timed part: a run of sgemm 8192 that first-touches its
  * C inside the timed part then varies by 3-4% with the order of the runs, and the process
