@@ -357,8 +357,8 @@ static void device_actor(int argc, char **argv) {
     /* StarPU's SimGrid mode: with a measured model (and not calibrating one), a subtask takes
      * the model's duration for its kind, device and footprint, launch included, since that
      * is what was measured; what the model does not know takes the cost model's flops. */
-    int from_model = cfg->perfmodel && !cfg->calibrate &&
-                     nw_perf_exec_seconds(e, d->kind, cfg->perfmodel, &modelled);
+    sim_world *w = d->node->w;
+    int from_model = w->durations && nw_perf_exec_seconds(e, d->kind, w->durations, &modelled);
     if (d->kind == NW_DEVICE_GPU && d->node->gpu[d->gpu].mtc) {
       sim_mtc_submit(&d->node->gpu[d->gpu], e); /* its workers run it */
       continue;
@@ -1044,6 +1044,7 @@ static void free_world(sim_world *w) {
   }
   free(w->node);
   free(w->cluster);
+  nw_perfmodel_free(w->durations);
   nw_due_free(&w->mail); /* its envelopes are on the live list, freed below */
   while (w->live) {      /* undelivered messages, queued or inside SimGrid (a failed run) */
     envelope *e = w->live;
@@ -1129,6 +1130,13 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   resolved.devices = nw_run_auto_devices(cfg, app, fewest_gpus, cfg->functional, 0);
   res->device_mix = resolved.devices;
   w.cfg = cfg = &resolved;
+  if (cfg->perfmodel && !cfg->calibrate &&
+      (nw_perfmodel_create(&w.durations) != NW_OK ||
+       nw_perfmodel_merge(w.durations, cfg->perfmodel) != NW_OK)) {
+    snprintf(res->error, sizeof res->error, "out of memory copying the performance model");
+    free_world(&w);
+    return res->status = NW_ERR_NOMEM;
+  }
   st = build_nodes(&w, res);
   if (st != NW_OK) {
     if (!res->error[0])

@@ -12,6 +12,7 @@
 #include "agglo.h"
 #include "due_heap.h"
 #include "mtc_queue.h"
+#include "perfmodel.h"
 #include "run.h"
 #include "sendq.h"
 #include "sim_costs.h"
@@ -137,6 +138,12 @@ typedef struct sim_world {
   uint64_t fault_rng;      /* the fault plan's draws (sim_faults.h) */
   nw_fault_counts faults;  /* what they did */
   sim_link_fault links[NW_MAX_LINK_FAULTS];
+  /* StarPU's SimGrid mode: the measured model as loaded (--perfmodel, not --calibrate), which
+   * subtasks take their durations from. A copy, frozen: the policies' model (cfg->perfmodel)
+   * goes on learning from the run's samples, and the simulated durations must not follow it,
+   * or a slowed node's samples (--slow) would stretch every node's later subtasks. NULL:
+   * durations from the cost model's flops. */
+  nw_perfmodel *durations;
 } sim_world;
 
 /* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its

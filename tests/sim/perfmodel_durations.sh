@@ -2,7 +2,9 @@
 # perfmodel_durations.sh NARWHAL SRC_DIR: StarPU's SimGrid mode. A calibration run writes a
 # model (--calibrate on: every subtask's measured duration, all nodes' merged at node 0); a
 # model file whose mean for that footprint is then set to 0.5 s makes the simulator charge
-# exactly 0.5 s per subtask: the devices' busy seconds sum to subtasks x 0.5.
+# exactly 0.5 s per subtask: the devices' busy seconds sum to subtasks x 0.5. With node 1
+# slowed twofold (--slow 1:2), its subtasks take 1 s and node 0's still 0.5 s: the run's own
+# samples (node 1's 1 s among them) feed the policies' model, never the durations charged.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -21,4 +23,13 @@ busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
   awk -F: '{ s += $2 } END { printf "%.9f", s }')
 echo "busy seconds of all devices: $busy (wanted 64 x 0.5 = 32)"
 awk -v b="$busy" 'BEGIN { exit !(b > 31.999999 && b < 32.000001) }' || fail "busy $busy != 32"
-echo "perfmodel_durations: 1 passed, 0 failed"
+out=$("$nw" "${common[@]}" --perfmodel "$tmp/half.json" --slow 1:2 --multi-assign off) ||
+  fail "run with the model and node 1 slowed"
+read -r got want < <(printf '%s' "$out" | sed -n '/"devices"/,$p' | awk -F'[:,]' '
+  /"node"/ { node = $2 + 0 } /"subtasks"/ { n = $2 + 0 }
+  /"busy_s"/ { got += $2; want += n * (node == 1 ? 1.0 : 0.5) }
+  END { printf "%.9f %.9f\n", got, want }')
+echo "node 1 slowed 2x: busy seconds $got (wanted node 0's subtasks x 0.5 + node 1's x 1 = $want)"
+awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g > w - 1e-6 && g < w + 1e-6) }' ||
+  fail "busy $got != $want with node 1 slowed"
+echo "perfmodel_durations: 2 passed, 0 failed"
