@@ -21,7 +21,13 @@
 # VALIDATE_ONLY=gpu keeps the GPU configurations alone (the CPU calibrations and configurations
 # are skipped); VALIDATE_REUSE=1 keeps calibrations already in OUT_DIR instead of measuring again.
 #
-# Takes about ten minutes on 2 cores. Needs nothing else running: real times are wall times.
+# Before each calibration run and each real run, memory is touched and freed (calibrate's
+# --settle, each rank its share; benchmarks/settle.sh): on a VM that hands free memory back to
+# its host, a page's first touch costs 1 to 8 us depending on what ran before, and conv2d 8192
+# on two ranks first-touches about 2 GiB, so both sides are measured from the same state
+# (EXPERIMENTS.md section 41).
+#
+# Takes about twelve minutes on 2 cores. Needs nothing else running: real times are wall times.
 set -euo pipefail
 build=${1:-build}
 out=${2:-results}
@@ -33,6 +39,8 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 mpi1=(mpirun -np 1 --bind-to none)
 mpi2=(mpirun -np 2)
 rounds=${VALIDATE_ROUNDS:-5}
+. "$(dirname "$0")/settle.sh"
+touch_mib=$(settle_mib 8192) # the set's largest matrices (conv2d 8192)
 
 # The kernels the set runs (every subtask shape), calibrated in runs of their own.
 workloads=(--workload matmul:4096:1024 --workload matmul:4096:512 --workload conv2d:8192:1024
@@ -42,9 +50,11 @@ reuse() { [ "${VALIDATE_REUSE:-0}" = 1 ] && [ -s "$out/$1.xml" ] && [ -s "$out/$
 if [ "$only" != gpu ]; then
   echo "== calibrating: 1 rank x all cores, then 2 ranks x 1 core"
   reuse calibrated-1rank || "${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-1rank.xml" \
-    --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 5 >"$out/calibrate-1rank.log"
+    --perfmodel "$out/calibrated-1rank.json" "${workloads[@]}" --runs 5 --settle "$touch_mib" \
+    >"$out/calibrate-1rank.log"
   reuse calibrated-2ranks || "${mpi2[@]}" "$nw" calibrate --platform-out "$out/calibrated-2ranks.xml" \
-    --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 5 >"$out/calibrate-2ranks.log"
+    --perfmodel "$out/calibrated-2ranks.json" "${workloads[@]}" --runs 5 \
+    --settle $((touch_mib / 2)) >"$out/calibrate-2ranks.log"
 fi
 
 gpu=0
@@ -55,7 +65,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
   reuse calibrated-gpu || "${mpi1[@]}" "$nw" calibrate --platform-out "$out/calibrated-gpu.xml" \
     --perfmodel "$out/calibrated-gpu.json" --devices cpu+gpu --workload matmul:8192:2048 \
     --workload matmul:8192:1024 --workload gemv:16384:1024 --workload cmeans:262144:8192 \
-    --runs 5 >"$out/calibrate-gpu.log"
+    --runs 5 --settle "$touch_mib" >"$out/calibrate-gpu.log"
 fi
 
 # name | layout (1: one rank, 2: two ranks, g: one rank with its GPUs) | run options
@@ -95,6 +105,7 @@ for ((r = 1; r <= rounds; r++)); do
   for i in "${!set_[@]}"; do
     IFS='|' read -r name layout opts <<<"${set_[$i]}"
     if [ "$layout" = 2 ]; then mpi=("${mpi2[@]}"); else mpi=("${mpi1[@]}"); fi
+    settle "$build" "$touch_mib"
     # shellcheck disable=SC2086
     t=$("${mpi[@]}" "$nw" run --backend real $opts --json | makespan)
     times[i]="${times[i]:-} $t"

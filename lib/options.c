@@ -858,7 +858,7 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
             "           (where a --trace file's time went: its critical path, its messages)\n"
             "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
             "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
-            "           [options of run]\n"
+            "           [--settle MIB] [options of run]\n"
             "           (real backend: measures this machine into a platform and a model; README,\n"
             "           \"Calibration\")\n\n"
             "Options of run (each also a key of the JSON run file, without the dashes):\n");

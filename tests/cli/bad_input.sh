@@ -161,6 +161,7 @@ slow_node_overflow) args=(run --slow 99999999999:2) want="--slow: '99999999999:2
 slow_from_infinite) args=(run --slow 1:2@inf) want="--slow: '1:2@inf' is not NODE:FACTOR" ;;
 runtime_cost_negative) args=(run --platform "$tmp/bad-cost.xml" --n 64 --block 16) want="host n0-cpu: property rt_exec_done='-1' is not a number of seconds >= 0" ;;
 calibrate_bad_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json" --workload matmul:12x:4) want="--workload 'matmul:12x:4': N and BLOCK must be positive whole numbers" ;;
+calibrate_bad_settle) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json" --workload matmul:64:32 --settle 0) want="--settle '0': MiB, a whole number from 1 to 1048576" ;;
 calibrate_without_workload) args=(calibrate --platform-out "$tmp/p.xml" --perfmodel "$tmp/m.json") want="calibrate needs --platform-out FILE, --perfmodel FILE and at least one --workload" ;;
 matmul_unknown_param) args=(run --app matmul --n 64 --block 16 --app-param foo=1) want="matmul: --app-param foo: unknown key (copies)" ;;
 matmul_copies_zero) args=(run --app matmul --n 64 --block 16 --app-param copies=0) want="matmul: --app-param copies=0: not a whole number from 1 to 16" ;;

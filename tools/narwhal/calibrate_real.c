@@ -3,7 +3,7 @@
  * that the simulator predicts this machine.
  *
  *   mpirun -np R narwhal calibrate --platform-out P.xml --perfmodel M.json
- *       --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]
+ *       --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all] [--settle MIB]
  *       [run options: --devices, ...]
  *
  * 1. Kernels: for each workload, one warm-up run (page faults, library start-up; not
@@ -12,6 +12,11 @@
  *    model keeps the run with the smallest makespan (--keep best, the default: on a shared
  *    machine the others were disturbed by what else ran) or all of them (--keep all). The
  *    runs use other seeds than a default run, so a validation run is never one of them.
+ *    --settle MIB: before each run, every rank writes into and unmaps MIB MiB, so that the
+ *    run's first touches find recently freed pages, as benchmarks/settle.sh leaves them before
+ *    each real run it times. Where freed memory goes back to a VM's host, a page's first touch
+ *    costs 1 to 8 us depending on what ran before (benchmarks/touch_pages.c), and a message's
+ *    handling, which first-touches the pages it lands on, from 0.9 to 2.5 ns a byte.
  * 2. The runtime's own costs, from the same runs (nw_rt_costs): per kind of event, the mean
  *    time handling one took, less what its commit copies and message bytes cost at memory
  *    bandwidth (charged separately, by size); the two hand-offs of a CPU subtask.
@@ -21,11 +26,13 @@
  * The platform gets one node per rank, nodes alike: the pairs' median latency and bandwidth
  * (each pair is listed in the file's comment), the fewest cores any rank has. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "backend_choice.h"
 #include "perfmodel.h"
@@ -46,9 +53,10 @@ typedef struct workload {
 typedef struct calib_args {
   char platform_out[1024];
   int runs;
-  int keep_all; /* --keep all: every recorded run's measurements; best (default): the run
-                 * with the smallest makespan, the least disturbed by the machine's noise, as
-                 * a best-of-N measurement of hardware is */
+  int keep_all;        /* --keep all: every recorded run's measurements; best (default): the run
+                        * with the smallest makespan, the least disturbed by the machine's noise, as
+                        * a best-of-N measurement of hardware is */
+  uint64_t settle_mib; /* --settle: MiB each rank touches and unmaps before each run; 0: none */
   int nworkloads;
   workload w[MAX_WORKLOADS];
   int fargc; /* options for `run`, forwarded */
@@ -90,7 +98,7 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
   for (int i = 0; i < argc; i++) {
     const char *o = argv[i];
     int own = !strcmp(o, "--platform-out") || !strcmp(o, "--workload") || !strcmp(o, "--runs") ||
-              !strcmp(o, "--keep");
+              !strcmp(o, "--keep") || !strcmp(o, "--settle");
     if (own && i + 1 >= argc) {
       snprintf(why, len, "%s needs a value", o);
       return 1;
@@ -116,6 +124,13 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
         return 1;
       }
       c->keep_all = !strcmp(argv[i], "all");
+    } else if (!strcmp(o, "--settle")) {
+      uint64_t mib;
+      if (parse_u64(argv[++i], &mib) || mib > (1u << 20)) {
+        snprintf(why, len, "--settle '%.100s': MiB, a whole number from 1 to 1048576", argv[i]);
+        return 1;
+      }
+      c->settle_mib = mib;
     } else if (!strcmp(o, "--runs")) {
       uint64_t r;
       if (parse_u64(argv[++i], &r) || r > 100) {
@@ -143,6 +158,20 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
     return 1;
   }
   return 0;
+}
+
+/* --settle: writes a byte into every page of mib MiB, then unmaps them: the kernel's free
+ * lists get that many recently freed pages, which the next run's first touches take. mmap
+ * rather than malloc: a free() may keep the memory in the process's heap. Failing to map is
+ * not an error: the runs measure as they would have without it. */
+static void settle_memory(uint64_t mib) {
+  size_t bytes = (size_t)mib << 20;
+  volatile char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return;
+  for (size_t i = 0; i < bytes; i += 4096)
+    p[i] = 1;
+  munmap((void *)p, bytes);
 }
 
 /* What the runs measured, summed (rank 0). */
@@ -344,6 +373,8 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       run.calibrate = k >= 0;
       run.perfmodel = run_model;
       nw_run_result res;
+      if (c.settle_mib)
+        settle_memory(c.settle_mib);
       nw_status st = nw_real_run(&run, apps[i], &res);
       if (st != NW_OK) {
         snprintf(why, sizeof why, "calibrate: workload %s:%llu:%llu: %.400s", c.w[i].app,
