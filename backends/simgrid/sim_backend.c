@@ -347,7 +347,8 @@ static double launch_bound(const sim_gpu *g, uint64_t threads) {
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
-  const nw_run_config *cfg = d->node->w->cfg;
+  const sim_world *w = d->node->w;
+  const nw_run_config *cfg = w->cfg;
   int functional = cfg->functional;
   for (;;) {
     sg_sem_acquire(d->sem);
@@ -357,7 +358,6 @@ static void device_actor(int argc, char **argv) {
     /* StarPU's SimGrid mode: with a measured model (and not calibrating one), a subtask takes
      * the model's duration for its kind, device and footprint, launch included, since that
      * is what was measured; what the model does not know takes the cost model's flops. */
-    sim_world *w = d->node->w;
     int from_model = w->durations && nw_perf_exec_seconds(e, d->kind, w->durations, &modelled);
     if (d->kind == NW_DEVICE_GPU && d->node->gpu[d->gpu].mtc) {
       sim_mtc_submit(&d->node->gpu[d->gpu], e); /* its workers run it */
