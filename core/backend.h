@@ -76,6 +76,10 @@ typedef struct nw_event {
   nw_copy *copy;        /* NW_EVENT_COPY_DONE */
   double at_s;          /* NW_EVENT_NODE_LOST */
   double stamp;         /* free for the backend (the real one: when the event was posted) */
+  /* NW_EVENT_EXEC_DONE: the kernel's own seconds where the backend measured them (> 0; the
+   * real one: a CPU kernel's thread CPU time, when the run keeps a performance model), which
+   * the model then records; 0: the core records the time from launch to this event. */
+  double kernel_s;
 } nw_event;
 
 /* The memory a functional run may still take, as the backend sees it: node 0 asks once, before

@@ -170,3 +170,13 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   free(buf);
   return NW_OK;
 }
+
+void nw_real_loop_layout(const nw_run_config *cfg, int cores, int gpus, double *weight,
+                         double *spin_s) {
+  int count = 0, each = 1;
+  char why[256];
+  int shares = nw_run_cpu_layout(cfg, cores, gpus, &count, &each, why, sizeof why) == NW_OK &&
+               count > 0 && count * each >= cores;
+  *weight = shares ? real_loop_weight() : 0;
+  *spin_s = shares ? real_spin_budget(REAL_WAIT_LOOP) : 0;
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "narwhal.h"
+#include "run.h"
 
 #define NW_REAL_HOST_MAX 64
 
@@ -39,6 +40,15 @@ int nw_real_usable_cores(void);
  * two participants get the result, the others zeros. */
 #define NW_REAL_PING_PONG_BYTES (4 << 20)
 void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, double *bandwidth);
+
+/* Where a rank's event loop runs in the layout cfg gives a rank of `cores` cores and `gpus`
+ * GPUs: with no core of its own (the compute threads take them all) *weight is its share of a
+ * core against one compute thread's (real_loop_weight, by the nice value the last run on this
+ * rank gave its compute threads) and *spin_s how long it polls after an event before it sleeps
+ * (real_spin_budget); with a core of its own both are 0. The simulator's rt_loop_weight and
+ * rt_spin (backends/simgrid/sim_costs.h). */
+void nw_real_loop_layout(const nw_run_config *cfg, int cores, int gpus, double *weight,
+                         double *spin_s);
 
 /* Measures the machine (want_gpus: also rank 0's GPUs). NW_ERR_NOMEM with a reason in why.
  * nw_real_machine_free releases what it allocated. */

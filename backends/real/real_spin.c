@@ -62,6 +62,19 @@ double real_monotonic(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+double real_thread_cpu_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double real_loop_weight(void) {
+  /* sched_prio_to_weight for nice 0 to 19 (Linux, kernel/sched/core.c). */
+  static const double weight[20] = {1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+                                    110,  87,  70,  56,  45,  36,  29,  23,  18,  15};
+  return weight[0] / weight[compute_nice >= 0 && compute_nice < 20 ? compute_nice : 0];
+}
+
 void real_spin_lower_priority(void) {
   /* Linux: a thread's nice value, by its thread id. Failing leaves it as it was: slower
    * transfers where cores are scarce, the same results. */

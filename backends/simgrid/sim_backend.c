@@ -236,6 +236,28 @@ static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, o
 
 /* ---- actors */
 
+/* `seconds` of the loop's work: a pause on its own runtime core, or, where it shares the node's
+ * cores (rt_loop_weight), computed on the node's CPU host beside the kernels, which run there
+ * at 1 / rt_loop_weight of its priority (execute). */
+static void spend(sim_node *sn, double seconds) {
+  if (sn->costs.loop_weight <= 0)
+    sg_actor_sleep_for(seconds);
+  else
+    sg_actor_execute(seconds * sg_host_get_speed(sn->host));
+}
+
+/* After an event, with nothing queued, the real loop polls for rt_spin seconds before it
+ * sleeps, holding its share of a core it shares: computes until the next event or the end
+ * of the spin, whichever comes first. 1 when an event came (its semaphore is taken). */
+static int spin(sim_node *sn) {
+  /* More flops than the spin can compute at one core's speed: it ends by cancellation. */
+  sg_exec_t x = sg_actor_exec_init(4 * sn->costs.spin_s * sg_host_get_speed(sn->host));
+  sg_exec_start(x);
+  int got = sg_sem_acquire_timeout(sn->q.sem, sn->costs.spin_s) == 0;
+  sg_exec_cancel(x);
+  return got;
+}
+
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its commits copied,
  * its reductions combined and its compression coded after. */
@@ -247,7 +269,7 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
                                                : 0.0;
   double before = c->event_s[k] + bytes * c->event_s_per_byte[k];
   if (before > 0)
-    sg_actor_sleep_for(before);
+    spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
   uint64_t copied = st->bytes_view_copies, reduced = st->bytes_reduced, coded = st->bytes_rle;
   nw_node_handle(sn->node, ev);
@@ -255,14 +277,17 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
                  (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)
-    sg_actor_sleep_for(after);
+    spend(sn, after);
 }
 
 static void node_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
+  int taken = 0; /* an event's semaphore was taken while spinning */
   while (!nw_node_finished(sn->node)) {
-    sg_sem_acquire(sn->q.sem);
+    if (!taken)
+      sg_sem_acquire(sn->q.sem);
+    taken = 0;
     if (sn->lost) /* what is queued stays, freed with the world */
       return;
     nw_event *ev = sn->q.head;
@@ -274,11 +299,20 @@ static void node_actor(int argc, char **argv) {
     else
       nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
     free(ev);
+    if (sn->costs.spin_s > 0 && !sn->q.head && !nw_node_finished(sn->node))
+      taken = spin(sn);
   }
 }
 
-/* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. */
+/* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. A CPU
+ * device's runs at 1 / rt_loop_weight of the event loop's priority where the loop shares its
+ * cores (sim_costs.h): SimGrid shares a host between executions in proportion to their
+ * priorities, as Linux's scheduler shares a core by the threads' weights. */
 static void execute(sim_device *d, double flops, double bound) {
+  if (bound <= 0 && d->kind == NW_DEVICE_CPU && d->node->costs.loop_weight > 0) {
+    sg_actor_execute_with_priority(flops, 1.0 / d->node->costs.loop_weight);
+    return;
+  }
   if (bound <= 0) {
     sg_actor_execute(flops);
     return;
@@ -381,8 +415,9 @@ static void device_actor(int argc, char **argv) {
         sg_actor_sleep_for(g->launch_s);
       g->launches++, g->launched++, g->largest = 1;
     } else {
-      /* The compute thread's hand-offs (sim_costs.h). A measured duration already holds them:
-       * the core times a subtask from its launch to its completion reaching the event loop. */
+      /* The compute thread's hand-offs (sim_costs.h), for kernels timed from flops. A measured
+       * duration stands for the whole subtask (the real backend's CPU samples are the kernel's
+       * CPU time, which leaves out microseconds of hand-offs), so `T` is charged exactly. */
       if (!from_model && d->node->costs.launch_s > 0)
         sg_actor_sleep_for(d->node->costs.launch_s);
       if (functional)

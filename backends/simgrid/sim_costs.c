@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static nw_status read_one(sg_host_t h, const char *platform, const char *key, double *out,
-                          char *why, size_t why_len) {
+static nw_status read_as(sg_host_t h, const char *platform, const char *key, const char *what,
+                         double *out, char *why, size_t why_len) {
   const char *v = sg_host_get_property_value(h, key);
   *out = 0;
   if (!v)
@@ -15,14 +15,17 @@ static nw_status read_one(sg_host_t h, const char *platform, const char *key, do
   char *end;
   double x = strtod(v, &end);
   if (end == v || *end || !isfinite(x) || x < 0) {
-    snprintf(why, why_len,
-             "platform %.300s: host %s: property %s='%.40s' is not a number of "
-             "seconds >= 0",
-             platform, sg_host_get_name(h), key, v);
+    snprintf(why, why_len, "platform %.300s: host %s: property %s='%.40s' is not a %s >= 0",
+             platform, sg_host_get_name(h), key, v, what);
     return NW_ERR_ARG;
   }
   *out = x;
   return NW_OK;
+}
+
+static nw_status read_one(sg_host_t h, const char *platform, const char *key, double *out,
+                          char *why, size_t why_len) {
+  return read_as(h, platform, key, "number of seconds", out, why, why_len);
 }
 
 nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *why,
@@ -46,6 +49,13 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
     st = read_one(h, platform, "rt_reduce_per_byte", &c->reduce_s_per_byte, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_rle_per_byte", &c->rle_s_per_byte, why, why_len);
-  c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0;
+  if (st == NW_OK)
+    st = read_as(h, platform, "rt_loop_weight", "number", &c->loop_weight, why, why_len);
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_spin", &c->spin_s, why, why_len);
+  if (c->loop_weight <= 0)
+    c->spin_s = 0; /* a loop with a core of its own spins on that core */
+  c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0 ||
+            c->spin_s > 0;
   return st;
 }

@@ -8,9 +8,20 @@
  *                            its completion reaching the event loop
  *   rt_reduce_per_byte       seconds per byte a reduction combines (paper 4.5: on the CPU)
  *   rt_rle_per_byte          seconds per raw byte run-length encoded or decoded (4.6)
- * The node's event loop spends them on its own runtime core (a pause of the loop, not flops
- * shared with the compute devices): an event's fixed and message/driver-call bytes cost before
- * it takes effect, the bytes its commits copied after (they are known only then). */
+ *   rt_loop_weight           the event loop's share of a core against one compute thread's
+ *                            when both want it (0 or absent: the loop has a core of its own)
+ *   rt_spin                  seconds the loop keeps polling after an event before it sleeps
+ *                            (only with rt_loop_weight)
+ * An event's fixed and message/driver-call bytes cost before it takes effect, the bytes its
+ * commits copied after (they are known only then). Without rt_loop_weight the loop spends them
+ * on a runtime core of its own: a pause of the loop, not flops shared with the compute
+ * devices. With it (the real backend's layout on a rank whose compute threads take all its
+ * cores: `narwhal calibrate` writes the weight Linux's scheduler gives the loop at nice 0 over
+ * the compute threads' nice value, 9.31 for nice 10), the loop computes them on the node's
+ * CPU host at that priority, beside the compute devices' kernels, and after each event that
+ * leaves its queue empty it spins there for rt_spin, or until the next event comes: on a
+ * one-core rank a kernel then slows down while the loop handles its node's messages, as it
+ * does on hardware (EXPERIMENTS.md, section 42). */
 #ifndef NW_SIM_COSTS_H
 #define NW_SIM_COSTS_H
 
@@ -25,6 +36,7 @@ typedef struct sim_costs {
   double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
   double launch_s, done_s;
   double reduce_s_per_byte, rle_s_per_byte;
+  double loop_weight, spin_s;
   int any; /* some cost is not 0 */
 } sim_costs;
 

@@ -409,7 +409,9 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     handle_message(n, ev->src, ev->buf, ev->len);
     break;
   case NW_EVENT_EXEC_DONE: /* the model measures the kernel, then the pipeline goes on */
-    nw_perf_observe(n, ev->exec, n->be.ops->now(n->be.be) - ev->exec->started_s);
+    nw_perf_observe(n, ev->exec,
+                    ev->kernel_s > 0 ? ev->kernel_s
+                                     : n->be.ops->now(n->be.be) - ev->exec->started_s);
     nw_pipeline_on_exec_done(n, ev->exec);
     break;
   case NW_EVENT_TIMER:

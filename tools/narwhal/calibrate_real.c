@@ -262,6 +262,8 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
     fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k]);
   p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
   p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
+  nw_real_loop_layout(&o->run, mc->cores_min, o->run.devices == NW_DEVICES_CPU ? 0 : mc->gpus,
+                      &p->loop_weight, &p->spin_s);
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
@@ -303,6 +305,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
       p->launch_s, (unsigned long long)m->rt.launches, p->done_s, (unsigned long long)m->rt.dones);
+  if (p->loop_weight > 0)
+    ADD("The event loop has no core of its own: the compute threads take all %d; it gets %.3g "
+        "times a compute thread's share of a core (rt_loop_weight: CFS weights of nice 0 and "
+        "the compute threads' nice value) and polls %.4g s after an event (rt_spin).\n",
+        p->cores, p->loop_weight, p->spin_s);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
       ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s\n", i, mc->host[i], j,

@@ -17,6 +17,11 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
   fprintf(f,
           "\n        <prop id=\"rt_launch\" value=\"%.6g\"/><prop id=\"rt_done\" value=\"%.6g\"/>",
           p->launch_s, p->done_s);
+  if (p->loop_weight > 0)
+    fprintf(f,
+            "\n        <prop id=\"rt_loop_weight\" value=\"%.6g\"/><prop id=\"rt_spin\" "
+            "value=\"%.6g\"/>",
+            p->loop_weight, p->spin_s);
   fprintf(f, "</host>\n");
 }
 

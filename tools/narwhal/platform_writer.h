@@ -26,6 +26,9 @@ typedef struct tool_platform {
    * seconds; a CPU subtask's two hand-offs take launch_s and done_s. */
   double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
   double launch_s, done_s;
+  /* Where the event loop shares the node's cores with the compute threads: its weight against
+   * one of them and its spin after an event (0: it has a core of its own; sim_costs.h). */
+  double loop_weight, spin_s;
   const char *comment; /* written at the top, in an XML comment; may be NULL */
 } tool_platform;
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# loop_shares_core.sh NARWHAL SRC_DIR: on a calibrated platform whose nodes' event loop has no
+# core of its own (rt_loop_weight, rt_spin: backends/simgrid/sim_costs.h), the loop's work
+# takes the node's core from the kernels at its weight.
+# 1. Spin, exactly: a chain of 50 tasks of one subtask, each 10 ms by the model, on one core.
+#    After each launch the loop spins 1 ms at weight 3 while the kernel runs at weight 1, so
+#    the kernel computes 0.25 ms in that 1 ms and ends 0.75 ms later than alone: the makespan
+#    grows by a whole number k of 0.75 ms, k at least 50 (one per task) and at most 60.
+# 2. Handling, as an ordering: matmul with its inputs on node 0 across two one-core nodes,
+#    messages costing 4 ns a byte to handle: the kernels are slower when the loop shares their
+#    core (no spin) than when it has its own, by at least a tenth of the handling's total.
+set -u
+nw=$1 src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "loop_shares_core: $passed passed, 1 failed: $*"; exit 1; }
+passed=0
+gen=$src/platforms/gen-platform.sh
+field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+
+"$gen" --nodes 1 --cores 1 >"$tmp/own.xml"
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_loop_weight=3 --cpu-prop rt_spin=1e-3 >"$tmp/shared.xml"
+chain=(run --backend sim --app chain --n 50 --block 1 --json)
+"$nw" "${chain[@]}" --platform "$tmp/own.xml" --calibrate on --perfmodel "$tmp/m.json" >/dev/null ||
+  fail "the calibration run"
+sed -E 's/("mean":[[:space:]]*)[0-9.eE+-]+/\10.01/; s/("stddev":[[:space:]]*)[0-9.eE+-]+/\10/' \
+  "$tmp/m.json" >"$tmp/t.json"
+# Each platform's own copy of the model: a model names the platform it was measured on.
+sed -E 's/("platform":[[:space:]]*")[^"]*"/\1shared.xml"/' "$tmp/t.json" >"$tmp/ts.json"
+o1=$("$nw" "${chain[@]}" --platform "$tmp/own.xml" --perfmodel "$tmp/t.json") || fail "own core"
+o2=$("$nw" "${chain[@]}" --platform "$tmp/shared.xml" --perfmodel "$tmp/ts.json") || fail "shared core"
+m1=$(field "$o1" makespan_s) m2=$(field "$o2" makespan_s)
+echo "chain: $m1 s with a core of its own, $m2 s sharing it"
+awk -v a="$m1" -v b="$m2" 'BEGIN { k = (b - a) / 0.75e-3; r = int(k + 0.5)
+  printf "extra / 0.75 ms = %.6f\n", k; exit !(k - r < 1e-4 && r - k < 1e-4 && r >= 50 && r <= 60) }' ||
+  fail "the spin did not slow each kernel by 0.75 ms"
+passed=1
+
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 >"$tmp/own2.xml"
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
+  >"$tmp/shared2.xml"
+mm=(run --backend sim --app matmul --n 1024 --block 256 --placement node0 --json)
+o1=$("$nw" "${mm[@]}" --platform "$tmp/own2.xml") || fail "matmul, own core"
+o2=$("$nw" "${mm[@]}" --platform "$tmp/shared2.xml") || fail "matmul, shared core"
+m1=$(field "$o1" makespan_s) m2=$(field "$o2" makespan_s)
+busy1=$(printf '%s' "$o1" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.9f", s }')
+busy2=$(printf '%s' "$o2" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.9f", s }')
+bytes=$(field "$o2" bytes_received)
+echo "matmul: busy $busy1 s, makespan $m1 s with a core of its own; busy $busy2 s, $m2 s sharing it ($bytes bytes received)"
+awk -v a="$busy1" -v b="$busy2" -v x="$bytes" 'BEGIN { exit !(x > 0 && b - a >= 0.1 * x * 4e-9) }' ||
+  fail "handling messages on the shared core did not slow the kernels"
+passed=2
+echo "loop_shares_core: 2 passed, 0 failed"
