@@ -127,8 +127,10 @@ for i in "${!set_[@]}"; do
   read -r best spread < <(printf '%s\n' ${times[i]} | sort -g |
     awk '{ v[NR] = $1 } END { printf "%s %.4f\n", v[1], (v[NR] - v[1]) / v[1] }')
   err=$(awk -v r="$best" -v s="$s" 'BEGIN { printf "%.4f", (s - r) / r }')
-  printf '%-44s %5s %10.4f %10.4f %7.1f%% %7.1f%%\n' "$name" "$layout" "$best" "$s" \
-    "$(awk -v e="$err" 'BEGIN { print 100 * e }')" "$(awk -v e="$spread" 'BEGIN { print 100 * e }')"
+  # Percentages rounded once, by awk, as the summary rounds them.
+  printf '%-44s %5s %10.4f %10.4f %7s%% %7s%%\n' "$name" "$layout" "$best" "$s" \
+    "$(awk -v e="$err" 'BEGIN { printf "%.1f", 100 * e }')" \
+    "$(awk -v e="$spread" 'BEGIN { printf "%.1f", 100 * e }')"
   echo "\"$name\",$layout,$best,$s,$err,$spread" >>"$csv"
 done
 summary() { # column of csv counted from the end (names may hold commas) -> "median, max" of |v|
