@@ -52,8 +52,7 @@ typedef struct device {
   int index;
   real_gpu *gpu; /* a GPU stream: its GPU (the kernels run on real_gpu's threads) */
   int stream;
-  real_team *team;     /* a CPU work-group: the threads of its other cores */
-  double kernel_cpu_s; /* its last kernel's thread CPU time (cpu_kernel), for cpu_done */
+  real_team *team; /* a CPU work-group: the threads of its other cores */
 } device;
 
 typedef struct rank_state {
@@ -178,6 +177,11 @@ static int drain(rank_state *rs);
  * EXPERIMENTS.md section 42). The simulator charges the loop's share of the core where the
  * platform says it has none of its own (backends/simgrid/sim_costs.h, rt_loop_weight). A
  * work-group's time is its first item's thread's. */
+/* The thread's last kernel's CPU time, for its cpu_done: the pool calls a kernel and its
+ * completion on one thread, one after the other, while another thread may already run the
+ * same device's next kernel (real_cpu_pool.c). */
+static _Thread_local double kernel_cpu_s;
+
 static void cpu_kernel(void *ctx, int d, nw_exec *e) {
   rank_state *rs = ctx;
   device *dv = &rs->dev[d];
@@ -186,15 +190,16 @@ static void cpu_kernel(void *ctx, int d, nw_exec *e) {
     real_team_run(dv->team, e);
   else
     nw_exec_run(e);
-  dv->kernel_cpu_s = rs->measure_cpu ? real_thread_cpu_seconds() - cpu0 : 0;
+  kernel_cpu_s = rs->measure_cpu ? real_thread_cpu_seconds() - cpu0 : 0;
 }
 
 /* Its completion: handled here, or by the holder of the node's lock (drain). */
 static void cpu_done(void *ctx, int d, nw_exec *e) {
   rank_state *rs = ctx;
+  (void)d;
   nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
   ev->exec = e;
-  ev->kernel_s = rs->dev[d].kernel_cpu_s;
+  ev->kernel_s = kernel_cpu_s;
   ev->stamp = real_monotonic();
   real_queue_push_quiet(&rs->q, ev);
   drain(rs);

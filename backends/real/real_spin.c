@@ -56,16 +56,18 @@ void real_spin_pause(unsigned *polls) {
   }
 }
 
-double real_monotonic(void) {
+static double clock_seconds(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+double real_monotonic(void) {
+  return clock_seconds(CLOCK_MONOTONIC);
+}
+
 double real_thread_cpu_seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+  return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 double real_loop_weight(void) {

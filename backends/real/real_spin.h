@@ -43,8 +43,9 @@ void real_spin_yield(void);
 /* CLOCK_MONOTONIC in seconds. */
 double real_monotonic(void);
 /* The calling thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID: user and system time,
- * page faults included, time other threads held its core excluded). A system call, about
- * 0.4 us on the development VM against 20 ns for real_monotonic. */
+ * page faults included, time other threads held its core excluded). A system call, where
+ * real_monotonic is read without one (the vDSO): call it where a kernel is timed, not per
+ * event. */
 double real_thread_cpu_seconds(void);
 
 /* Threads that compute (a CPU device's, a work-group member's, the --slow load's) on a rank
