@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "mdlite_math.h"
+#include "narwhal_mtc.h"
 #include "real_mtc.h"
 
 #define CAPACITY (1u << 20)
@@ -107,13 +107,13 @@ static void md_reference(real_mtc_particle *p, int n, uint64_t steps, float *sum
       float fx = 0, fy = 0;
       for (int j = 0; j < n; j++)
         if (j != i)
-          mtc_md_pull(q[i].x, q[i].y, q[j].x, q[j].y, &fx, &fy);
-      mtc_md_move(&p[i].x, &p[i].y, &p[i].vx, &p[i].vy, fx, fy);
+          nw_mtc_md_pull(q[i].x, q[i].y, q[j].x, q[j].y, &fx, &fy);
+      nw_mtc_md_move(&p[i].x, &p[i].y, &p[i].vx, &p[i].vy, fx, fy);
     }
   }
   *sum = 0;
   for (int j = 0; j < n; j++)
-    *sum = MTC_ADD(*sum, MTC_ADD(p[j].x, p[j].y));
+    *sum = NW_MTC_ADD(*sum, NW_MTC_ADD(p[j].x, p[j].y));
 }
 
 static void md_init(real_mtc_particle *p, int n) {

@@ -175,6 +175,17 @@ uint64_t nw_exec_task_id(const nw_exec *exec);
  * table runs out (nothing ran). */
 int nw_exec_run_gpu_batch(nw_exec *const *execs, int k, unsigned char *memory, void *stream,
                           int emulated);
+/* Many-task GPU mode (include/narwhal_mtc.h): whether the exec's kind describes its subtasks
+ * as worker-kernel operations; nw_exec_mtc_task fills *task for the exec on the GPU whose
+ * memory starts at `memory` (device pointers on hardware, host ones in the simulator), 0 or -1
+ * (no entry, or the kind refused the subtask). nw_mtc_run_host runs a descriptor on host
+ * memory, as the worker kernel runs it on the GPU's (core/device/mtc_ops.c): 0, or -1 for an
+ * operation it does not know or arguments out of its range. */
+int nw_exec_has_mtc(const nw_exec *exec);
+int nw_exec_mtc_task(const nw_exec *exec, unsigned char *memory, struct nw_mtc_task *task);
+int nw_mtc_run_host(const struct nw_mtc_task *task);
+/* The kind's name, for a backend's one-line reports. */
+const char *nw_exec_kind_name(const nw_exec *exec);
 /* The bytes a driver call copies when the node handles it (a space write or read: its
  * length; 0 for the others): a backend that charges the runtime's own time (the simulator
  * with a calibrated platform) charges these at memory bandwidth, apart from the call's

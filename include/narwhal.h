@@ -89,6 +89,9 @@ static inline void *nw_gpu_view_at(const nw_gpu_view *v, uint64_t offset) {
          (offset % v->space_pitch - v->col0);
 }
 
+/* A subtask as the many-task GPU mode's worker kernel runs it: include/narwhal_mtc.h. */
+struct nw_mtc_task;
+
 /* A kind of task: registered per application, looked up by name on every node. */
 typedef struct nw_task_kind {
   const char *name;
@@ -166,6 +169,14 @@ typedef struct nw_task_kind {
    * uses one warp's share, not the whole GPU (README, "Many-task GPU mode"). May be NULL: the
    * kernel fills the GPU. */
   uint64_t (*gpu_threads)(const nw_task_info *t, uint64_t subtask);
+  /* Many-task GPU mode (`--gpu-mode many-task`; README, "Many-task GPU mode"): describes the
+   * subtask as one operation of the resident worker kernel (include/narwhal_mtc.h), on
+   * pointers from its views as cuda_kernel gets them. Returns 0, or -1 when the subtask cannot
+   * run so (the run fails, naming the kind). On hardware a kind runs in that mode only through
+   * this entry; the simulator runs the descriptor on its modelled GPU's bytes where the entry
+   * exists, else gpu_emulated_kernel. May be NULL. */
+  int (*mtc_task)(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *views,
+                  struct nw_mtc_task *task);
 } nw_task_kind;
 
 /* Reductions (paper sections 4.5 and 4.6): subtasks of one task may write the same bytes of a

@@ -1,6 +1,7 @@
 /* adder_kind.c: the adder task kind: subscriptions, kernels, cost model (see adder.h). */
 #include "adder.h"
 #include "adder_kernels.h"
+#include "narwhal_mtc.h"
 
 #define W ((uint64_t)sizeof(uint64_t))
 
@@ -96,6 +97,15 @@ static uint64_t adder_gpu_threads(const nw_task_info *t, uint64_t subtask) {
   return c->block;
 }
 
+/* Many-task mode: the worker kernel's block adder, a warp per subtask (narwhal_mtc.h). */
+static int adder_mtc(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v,
+                     nw_mtc_task *task) {
+  adder_op op;
+  gpu_op(t, subtask, v, &op);
+  *task = (nw_mtc_task){.op = NW_MTC_ADD_U64, .count = op.count, .in = {op.a, op.b}, .out = op.c};
+  return 0;
+}
+
 const nw_task_kind nw_adder_kind = {
     .name = "adder",
     .subscribe = adder_subscribe,
@@ -106,4 +116,5 @@ const nw_task_kind nw_adder_kind = {
     .gpu_emulated_kernel = adder_gpu_emulated,
     .bytes = adder_bytes,
     .gpu_threads = adder_gpu_threads,
+    .mtc_task = adder_mtc,
 };

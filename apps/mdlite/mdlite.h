@@ -5,7 +5,7 @@
  *
  * --n particles, --block particles per group (1 to 32, dividing n): n / block subtasks in one
  * task, subtask s running `--app-param steps=T` steps (default 10) of group s, alone. A step
- * (mdlite_math.h): every particle's force from all the others of its group, in index order,
+ * (narwhal_mtc.h): every particle's force from all the others of its group, in index order,
  * from the positions at the start of the step; then each particle moves (v += f dt, x += v dt).
  *
  * Spaces: IN, read-only, and OUT, write-only, each n particles of 4 floats (x, y, vx, vy), one
@@ -19,10 +19,11 @@
  * value a hash of (seed, index). Groups share no particles: each is its own small system.
  *
  * Exactness: every kernel (CPU, a modelled GPU's emulation, CUDA) and the reference compute
- * through mdlite_math.h's mtc_md_pull and mtc_md_move, in the same order, every operation
+ * through narwhal_mtc.h's nw_mtc_md_pull and nw_mtc_md_move, in the same order, every operation
  * rounded alone (host files compiled with -ffp-contract=off; _rn intrinsics in CUDA), each
  * particle's sum in one thread: every run, on any devices, equals the single-process reference
- * bit for bit. The many-task engine (backends/real/real_mtc.h) runs the same arithmetic.
+ * bit for bit. The many-task worker kernel runs the same arithmetic (its NW_MTC_MDLITE
+ * operation, which mdlite_kind.c's mtc_task names).
  */
 #ifndef NW_APP_MDLITE_H
 #define NW_APP_MDLITE_H
@@ -35,9 +36,9 @@
 #define MDLITE_N_MAX (1ull << 24) /* 256 MiB a space, at most 2^24 subtasks */
 #define MDLITE_SPEED_MAX 0.1f     /* initial velocities are uniform in [-0.1, 0.1)^2 */
 
-/* Flops counted (the cost model): mtc_md_pull is 2 subtractions, 2 multiplications and 2
+/* Flops counted (the cost model): nw_mtc_md_pull is 2 subtractions, 2 multiplications and 2
  * additions for r^2 + soft, a division, a multiplication for w, 2 multiplications and 2
- * additions into the sums: 12; mtc_md_move is 4 multiplications and 4 additions: 8. */
+ * additions into the sums: 12; nw_mtc_md_move is 4 multiplications and 4 additions: 8. */
 #define MDLITE_FLOPS_PULL 12
 #define MDLITE_FLOPS_MOVE 8
 

@@ -1,4 +1,4 @@
-/* mdlite_cuda.cu: MDLite's CUDA kernel, bit-exact with the host (mdlite_math.h: the host's
+/* mdlite_cuda.cu: MDLite's CUDA kernel, bit-exact with the host (narwhal_mtc.h: the host's
  * operations as _rn intrinsics, which nvcc never fuses into multiply-adds).
  *
  * One launch per subtask, one block of `count` threads (at most 32: one warp), a thread per
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "mdlite_kernels.h"
-#include "mdlite_math.h"
+#include "narwhal_mtc.h"
 
 __global__ static void segment_kernel(mdlite_group g) {
   __shared__ float xs[MDLITE_GROUP_MAX], ys[MDLITE_GROUP_MAX];
@@ -25,9 +25,9 @@ __global__ static void segment_kernel(mdlite_group g) {
     float fx = 0.0f, fy = 0.0f;
     for (uint32_t j = 0; j < g.count; j++)
       if (j != i)
-        mtc_md_pull(xs[i], ys[i], xs[j], ys[j], &fx, &fy);
+        nw_mtc_md_pull(xs[i], ys[i], xs[j], ys[j], &fx, &fy);
     __syncthreads();
-    mtc_md_move(&me.x, &me.y, &me.vx, &me.vy, fx, fy);
+    nw_mtc_md_move(&me.x, &me.y, &me.vx, &me.vy, fx, fy);
   }
   g.out[i] = me;
 }

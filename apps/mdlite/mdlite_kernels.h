@@ -7,15 +7,15 @@
 
 #include <stdint.h>
 
+#include "narwhal_mtc.h"
+
 #define MDLITE_GROUP_MAX 32 /* particles a group: one GPU thread each, one warp */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* A particle as the spaces hold it (mdlite.h): 16 bytes, as the many-task engine's. */
-typedef struct mdlite_particle {
-  float x, y, vx, vy;
-} mdlite_particle;
+/* A particle as the spaces hold it (mdlite.h): the many-task operation's (narwhal_mtc.h). */
+typedef nw_mtc_particle mdlite_particle;
 
 /* One subtask: `count` particles (1 to 32) read at `in`, their state after `steps` steps
  * written at `out` (another space: never the same bytes). */

@@ -1,9 +1,7 @@
 /* mdlite_kind.c: the mdlite task kind: subscriptions, kernels, cost model (see mdlite.h).
  * No work-items: a group is at most 32 particles, too small to split over cores. */
-#include <string.h>
-
 #include "mdlite.h"
-#include "mdlite_math.h"
+#include "narwhal_mtc.h"
 
 #define P ((uint64_t)sizeof(mdlite_particle))
 
@@ -16,26 +14,10 @@ static nw_status mdlite_subscribe(nw_subscriber *s, const nw_task_info *t, uint6
   return st;
 }
 
-/* The host's segment, on a CPU's views and on a modelled GPU's bytes alike: the group moves in
- * `out`, each step's forces taken from a copy of the positions at its start (the CUDA kernel's
- * shared arrays), particle j's pull on i added for j = 0, 1, ... skipping i. */
+/* The host's segment, on a CPU's views and on a modelled GPU's bytes alike: the worker
+ * kernel's own operation (narwhal_mtc.h), so that the CUDA kernels' order is the host's. */
 static void segment_host(const mdlite_group *g) {
-  float x[MDLITE_GROUP_MAX], y[MDLITE_GROUP_MAX];
-  mdlite_particle *p = g->out;
-  memcpy(p, g->in, g->count * sizeof *p);
-  for (uint64_t s = 0; s < g->steps; s++) {
-    for (uint32_t i = 0; i < g->count; i++) {
-      x[i] = p[i].x;
-      y[i] = p[i].y;
-    }
-    for (uint32_t i = 0; i < g->count; i++) {
-      float fx = 0.0f, fy = 0.0f;
-      for (uint32_t j = 0; j < g->count; j++)
-        if (j != i)
-          mtc_md_pull(x[i], y[i], x[j], y[j], &fx, &fy);
-      mtc_md_move(&p[i].x, &p[i].y, &p[i].vx, &p[i].vy, fx, fy);
-    }
-  }
+  nw_mtc_md_segment_host(g->in, g->out, g->count, g->steps);
 }
 
 static void mdlite_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
@@ -100,6 +82,16 @@ static uint64_t mdlite_gpu_threads(const nw_task_info *t, uint64_t subtask) {
   return c->block;
 }
 
+/* Many-task mode: the worker kernel's MDLite operation, a warp per group (narwhal_mtc.h). */
+static int mdlite_mtc(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v,
+                      nw_mtc_task *task) {
+  mdlite_group g;
+  gpu_group(t, subtask, v, &g);
+  *task = (nw_mtc_task){
+      .op = NW_MTC_MDLITE, .count = g.count, .steps = g.steps, .in = {g.in}, .out = g.out};
+  return 0;
+}
+
 const nw_task_kind nw_mdlite_kind = {
     .name = "mdlite",
     .subscribe = mdlite_subscribe,
@@ -109,4 +101,5 @@ const nw_task_kind nw_mdlite_kind = {
     .gpu_emulated_kernel = mdlite_gpu_emulated,
     .bytes = mdlite_bytes,
     .gpu_threads = mdlite_gpu_threads,
+    .mtc_task = mdlite_mtc,
 };

@@ -1,12 +1,12 @@
 /* mdlite_ref.c: see mdlite_ref.h. Written apart from the kernels: it shares the per-pair and
- * per-particle arithmetic with them (mdlite_math.h) and its order (mdlite.h: the pulls in index
+ * per-particle arithmetic with them (narwhal_mtc.h) and its order (mdlite.h: the pulls in index
  * order from the step's starting positions, then the moves), but not their views, offsets or
  * particle type: it walks the whole array as floats, so a wrong group, view or offset in a
  * kernel differs from it. */
 #include <string.h>
 
-#include "mdlite_math.h"
 #include "mdlite_ref.h"
+#include "narwhal_mtc.h"
 
 /* Floats per particle, and where each lies among them. */
 enum { X = 0, Y = 1, VX = 2, VY = 3, FLOATS = 4 };
@@ -23,9 +23,9 @@ static void group_steps(float *p, uint64_t count, uint64_t steps) {
       float fx = 0.0f, fy = 0.0f;
       for (uint64_t j = 0; j < count; j++)
         if (j != i)
-          mtc_md_pull(start[2 * i], start[2 * i + 1], start[2 * j], start[2 * j + 1], &fx, &fy);
+          nw_mtc_md_pull(start[2 * i], start[2 * i + 1], start[2 * j], start[2 * j + 1], &fx, &fy);
       float *q = p + FLOATS * i;
-      mtc_md_move(&q[X], &q[Y], &q[VX], &q[VY], fx, fy);
+      nw_mtc_md_move(&q[X], &q[Y], &q[VX], &q[VY], fx, fy);
     }
   }
 }

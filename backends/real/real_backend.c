@@ -348,12 +348,12 @@ static nw_status check_gpu_mode(const nw_run_config *cfg, nw_run_result *res) {
              "simulator models packing)");
     return NW_ERR_ARG;
   }
-  if (cfg->gpu_mode == NW_GPU_MANY_TASK) {
-    /* The engine (real_mtc.h) runs on hardware through benchmarks/bench_mtc; feeding it the
-     * core's subtasks needs each kind's task in the worker kernel's terms, not built yet. */
+  if (cfg->gpu_mode == NW_GPU_MANY_TASK && cfg->compress_gpu) {
+    /* The resident worker kernel holds every SM it can: the encoder's kernels would wait for
+     * it to end. */
     snprintf(res->error, sizeof res->error,
-             "--gpu-mode many-task: the real backend does not run it yet (the simulator does; "
-             "benchmarks/bench_mtc drives the engine on a GPU)");
+             "--gpu-mode many-task with --compression gpu: the worker kernel fills the GPU, so "
+             "the GPU cannot also encode; choose one");
     return NW_ERR_ARG;
   }
   return NW_OK;
@@ -410,13 +410,21 @@ static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank
   *ngpu = 0;
   if (cfg->devices == NW_DEVICES_CPU)
     return NW_OK;
-  for (const nw_task_kind *const *k = app->kinds; k && *k; k++)
+  for (const nw_task_kind *const *k = app->kinds; k && *k; k++) {
     if (!(*k)->cuda_kernel) {
       snprintf(res->error, sizeof res->error,
                "--devices %s: task kind '%s' has no CUDA kernel; use --devices cpu",
                nw_devices_mode_name(cfg->devices), (*k)->name);
       return NW_ERR_ARG;
     }
+    if (cfg->gpu_mode == NW_GPU_MANY_TASK && !(*k)->mtc_task) {
+      snprintf(res->error, sizeof res->error,
+               "--gpu-mode many-task: task kind '%s' has no worker-kernel operation (mtc_task); "
+               "on hardware the mode runs kinds that have one (adder, mdlite)",
+               (*k)->name);
+      return NW_ERR_ARG;
+    }
+  }
   char why[256];
   int n = real_gpu_count(why, sizeof why);
   if (n == 0) {
@@ -654,8 +662,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
-    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, cfg->agglomerate, &rs.q, app->kinds,
-                               why, sizeof why);
+    int bundle = cfg->gpu_mode == NW_GPU_MANY_TASK ? cfg->mtc_bundle : 0;
+    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, cfg->agglomerate, bundle, &rs.q,
+                               app->kinds, why, sizeof why);
     if (!rs.gpus[g]) {
       snprintf(res->error, sizeof res->error, "rank %d: %s", rs.rank, why);
       st = NW_ERR_ARG;

@@ -13,6 +13,9 @@
  * launch from it whenever its previous one has finished (the GPU falls idle): up to N subtasks
  * of one task through the kind's batched entry, or one alone. While a launch runs, the lanes'
  * next subtasks queue, so the launch size follows their arrival rate (Lifflander et al.).
+ *
+ * With --gpu-mode many-task there are no stream threads either: the lanes' subtasks go to the
+ * many-task feeder (real_mtc_feed.h), which runs them on a resident worker kernel.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "real_gpu.h"
@@ -26,6 +29,7 @@
 #include <time.h>
 
 #include "agglo.h"
+#include "real_mtc_feed.h"
 #include "real_rle.h"
 
 typedef struct job {
@@ -62,6 +66,7 @@ struct real_gpu {
   int agglomerate; /* the maximum launch size; 0: every lane launches its own subtasks */
   nw_agglo fifo;   /* under dispatch.mu */
   worker dispatch;
+  real_mtc_feed *feed; /* --gpu-mode many-task; NULL: kernels launched */
   /* Launches and the subtasks they ran (one per launch without agglomeration), the largest;
    * each counter written by one thread at a time, read after the threads stopped. */
   _Atomic uint64_t launches, launched, largest;
@@ -293,10 +298,14 @@ static void stop_worker(worker *w) {
   pthread_cond_destroy(&w->cv);
 }
 
-real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate, real_queue *q,
-                        const nw_task_kind *const *kinds, char *why, size_t why_len) {
+real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
+                        real_queue *q, const nw_task_kind *const *kinds, char *why,
+                        size_t why_len) {
+  int lanes = streams;
+  if (mtc_bundle > 0)
+    streams = 0; /* the lanes feed the worker kernel: no thread of their own */
   real_gpu *g = calloc(1, sizeof *g);
-  worker *k = calloc((size_t)streams, sizeof *k);
+  worker *k = calloc((size_t)(streams > 0 ? streams : 1), sizeof *k);
   if (!g || !k || (agglomerate > 0 && nw_agglo_init(&g->fifo, agglomerate) != NW_OK)) {
     free(g);
     free(k);
@@ -320,6 +329,13 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate
              (unsigned long long)bytes, cudaGetErrorString(err));
     if (agglomerate > 0)
       nw_agglo_free(&g->fifo);
+    free(k);
+    free(g);
+    return NULL;
+  }
+  if (mtc_bundle > 0 &&
+      !(g->feed = real_mtc_feed_open(device, lanes, mtc_bundle, g->memory, q, why, why_len))) {
+    cudaFree(g->memory);
     free(k);
     free(g);
     return NULL;
@@ -350,6 +366,10 @@ void real_gpu_copy(real_gpu *g, nw_copy *c) {
 }
 
 void real_gpu_launch(real_gpu *g, int stream, nw_exec *e) {
+  if (g->feed) {
+    real_mtc_feed_push(g->feed, e);
+    return;
+  }
   if (g->agglomerate == 0) {
     push(&g->kernel[stream], NULL, e);
     return;
@@ -370,6 +390,10 @@ void real_gpu_launch(real_gpu *g, int stream, nw_exec *e) {
 
 void real_gpu_launch_stats(const real_gpu *g, uint64_t *launches, uint64_t *subtasks,
                            uint64_t *largest) {
+  if (g->feed) { /* a bundle is the mode's launch, as the simulator reports it */
+    real_mtc_feed_stats(g->feed, launches, subtasks, largest);
+    return;
+  }
   *launches = atomic_load(&g->launches);
   *subtasks = atomic_load(&g->launched);
   *largest = atomic_load(&g->largest);
@@ -380,6 +404,7 @@ void real_gpu_close(real_gpu *g) {
     return;
   for (int s = 0; s < g->streams; s++)
     stop_worker(&g->kernel[s]);
+  real_mtc_feed_close(g->feed);
   if (g->agglomerate > 0) {
     stop_worker(&g->dispatch);
     nw_agglo_free(&g->fifo);

@@ -26,11 +26,13 @@ uint64_t real_gpu_free_memory(int g);
  * 1 byte for the latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot
  * measure. */
 void real_gpu_measure_link(int g, double *bandwidth, double *latency);
-/* Starts GPU g with a budget of `bytes` and `streams` kernel threads, posting to q; with
- * agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a launch
- * (real_gpu.c). NULL with a reason in why on failure. */
-real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, real_queue *q,
-                        const nw_task_kind *const *kinds, char *why, size_t why_len);
+/* Starts GPU g with a budget of `bytes` and `streams` lanes, posting to q. A lane is a kernel
+ * thread; with agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a
+ * launch; with mtc_bundle > 0 (--gpu-mode many-task), the lanes' subtasks go to a resident
+ * worker kernel in bundles of at most mtc_bundle (real_mtc_feed.h). NULL with a reason in why
+ * on failure. */
+real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
+                        real_queue *q, const nw_task_kind *const *kinds, char *why, size_t why_len);
 /* Page-locks (pin 1) or releases (pin 0) host memory that copies will use; a failure leaves it
  * pageable, which is slower but correct. */
 void real_gpu_pin(void *ptr, size_t len, int pin);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mdlite_math.h"
 #include "real_mtc.h"
 extern "C" {
 #include "devmem.h"
@@ -14,7 +13,7 @@ extern "C" {
 namespace {
 
 typedef unsigned long long u64;
-static_assert(sizeof(real_mtc_task) == 32, "a task is 32 bytes");
+static_assert(sizeof(real_mtc_task) == 48, "a task is 48 bytes");
 static_assert(sizeof(u64) == sizeof(uint64_t), "64-bit words");
 
 constexpr unsigned FULL = 0xffffffffu;
@@ -42,27 +41,41 @@ __device__ u64 run_sleep(u64 ns) {
   return ns;
 }
 
-/* MDLite: lane i holds particle i; every lane takes part in the shuffles. Returns (in lane 0)
- * the bits of the sum of x + y over the particles, in index order. */
-__device__ u64 run_mdlite(char *pool, const real_mtc_task &t, int lane) {
-  real_mtc_particle *p = reinterpret_cast<real_mtc_particle *>(pool + t.a);
-  int n = (int)t.n;
-  real_mtc_particle me = lane < n ? p[lane] : real_mtc_particle{0, 0, 0, 0};
-  for (u64 s = 0; s < t.b; s++) {
+/* MDLite: lane i holds particle i (read from `in`, past L1 when `fresh`); every lane takes part
+ * in the shuffles. Writes the moved particles at `out` (which may be `in`: each lane reads its
+ * own first) and returns (in lane 0) the bits of the sum of x + y over them, in index order. */
+__device__ u64 run_md(const real_mtc_particle *in, real_mtc_particle *out, int n, u64 steps,
+                      int lane, bool fresh) {
+  real_mtc_particle me{0, 0, 0, 0};
+  if (lane < n) {
+    if (fresh) { /* a float at a time: the runtime's views promise no 16-byte alignment */
+      const float *f = reinterpret_cast<const float *>(in + lane);
+      me = real_mtc_particle{__ldcg(f), __ldcg(f + 1), __ldcg(f + 2), __ldcg(f + 3)};
+    } else {
+      me = in[lane];
+    }
+  }
+  for (u64 s = 0; s < steps; s++) {
     float fx = 0, fy = 0;
     for (int j = 0; j < n; j++) {
       float xj = __shfl_sync(FULL, me.x, j), yj = __shfl_sync(FULL, me.y, j);
       if (j != lane)
-        mtc_md_pull(me.x, me.y, xj, yj, &fx, &fy);
+        nw_mtc_md_pull(me.x, me.y, xj, yj, &fx, &fy);
     }
-    mtc_md_move(&me.x, &me.y, &me.vx, &me.vy, fx, fy);
+    nw_mtc_md_move(&me.x, &me.y, &me.vx, &me.vy, fx, fy);
   }
   float sum = 0;
   for (int j = 0; j < n; j++)
     sum = __fadd_rn(sum, __fadd_rn(__shfl_sync(FULL, me.x, j), __shfl_sync(FULL, me.y, j)));
   if (lane < n)
-    p[lane] = me;
+    out[lane] = me;
   return (u64)__float_as_uint(sum);
+}
+
+/* NW_MTC_ADD_U64: the warp's lanes stride over the block. */
+__device__ void run_add_u64(const u64 *a, const u64 *b, u64 *c, u64 count, int lane) {
+  for (u64 i = (u64)lane; i < count; i += 32)
+    c[i] = __ldcg(a + i) + __ldcg(b + i);
 }
 
 /* Each warp: take a ticket, wait for its task, run it, post the result; until stopped. */
@@ -96,17 +109,25 @@ __global__ void workers(Ctl *ctl, const real_mtc_task *ring, Slot *results, uint
     t.n = src->n;
     t.a = src->a;
     t.b = src->b;
+    t.c = src->c;
+    t.d = src->d;
     u64 value = 0;
-    if (t.kind == REAL_MTC_ADD)
+    if (t.kind == REAL_MTC_ADD) {
       value = t.a + t.b;
-    else if (t.kind == REAL_MTC_SLEEP)
+    } else if (t.kind == REAL_MTC_SLEEP) {
       value = lane == 0 ? run_sleep(t.a) : 0;
-    else if (t.kind == REAL_MTC_MDLITE)
-      value = run_mdlite(pool, t, lane);
-    else
+    } else if (t.kind == REAL_MTC_MDLITE) {
+      real_mtc_particle *p = reinterpret_cast<real_mtc_particle *>(pool + t.a);
+      value = run_md(p, p, (int)t.n, t.b, lane, false);
+    } else if (t.kind == REAL_MTC_ADD_U64) {
+      run_add_u64((const u64 *)t.a, (const u64 *)t.b, (u64 *)t.c, t.d, lane);
+    } else if (t.kind == REAL_MTC_MD_SEGMENT && t.n >= 1 && t.n <= REAL_MTC_MD_MAX) {
+      run_md((const real_mtc_particle *)t.a, (real_mtc_particle *)t.c, (int)t.n, t.b, lane, true);
+    } else {
       value = ~0ull;
-    if (t.kind == REAL_MTC_MDLITE)
-      __threadfence_system(); /* every lane's particle is back before lane 0 posts the result */
+    }
+    if (t.kind >= REAL_MTC_MDLITE)
+      __threadfence_system(); /* every lane's writes are out before lane 0 posts the result */
     __syncwarp();
     if (lane == 0) {
       volatile Slot *r = results + ticket % capacity;

@@ -13,6 +13,12 @@
  * without a copy (the fence orders the device's writes over PCIe). GeMTC copies its result queue
  * back instead; the ring here needs no copy and no torn-read guard.
  *
+ * The worker kernel's library (GeMTC's AppKernels): the benchmark's own kinds (adder of two
+ * scalars, sleep, MDLite in the pool), and narwhal_mtc.h's operations, on which the runtime runs
+ * subtasks whose data it staged in its own GPU memory (real_gpu.c). Those read their inputs
+ * past the SM's L1 cache: the runtime's copy engines wrote them after earlier tasks may have
+ * read the same addresses, and L1 is not coherent with copies.
+ *
  * Flow: ticket t uses slot t % capacity of both rings. The host publishes task t only once
  * result t - capacity was collected, so no slot is overwritten while in use.
  */
@@ -21,6 +27,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "narwhal_mtc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,13 +39,17 @@ typedef enum real_mtc_kind {
   REAL_MTC_ADD = 0,    /* value = a + b: the trivial adder (the smallest possible task) */
   REAL_MTC_SLEEP = 1,  /* spins for a nanoseconds of the GPU's global timer; value = a */
   REAL_MTC_MDLITE = 2, /* an MDLite-like segment: n (1..32) particles at pool offset a, b steps */
+  /* The runtime's subtasks (narwhal_mtc.h's operations), on device addresses anywhere in the
+   * GPU's memory, value 0: */
+  REAL_MTC_ADD_U64 = 3,    /* NW_MTC_ADD_U64: c[i] = a[i] + b[i] for i < d */
+  REAL_MTC_MD_SEGMENT = 4, /* NW_MTC_MDLITE: n particles read at a, b steps, written at c */
 } real_mtc_kind;
 
-/* One task as it travels in a bundle (32 bytes). */
+/* One task as it travels in a bundle (48 bytes). */
 typedef struct real_mtc_task {
   uint64_t id; /* the caller's; echoed in the result */
   uint32_t kind, n;
-  uint64_t a, b;
+  uint64_t a, b, c, d;
 } real_mtc_task;
 
 /* One finished task. */
@@ -45,12 +57,9 @@ typedef struct real_mtc_result {
   uint64_t id, value;
 } real_mtc_result;
 
-/* MDLite's particle: position and velocity (floats), 16 bytes. */
-typedef struct real_mtc_particle {
-  float x, y, vx, vy;
-} real_mtc_particle;
-
-#define REAL_MTC_MD_MAX 32 /* particles per MDLite task: one per lane of its warp */
+/* MDLite's particle and group limit are the public operation's (narwhal_mtc.h). */
+typedef nw_mtc_particle real_mtc_particle;
+#define REAL_MTC_MD_MAX NW_MTC_MD_MAX
 
 typedef struct real_mtc real_mtc;
 

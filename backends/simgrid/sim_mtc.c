@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "narwhal_mtc.h"
+
 /* GeMTC's task descriptor: what travels in a bundle per task (backends/real/real_mtc.h). */
-#define TASK_DESCRIPTOR_BYTES 32.0
+#define TASK_DESCRIPTOR_BYTES 48.0
 
 typedef struct sim_mtc {
   sim_gpu *g;
@@ -125,6 +127,23 @@ static void bundler_actor(int argc, char **argv) {
   }
 }
 
+/* The subtask's computation: the kind's worker-kernel operation where it has one (what a CUDA
+ * GPU runs in this mode, narwhal_mtc.h), else its emulated kernel. */
+static void run_functional(nw_exec *e, unsigned char *memory) {
+  if (!nw_exec_has_mtc(e)) {
+    nw_exec_run_gpu_emulated(e, memory);
+    return;
+  }
+  nw_mtc_task t;
+  if (nw_exec_mtc_task(e, memory, &t) != 0 || nw_mtc_run_host(&t) != 0) {
+    fprintf(stderr,
+            "narwhal: task kind '%s' described a subtask the many-task worker cannot run "
+            "(a bug in the kind's mtc_task)\n",
+            nw_exec_kind_name(e));
+    exit(1);
+  }
+}
+
 /* A worker warp: takes the next published subtask and runs it at its share of the GPU. A
  * measured model's durations are per launched subtask, launch included, so the cost model's
  * work is charged instead (as for agglomerated launches). */
@@ -138,7 +157,7 @@ static void worker_actor(int argc, char **argv) {
     nw_exec *e;
     nw_mtcq_take(&m->ready, (void **)&e, 1);
     if (lane->node->w->cfg->functional)
-      nw_exec_run_gpu_emulated(e, sim_gpu_memory(m->g));
+      run_functional(e, sim_gpu_memory(m->g));
     sim_execute_bounded(lane, sim_roofline_work(lane, e), bound);
     nw_event *ev = sim_new_event(NW_EVENT_EXEC_DONE);
     ev->exec = e;

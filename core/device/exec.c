@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "narwhal_mtc.h"
 #include "node_internal.h"
 
 int nw_exec_items(const nw_exec *e) {
@@ -111,4 +112,21 @@ void nw_exec_run_gpu_emulated(nw_exec *e, unsigned char *memory) {
   gpu_views(e, memory, v);
   if (e->task->kind->gpu_emulated_kernel)
     e->task->kind->gpu_emulated_kernel(&e->task->info, e->subtask, v);
+}
+
+int nw_exec_has_mtc(const nw_exec *e) {
+  return e->task->kind->mtc_task != NULL;
+}
+
+int nw_exec_mtc_task(const nw_exec *e, unsigned char *memory, nw_mtc_task *task) {
+  if (!e->task->kind->mtc_task)
+    return -1;
+  nw_gpu_view v[NW_MAX_VIEWS];
+  gpu_views(e, memory, v);
+  *task = (nw_mtc_task){0};
+  return e->task->kind->mtc_task(&e->task->info, e->subtask, v, task) == 0 ? 0 : -1;
+}
+
+const char *nw_exec_kind_name(const nw_exec *e) {
+  return e->task->kind->name;
 }

@@ -83,7 +83,8 @@ gpu_streams_over_many_task) args=(run --gpu-mode many-task --gpu-streams 513) wa
 mtc_bundle_zero) args=(run --gpu-mode many-task --mtc-bundle 0) want="--mtc-bundle: must be from 1 to 65536" ;;
 many_task_agglomerate) args=(run --platform "$small" --devices gpu --gpu-mode many-task --agglomerate 4) want="--gpu-mode many-task with --agglomerate 4: a many-task GPU has no launches to agglomerate" ;;
 many_task_cpu) args=(run --platform "$small" --devices cpu --gpu-mode many-task) want="--gpu-mode many-task: no GPU runs (--devices cpu)" ;;
-many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: the real backend does not run it yet" ;;
+many_task_real) args=(run --backend real --devices gpu --gpu-mode many-task) want="--gpu-mode many-task: task kind 'matmul' has no worker-kernel operation (mtc_task); on hardware the mode runs kinds that have one (adder, mdlite)" ;;
+many_task_compression_real) args=(run --backend real --app adder --devices gpu --gpu-mode many-task --compression gpu) want="--gpu-mode many-task with --compression gpu: the worker kernel fills the GPU" ;;
 pack_copies_cpu) args=(run --platform "$small" --devices cpu --pack-copies on) want="--pack-copies on: no GPU runs (--devices cpu)" ;;
 sweep_mpirun_not_list) args=(sweep "$tmp/sweep-mpirun-string.json") want="\"mpirun\" must be a list of 1 to 32 strings" ;;
 simgrid_cfg_unknown_key) args=(run --platform "$small" --n 64 --block 16 --cfg=network/nosuch:1) want="SimGrid refused the --cfg/--log settings (--cfg=network/nosuch:1): Bad config key: network/nosuch" ;;
