@@ -226,6 +226,10 @@ extern "C" real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t cap
   return m;
 }
 
+extern "C" int real_mtc_bind(real_mtc *m) {
+  return cudaSetDevice(m->device) == cudaSuccess ? 0 : -1;
+}
+
 extern "C" uint32_t real_mtc_workers(const real_mtc *m) {
   return m->nworkers;
 }

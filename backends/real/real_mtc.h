@@ -68,6 +68,9 @@ typedef struct real_mtc real_mtc;
  * its resident-warp limit for this kernel). NULL with a one-line reason in why. */
 real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t capacity, uint32_t workers,
                         char *why, size_t why_len);
+/* Makes the engine's GPU current on the calling thread (before it submits or collects from a
+ * thread other than the opener's): 0, or -1. */
+int real_mtc_bind(real_mtc *m);
 /* How many worker warps the kernel runs. */
 uint32_t real_mtc_workers(const real_mtc *m);
 /* Tasks published and not yet collected. */

@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "real_mtc_feed.h"
 
-#include <cuda_runtime.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -107,7 +106,7 @@ static uint32_t collect(real_mtc_feed *f) {
 
 static void *feeder_main(void *arg) {
   real_mtc_feed *f = arg;
-  if (cudaSetDevice(f->device) != cudaSuccess)
+  if (real_mtc_bind(f->engine) != 0)
     fatal(f, "cannot make its GPU current on the feeder's thread", NULL);
   double first = 0; /* when the feeder first saw the oldest subtask still queued; 0: none */
   for (;;) {
