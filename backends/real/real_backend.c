@@ -145,9 +145,20 @@ static void op_copy(void *be, nw_copy *c) {
   real_gpu_copy(((rank_state *)be)->gpus[c->gpu], c);
 }
 
+/* A space the GPUs copy from and to is page-locked. Where that is refused (a memory-lock
+ * limit, say), the run goes on slower: the rank says so once, since its GPU times then measure
+ * the driver's staging, not the link (EXPERIMENTS.md section 21's 3 GB/s copies). */
 static void op_host_memory(void *be, void *ptr, size_t len, int pin) {
-  (void)be;
-  real_gpu_pin(ptr, len, pin);
+  rank_state *rs = be;
+  char why[128] = "";
+  if (real_gpu_pin(ptr, len, pin, why, sizeof why) == 0 || !pin)
+    return;
+  static atomic_int said;
+  if (atomic_exchange(&said, 1) == 0)
+    fprintf(stderr,
+            "narwhal: rank %d: cannot page-lock %zu bytes of a space for GPU copies (%s); its "
+            "copies go through the driver's staging, slower\n",
+            rs->rank, len, why);
 }
 
 /* A process per node: node 0's maps its own copy of each space alone, and shares its host's

@@ -96,15 +96,21 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Host memory as the runtime's spaces have it: allocated by the process, then registered
+ * (real_gpu_pin). Where registration is refused, the measurement is of pageable copies, which
+ * is what the runs will get too. */
 void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   enum { BIG = 64 << 20, ROUNDS = 3 };
   *bandwidth = *latency = 0;
   void *host = NULL, *dev = NULL;
-  if (cudaSetDevice(g) != cudaSuccess || cudaMallocHost(&host, BIG) != cudaSuccess ||
+  char why[128];
+  if (cudaSetDevice(g) != cudaSuccess || posix_memalign(&host, 4096, BIG) != 0 ||
       cudaMalloc(&dev, BIG) != cudaSuccess) {
-    cudaFreeHost(host);
+    free(host);
     return;
   }
+  memset(host, 1, BIG); /* its pages exist before any copy is timed */
+  int pinned = real_gpu_pin(host, BIG, 1, why, sizeof why) == 0;
   double best = 1e30, best_big = 1e30;
   for (int i = 0; i < 2 * ROUNDS; i++) {
     size_t len = i < ROUNDS ? 1 : BIG;
@@ -121,8 +127,10 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
     *latency = best;
     *bandwidth = (double)BIG / (best_big - best);
   }
+  if (pinned)
+    real_gpu_pin(host, BIG, 0, why, sizeof why);
   cudaFree(dev);
-  cudaFreeHost(host);
+  free(host);
 }
 
 static void fatal(const char *what, cudaError_t err) {
@@ -353,12 +361,14 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate
   return g;
 }
 
-void real_gpu_pin(void *ptr, size_t len, int pin) {
-  if (pin)
-    cudaHostRegister(ptr, len, cudaHostRegisterPortable);
-  else
-    cudaHostUnregister(ptr);
+int real_gpu_pin(void *ptr, size_t len, int pin, char *why, size_t why_len) {
+  cudaError_t err =
+      pin ? cudaHostRegister(ptr, len, cudaHostRegisterPortable) : cudaHostUnregister(ptr);
   cudaGetLastError(); /* a refused registration leaves the memory pageable: still correct */
+  if (err == cudaSuccess)
+    return 0;
+  snprintf(why, why_len, "%s", cudaGetErrorString(err));
+  return -1;
 }
 
 void real_gpu_copy(real_gpu *g, nw_copy *c) {

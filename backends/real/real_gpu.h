@@ -22,9 +22,9 @@ typedef struct real_gpu real_gpu;
 int real_gpu_count(char *why, size_t why_len);
 /* Free device memory of GPU g now, in bytes (0 if unknown). */
 uint64_t real_gpu_free_memory(int g);
-/* The host<->GPU link of GPU g as a transfer model: host-to-device copies from pinned memory,
- * 1 byte for the latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot
- * measure. */
+/* The host<->GPU link of GPU g as a transfer model: host-to-device copies from host memory
+ * registered as the spaces are (real_gpu_pin; pageable where that is refused), 1 byte for the
+ * latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot measure. */
 void real_gpu_measure_link(int g, double *bandwidth, double *latency);
 /* Starts GPU g with a budget of `bytes` and `streams` lanes, posting to q. A lane is a kernel
  * thread; with agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a
@@ -33,9 +33,10 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency);
  * on failure. */
 real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
                         real_queue *q, const nw_task_kind *const *kinds, char *why, size_t why_len);
-/* Page-locks (pin 1) or releases (pin 0) host memory that copies will use; a failure leaves it
- * pageable, which is slower but correct. */
-void real_gpu_pin(void *ptr, size_t len, int pin);
+/* Page-locks (pin 1) or releases (pin 0) host memory that copies will use: 0, or -1 with
+ * CUDA's reason in why. A failure leaves it pageable, which is slower (the driver stages each
+ * copy through buffers of its own) but correct. */
+int real_gpu_pin(void *ptr, size_t len, int pin, char *why, size_t why_len);
 void real_gpu_copy(real_gpu *gpu, nw_copy *c);
 void real_gpu_launch(real_gpu *gpu, int stream, nw_exec *e);
 /* Launches so far, the subtasks they ran and the largest (one each without agglomeration). */

@@ -43,8 +43,9 @@ void real_gpu_launch_stats(const real_gpu *gpu, uint64_t *launches, uint64_t *su
   *launches = *subtasks = *largest = 0;
 }
 
-void real_gpu_pin(void *ptr, size_t len, int pin) {
-  (void)ptr, (void)len, (void)pin;
+int real_gpu_pin(void *ptr, size_t len, int pin, char *why, size_t why_len) {
+  (void)ptr, (void)len, (void)pin, (void)why, (void)why_len;
+  return 0;
 }
 
 void real_gpu_close(real_gpu *gpu) {
