@@ -10,7 +10,7 @@
  *   - per bundle: mtc_bundle_cost seconds (default: twice the PCIe route's latency, for the
  *     copy of the bundle and the copy of the queue's new tail), plus per subtask in it
  *     mtc_task_cost seconds (default 0: the host's packing and the result's polling, which
- *     GeMTC's Fig. 9 measures at ~44 us on a K20X) and its 32-byte descriptor over PCIe;
+ *     GeMTC's Fig. 9 measures at ~44 us on a K20X) and its 48-byte descriptor over PCIe;
  *   - a partial bundle waits at most mtc_flush seconds for more (default: the bundle cost),
  *     as GeMTC's buffer "flushes it periodically or when it is full";
  *   - each subtask runs on one of mtc_workers workers (default: the GPU's lanes) at most
