@@ -77,9 +77,9 @@ static uint32_t send_bundle(real_mtc_feed *f, uint32_t room) {
   uint32_t k = nw_mtcq_take(&f->in, (void **)f->batch, f->bundle < room ? f->bundle : room);
   for (uint32_t j = 0; j < k; j++)
     describe(f, f->batch[j], &f->tasks[j]);
-  if (k > 0 && real_mtc_submit(f->engine, f->tasks, k) != 0)
-    fatal(f, "a bundle's copy to the GPU failed", NULL);
   if (k > 0) {
+    if (real_mtc_submit(f->engine, f->tasks, k) != 0)
+      fatal(f, "a bundle's copy to the GPU failed", NULL);
     atomic_fetch_add(&f->bundles, 1);
     atomic_fetch_add(&f->subtasks, k);
     if (k > atomic_load(&f->largest))
