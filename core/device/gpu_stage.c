@@ -201,11 +201,11 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     need += has[i] ? key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
   }
   if (!nw_cache_fits(c, need)) {
-    nw_node_fail(n,
-                 "node %d, GPU %d: subtask %llu of task %llu needs %llu bytes of GPU memory; the "
-                 "budget is %llu (--gpu-mem, or the platform's memsize)",
-                 n->cfg.id, g, (unsigned long long)p->subtask, (unsigned long long)t->id,
-                 (unsigned long long)need, (unsigned long long)c->mem.capacity);
+    nw_node_fail_input(n,
+                       "node %d, GPU %d: subtask %llu of task %llu needs %llu bytes of GPU "
+                       "memory; the budget is %llu (--gpu-mem, or the platform's memsize)",
+                       n->cfg.id, g, (unsigned long long)p->subtask, (unsigned long long)t->id,
+                       (unsigned long long)need, (unsigned long long)c->mem.capacity);
     return 0;
   }
   uint64_t hits = c->stats.hits, misses = c->stats.misses, evictions = c->stats.evictions;

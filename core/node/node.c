@@ -161,22 +161,34 @@ void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t pay
   memset(w, 0, sizeof *w);
 }
 
-void nw_node_fail(nw_node *n, const char *fmt, ...) {
+static void node_fail_va(nw_node *n, nw_status st, const char *fmt, va_list ap) {
   char msg[sizeof n->error];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   if (n->cfg.id == 0) {
     if (!n->error[0])
       snprintf(n->error, sizeof n->error, "%s", msg);
-    nw_driver_task_complete(n, 0, NW_ERR_INTERNAL);
+    nw_driver_task_complete(n, 0, st);
     return;
   }
   nw_writer w;
   nw_w_init(&w, MSG_FAIL);
+  nw_w_u8(&w, st == NW_ERR_ARG); /* 1: the input's fault */
   nw_w_bytes(&w, msg, strlen(msg) + 1);
   nw_node_send(n, 0, NW_CHANNEL_CONTROL, &w, 0);
+}
+
+void nw_node_fail(nw_node *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  node_fail_va(n, NW_ERR_INTERNAL, fmt, ap);
+  va_end(ap);
+}
+
+void nw_node_fail_input(nw_node *n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  node_fail_va(n, NW_ERR_ARG, fmt, ap);
+  va_end(ap);
 }
 
 /* A message for a task this node has not started yet waits for the task's start: the backends
@@ -327,9 +339,11 @@ static void handle_admitted(nw_node *n, int src, void *buf, size_t len) {
     nw_driver_on_place_ack(n);
     break;
   case MSG_FAIL: {
-    const unsigned char *s = nw_r_bytes(&r, len - 1);
-    if (s && memchr(s, 0, len - 1))
-      nw_node_fail(n, "%s", (const char *)s);
+    nw_status st = nw_r_u8(&r) == 1 ? NW_ERR_ARG : NW_ERR_INTERNAL;
+    size_t text = len > 2 ? len - 2 : 0;
+    const unsigned char *s = text ? nw_r_bytes(&r, text) : NULL;
+    if (s && memchr(s, 0, text))
+      (st == NW_ERR_ARG ? nw_node_fail_input : nw_node_fail)(n, "%s", (const char *)s);
     else
       nw_node_fail(n, "node %d: malformed failure report", src);
     break;

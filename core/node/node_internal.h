@@ -442,7 +442,11 @@ static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
 }
 
 /* node.c */
+/* The run fails with this reason (node 0 ends it; other nodes report to node 0). */
 void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for a failure the run's input causes (a GPU budget below what a subtask needs): the
+ * run ends with NW_ERR_ARG, so the tool exits 2 (bad input) rather than 1. */
+void nw_node_fail_input(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Records a trace event (trace.h) when the run is traced: a span from start_s to now, or an
  * instant (start_s < 0: now). t: the subtask's task, or NULL. */
 void nw_node_trace(nw_node *n, nw_trace_kind kind, int device, const nw_task_state *t,
