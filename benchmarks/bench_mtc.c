@@ -166,7 +166,7 @@ static int check_mdlite(real_mtc *m) {
 
 static real_mtc *open_engine(uint32_t workers) {
   char why[256];
-  real_mtc *m = real_mtc_open(0, POOL, CAPACITY, workers, why, sizeof why);
+  real_mtc *m = real_mtc_open(0, POOL, CAPACITY, workers, 1, why, sizeof why);
   if (!m)
     fprintf(stderr, "bench_mtc: %s\n", why);
   return m;

@@ -674,8 +674,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
     int bundle = cfg->gpu_mode == NW_GPU_MANY_TASK ? cfg->mtc_bundle : 0;
-    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, cfg->agglomerate, bundle, &rs.q,
-                               app->kinds, why, sizeof why);
+    rs.gpus[g] = real_gpu_open(g, budget[g], cfg->gpu_streams, cfg->agglomerate, bundle,
+                               rs.host_ranks, &rs.q, app->kinds, why, sizeof why);
     if (!rs.gpus[g]) {
       snprintf(res->error, sizeof res->error, "rank %d: %s", rs.rank, why);
       st = NW_ERR_ARG;

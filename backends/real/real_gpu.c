@@ -307,7 +307,7 @@ static void stop_worker(worker *w) {
 }
 
 real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
-                        real_queue *q, const nw_task_kind *const *kinds, char *why,
+                        int mtc_share, real_queue *q, const nw_task_kind *const *kinds, char *why,
                         size_t why_len) {
   int lanes = streams;
   if (mtc_bundle > 0)
@@ -341,8 +341,8 @@ real_gpu *real_gpu_open(int device, uint64_t bytes, int streams, int agglomerate
     free(g);
     return NULL;
   }
-  if (mtc_bundle > 0 &&
-      !(g->feed = real_mtc_feed_open(device, lanes, mtc_bundle, g->memory, q, why, why_len))) {
+  if (mtc_bundle > 0 && !(g->feed = real_mtc_feed_open(device, lanes, mtc_bundle, mtc_share,
+                                                       g->memory, q, why, why_len))) {
     cudaFree(g->memory);
     free(k);
     free(g);

@@ -29,10 +29,12 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency);
 /* Starts GPU g with a budget of `bytes` and `streams` lanes, posting to q. A lane is a kernel
  * thread; with agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a
  * launch; with mtc_bundle > 0 (--gpu-mode many-task), the lanes' subtasks go to a resident
- * worker kernel in bundles of at most mtc_bundle (real_mtc_feed.h). NULL with a reason in why
+ * worker kernel in bundles of at most mtc_bundle (real_mtc_feed.h), sized for mtc_share ranks
+ * driving this GPU. NULL with a reason in why
  * on failure. */
 real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
-                        real_queue *q, const nw_task_kind *const *kinds, char *why, size_t why_len);
+                        int mtc_share, real_queue *q, const nw_task_kind *const *kinds, char *why,
+                        size_t why_len);
 /* Page-locks (pin 1) or releases (pin 0) host memory that copies will use: 0, or -1 with
  * CUDA's reason in why. A failure leaves it pageable, which is slower (the driver stages each
  * copy through buffers of its own) but correct. */

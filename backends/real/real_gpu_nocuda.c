@@ -20,9 +20,10 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
 }
 
 real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,
-                        real_queue *q, const nw_task_kind *const *kinds, char *why,
+                        int mtc_share, real_queue *q, const nw_task_kind *const *kinds, char *why,
                         size_t why_len) {
-  (void)g, (void)bytes, (void)streams, (void)agglomerate, (void)mtc_bundle, (void)q, (void)kinds;
+  (void)g, (void)bytes, (void)streams, (void)agglomerate, (void)mtc_bundle, (void)mtc_share,
+      (void)q, (void)kinds;
   snprintf(why, why_len, "this narwhal-real was built without CUDA");
   return NULL;
 }

@@ -162,7 +162,7 @@ static int fail(char *why, size_t len, const char *what, cudaError_t e) {
 }
 
 extern "C" real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t capacity,
-                                   uint32_t nworkers, char *why, size_t why_len) {
+                                   uint32_t nworkers, uint32_t share, char *why, size_t why_len) {
   if (capacity == 0 || capacity > (1u << 24)) {
     snprintf(why, why_len, "many-task GPU: capacity %u: from 1 to 2^24 tasks", capacity);
     return NULL;
@@ -210,7 +210,8 @@ extern "C" real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t cap
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, workers, 32 * WARPS_PER_BLOCK, 0);
   /* Whole blocks, all resident at once (a worker never yields its SM): at most what fits. */
   uint32_t most = (uint32_t)(sms * (per_sm > 0 ? per_sm : 1) * WARPS_PER_BLOCK);
-  uint32_t want = nworkers == 0 || nworkers > most ? most : nworkers;
+  uint32_t fair = most / (share > 1 ? share : 1); /* ranks sharing the GPU (real_mtc.h) */
+  uint32_t want = nworkers == 0 ? (fair > 0 ? fair : 1) : nworkers > most ? most : nworkers;
   uint32_t blocks = (want + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK; /* most is whole blocks */
   m->nworkers = blocks * WARPS_PER_BLOCK;
   cudaDeviceSynchronize();

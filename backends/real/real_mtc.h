@@ -64,10 +64,14 @@ typedef nw_mtc_particle real_mtc_particle;
 typedef struct real_mtc real_mtc;
 
 /* Opens the engine on `device`: a pool of pool_bytes (the incoming queue and control words are
- * taken from it first), queues of `capacity` tasks, and `workers` warps (0: every SM filled to
- * its resident-warp limit for this kernel). NULL with a one-line reason in why. */
+ * taken from it first), queues of `capacity` tasks, and `workers` warps (0: the GPU's
+ * resident-warp limit for this kernel, every SM filled, divided by `share`, the processes that
+ * open an engine on this GPU; at least one block). A worker never leaves its SM, so under MPS
+ * one process's kernel filling every SM would keep another's blocks from ever becoming
+ * resident; without MPS the processes' kernels take turns on the whole GPU either way. NULL
+ * with a one-line reason in why. */
 real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t capacity, uint32_t workers,
-                        char *why, size_t why_len);
+                        uint32_t share, char *why, size_t why_len);
 /* Makes the engine's GPU current on the calling thread (before it submits or collects from a
  * thread other than the opener's): 0, or -1. */
 int real_mtc_bind(real_mtc *m);

@@ -137,8 +137,8 @@ static void *feeder_main(void *arg) {
   return NULL;
 }
 
-real_mtc_feed *real_mtc_feed_open(int device, int lanes, int bundle, unsigned char *memory,
-                                  real_queue *q, char *why, size_t why_len) {
+real_mtc_feed *real_mtc_feed_open(int device, int lanes, int bundle, int share,
+                                  unsigned char *memory, real_queue *q, char *why, size_t why_len) {
   real_mtc_feed *f = calloc(1, sizeof *f);
   if (!f || lanes < 1 || bundle < 1) {
     free(f);
@@ -161,7 +161,8 @@ real_mtc_feed *real_mtc_feed_open(int device, int lanes, int bundle, unsigned ch
     real_mtc_feed_close(f);
     return NULL;
   }
-  if (!(f->engine = real_mtc_open(device, pool, (uint32_t)lanes, 0, why, why_len))) {
+  if (!(f->engine = real_mtc_open(device, pool, (uint32_t)lanes, 0,
+                                  (uint32_t)(share > 1 ? share : 1), why, why_len))) {
     real_mtc_feed_close(f);
     return NULL;
   }

@@ -26,10 +26,11 @@
 typedef struct real_mtc_feed real_mtc_feed;
 
 /* Starts the worker kernel on `device` (current on the calling thread) and the feeder: `lanes`
- * subtasks in at most at a time, bundles of at most `bundle`, views based at `memory` (the
- * GPU's arena). NULL with a reason in why. */
-real_mtc_feed *real_mtc_feed_open(int device, int lanes, int bundle, unsigned char *memory,
-                                  real_queue *q, char *why, size_t why_len);
+ * subtasks in at most at a time, bundles of at most `bundle`, the kernel sized for `share`
+ * ranks on the GPU (real_mtc_open), views based at `memory` (the GPU's arena). NULL with a
+ * reason in why. */
+real_mtc_feed *real_mtc_feed_open(int device, int lanes, int bundle, int share,
+                                  unsigned char *memory, real_queue *q, char *why, size_t why_len);
 /* A lane's subtask, its data on the GPU: queued for the next bundle. */
 void real_mtc_feed_push(real_mtc_feed *f, nw_exec *e);
 /* Bundles sent, the subtasks they carried, the largest. */

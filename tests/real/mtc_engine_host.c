@@ -71,9 +71,13 @@ static void *worker_main(void *arg) {
   }
 }
 
+/* The share the last engine was opened with (real_mtc_open), for the test to check. */
+uint32_t mtc_engine_host_share;
+
 real_mtc *real_mtc_open(int device, uint64_t pool_bytes, uint32_t capacity, uint32_t workers,
-                        char *why, size_t why_len) {
+                        uint32_t share, char *why, size_t why_len) {
   (void)device, (void)pool_bytes, (void)workers, (void)why, (void)why_len;
+  mtc_engine_host_share = share;
   real_mtc *m = calloc(1, sizeof *m);
   m->capacity = capacity;
   m->ring = calloc(capacity, sizeof *m->ring);

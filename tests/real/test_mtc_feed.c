@@ -45,7 +45,9 @@ void nw_copy_free(nw_copy *c) { /* real_queue_destroy's, for copies: none here *
   abort();
 }
 
-enum { LANES = 24, BUNDLE = 8, TOTAL = 6000 };
+enum { LANES = 24, BUNDLE = 8, TOTAL = 6000, SHARE = 3 };
+
+extern uint32_t mtc_engine_host_share; /* mtc_engine_host.c: what the feeder asked for */
 
 static void make(nw_exec *e, int i) {
   memset(e, 0, sizeof *e);
@@ -84,8 +86,9 @@ static void stream_of_subtasks(void) {
   real_queue q;
   real_queue_init(&q);
   char why[256] = "";
-  real_mtc_feed *f = real_mtc_feed_open(0, LANES, BUNDLE, NULL, &q, why, sizeof why);
+  real_mtc_feed *f = real_mtc_feed_open(0, LANES, BUNDLE, SHARE, NULL, &q, why, sizeof why);
   CHECK(f != NULL);
+  CHECK(mtc_engine_host_share == SHARE); /* three ranks on the GPU: a third of it each */
   if (!f) {
     fprintf(stderr, "%s\n", why);
     return;
@@ -140,7 +143,7 @@ static void refused_descriptor(void) {
     real_queue q;
     real_queue_init(&q);
     char why[256];
-    real_mtc_feed *f = real_mtc_feed_open(0, 2, 2, NULL, &q, why, sizeof why);
+    real_mtc_feed *f = real_mtc_feed_open(0, 2, 2, 1, NULL, &q, why, sizeof why);
     real_mtc_feed_push(f, &e);
     real_mtc_feed_close(f);
     _exit(0);
