@@ -103,3 +103,59 @@ void nw_devmem_release(nw_devmem *m, uint64_t off, uint64_t bytes) {
   m->hole[lo] = (nw_devmem_hole){off, r};
   m->nhole++;
 }
+
+int nw_devmem_reserve(nw_devmem *m, size_t more) {
+  if (more > SIZE_MAX / sizeof *m->hole - m->nhole)
+    return 0;
+  size_t need = m->nhole + more;
+  if (need <= m->caphole)
+    return 1;
+  size_t cap = m->caphole ? m->caphole : 8;
+  while (cap < need)
+    cap = cap > SIZE_MAX / 2 / sizeof *m->hole ? need : 2 * cap;
+  nw_devmem_hole *h = realloc(m->hole, cap * sizeof *h);
+  if (!h)
+    return 0;
+  m->hole = h;
+  m->caphole = cap;
+  return 1;
+}
+
+int nw_devmem_claim(nw_devmem *m, uint64_t off, uint64_t bytes) {
+  uint64_t r = devmem_round(bytes);
+  if (r == 0 || m->nhole == 0)
+    return 0;
+  /* The last hole that starts at or before off must hold the whole block. */
+  size_t lo = 0, hi = m->nhole;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (m->hole[mid].off <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0)
+    return 0;
+  nw_devmem_hole *h = &m->hole[lo - 1];
+  if (off + r < off || off + r > h->off + h->len)
+    return 0;
+  uint64_t before = off - h->off, after = h->off + h->len - (off + r);
+  if (before > 0 && after > 0) { /* the hole splits in two */
+    if (m->nhole == m->caphole)
+      return 0;
+    memmove(h + 2, h + 1, (m->nhole - lo) * sizeof *h);
+    h[1] = (nw_devmem_hole){off + r, after};
+    h->len = before;
+    m->nhole++;
+  } else if (before > 0) {
+    h->len = before;
+  } else if (after > 0) {
+    h->off = off + r;
+    h->len = after;
+  } else {
+    memmove(h, h + 1, (m->nhole - lo) * sizeof *h);
+    m->nhole--;
+  }
+  m->used += r;
+  return 1;
+}

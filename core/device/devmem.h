@@ -34,5 +34,13 @@ void nw_devmem_free_all(nw_devmem *m);
 int nw_devmem_alloc(nw_devmem *m, uint64_t bytes, uint64_t *off);
 /* Gives back a block obtained from nw_devmem_alloc with the same byte count; merges holes. */
 void nw_devmem_release(nw_devmem *m, uint64_t off, uint64_t bytes);
+/* Room for `more` holes beyond those there now, so that that many releases (or claims) cannot
+ * fail to grow the array: 1, or 0 when it cannot be allocated (nothing changes then). */
+int nw_devmem_reserve(nw_devmem *m, size_t more);
+/* Takes back exactly the block [off, off + bytes rounded) that a release just gave back: undoes
+ * releases (in reverse order) so that the books are again what they were, holes included (the
+ * holes are the maximal free ranges, so the same free bytes give the same holes). Returns 1, or
+ * 0 when the range is not free or a hole would be needed beyond the reserve (nothing changes). */
+int nw_devmem_claim(nw_devmem *m, uint64_t off, uint64_t bytes);
 
 #endif

@@ -8,6 +8,14 @@
  * evicts the first unpinned one, again and again until the new entry's allocation succeeds.
  * Policies: LRU (default), MRU, LFU, MFU, Random, and NONE (nothing outlives its last user).
  * Memory comes from an nw_devmem of the GPU's budget, so the budget is never exceeded.
+ *
+ * Entries are found through a hash of their key: a GPU may hold tens of thousands of entries
+ * (a modelled K20X's 6 GB in 32 x 32 tiles), and a scan of them all for every view of every
+ * subtask made a run's cost grow with the square of its subtasks. Within a key the hash chain
+ * keeps the entry list's order (newest first), so a lookup finds the same entry a scan of the
+ * list would. For the same reason LRU and MRU (and NONE, which evicts as LRU) take their
+ * victims from a list kept in order of last use, and an eviction that fails is undone on the
+ * books themselves (nw_devmem_claim) instead of being tried on a copy of them.
  */
 #ifndef NW_GPU_CACHE_H
 #define NW_GPU_CACHE_H
@@ -50,7 +58,9 @@ typedef struct nw_cache_entry {
   int dead;            /* invalidated or private: freed when the last pin goes, never found */
   uint64_t uses;       /* lookups that found it, plus its insertion */
   uint64_t last_use;   /* the cache's clock at its last use */
-  struct nw_cache_entry *next;
+  struct nw_cache_entry *next, *prev;   /* every entry, newest first */
+  struct nw_cache_entry *hnext, *hprev; /* the entries of its hash bucket, newest first */
+  struct nw_cache_entry *rnext, *rprev; /* by last_use, least recent first */
 } nw_cache_entry;
 
 typedef struct nw_cache_stats {
@@ -62,11 +72,15 @@ typedef struct nw_gpu_cache {
   nw_devmem mem;
   nw_cache_entry *entries; /* every entry, live or dead, that holds memory */
   size_t nentries;
+  nw_cache_entry **bucket; /* nbucket (a power of two) chains by key hash */
+  size_t nbucket;
+  nw_cache_entry *least_recent, *most_recent; /* the ends of the recency list */
   uint64_t clock;
   uint64_t rng; /* Random policy's state (splitmix64, seeded by the caller) */
   nw_cache_stats stats;
 } nw_gpu_cache;
 
+/* NW_ERR_ARG for an unknown policy, NW_ERR_NOMEM when the books cannot be allocated. */
 nw_status nw_cache_init(nw_gpu_cache *c, uint64_t capacity, nw_cache_policy policy, uint64_t seed);
 void nw_cache_free(nw_gpu_cache *c);
 

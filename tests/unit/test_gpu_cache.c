@@ -1,7 +1,9 @@
 /* test_gpu_cache.c: the device-memory books (devmem) and the GPU cache over them: which entry
  * each policy evicts, that pinned entries survive, that a refused insert changes nothing, that
- * the budget is never exceeded, and what invalidation and private entries do. */
+ * the budget is never exceeded, what invalidation and private entries do, and that the hash
+ * index finds what a scan of the entry list finds. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "devmem.h"
@@ -78,6 +80,56 @@ static void test_devmem(void) {
     nw_devmem_release(&m, off[i], NW_DEVMEM_ALIGN);
   CHECK(m.nhole == 1 && m.used == 0);
   CHECK(nw_devmem_alloc(&m, cap, &a) && a == 0);
+  nw_devmem_free_all(&m);
+}
+
+/* Releases undone by claims, newest first, give back the very books (holes and used) they
+ * started from, whatever merged in between; a claim of bytes that are not free is refused and
+ * changes nothing. Random blocks over a fragmented budget, 300 rounds. */
+static void test_devmem_claim(void) {
+  enum { BLOCKS = 64, ROUNDS = 300 };
+  nw_devmem m;
+  CHECK(nw_devmem_init(&m, 4096 * (uint64_t)NW_DEVMEM_ALIGN) == NW_OK);
+  uint64_t off[BLOCKS], len[BLOCKS], rng = 17;
+  int live[BLOCKS] = {0}, restored = 0, refused = 0;
+  for (int i = 0; i < BLOCKS; i++) {
+    len[i] = 1 + nw_rng_next(&rng) % (40 * NW_DEVMEM_ALIGN);
+    live[i] = nw_devmem_alloc(&m, len[i], &off[i]);
+  }
+  for (int i = 0; i < BLOCKS; i += 3) /* holes between the blocks */
+    if (live[i]) {
+      nw_devmem_release(&m, off[i], len[i]);
+      live[i] = 0;
+    }
+  for (int round = 0; round < ROUNDS; round++) {
+    nw_devmem_hole before[2 * BLOCKS + 2];
+    size_t nbefore = m.nhole;
+    uint64_t used = m.used;
+    memcpy(before, m.hole, nbefore * sizeof *before);
+    int order[BLOCKS], k = 0;
+    CHECK(nw_devmem_reserve(&m, BLOCKS + 1));
+    for (int i = 0; i < BLOCKS; i++)
+      if (live[i] && nw_rng_next(&rng) % 3 == 0) {
+        nw_devmem_release(&m, off[i], len[i]);
+        order[k++] = i;
+      }
+    int ok = 1;
+    while (k > 0) {
+      int i = order[--k];
+      ok &= nw_devmem_claim(&m, off[i], len[i]);
+    }
+    restored += ok && m.nhole == nbefore && m.used == used &&
+                memcmp(before, m.hole, nbefore * sizeof *before) == 0;
+    int busy = (int)(nw_rng_next(&rng) % BLOCKS); /* a claim over a live block */
+    if (live[busy]) {
+      int again = nw_devmem_claim(&m, off[busy], len[busy]);
+      refused += !again && m.nhole == nbefore && m.used == used;
+    } else {
+      refused++;
+    }
+  }
+  CHECK(restored == ROUNDS);
+  CHECK(refused == ROUNDS);
   nw_devmem_free_all(&m);
 }
 
@@ -232,14 +284,23 @@ static int by_off(const void *x, const void *y) {
 }
 
 /* The budget and the layout after a step: within capacity, no two blocks overlapping (not even
- * in their alignment padding), and the books agreeing with the entries. */
+ * in their alignment padding), and the books agreeing with the entries. The indexes: the
+ * recency list holds every entry in order of last use, and no unpinned entry is dead (the
+ * recency walk of LRU and MRU relies on it). */
 static int consistent(const nw_gpu_cache *c, nw_cache_entry **tmp) {
-  size_t n = 0;
+  size_t n = 0, by_recency = 0;
   uint64_t sum = 0;
   for (nw_cache_entry *e = c->entries; e; e = e->next) {
     tmp[n++] = e;
     sum += rounded(e->bytes);
+    if (e->dead && e->pins <= 0)
+      return 0;
   }
+  for (const nw_cache_entry *e = c->least_recent; e; e = e->rnext, by_recency++)
+    if (e->rnext ? e->rnext->last_use <= e->last_use : e != c->most_recent)
+      return 0;
+  if (by_recency != n)
+    return 0;
   if (n != c->nentries || sum != nw_cache_used(c) || nw_cache_used(c) > c->mem.capacity)
     return 0;
   qsort(tmp, n, sizeof *tmp, by_off);
@@ -388,8 +449,63 @@ static void test_names(void) {
   CHECK(nw_cache_init(&c, SLOT, (nw_cache_policy)99, 1) == NW_ERR_ARG);
 }
 
+/* What a lookup must return: the first live entry of the key in the list (newest first). */
+static nw_cache_entry *scan(const nw_gpu_cache *c, const nw_cache_key *k) {
+  for (nw_cache_entry *e = c->entries; e; e = e->next)
+    if (!e->dead && e->key.space == k->space && e->key.row0 == k->row0 && e->key.row1 == k->row1 &&
+        e->key.col0 == k->col0 && e->key.col1 == k->col1)
+      return e;
+  return NULL;
+}
+
+/* Thousands of entries over a few hundred keys, several entries a key (private entries
+ * published, or inserted beside a live one), with releases, invalidations and evictions: every
+ * lookup and publish must pick the entry a scan of the list picks, while the table grows. */
+static void test_index(void) {
+  enum { OPS = 40000, KEYS = 400 };
+  nw_gpu_cache c;
+  CHECK(nw_cache_init(&c, 3000 * (uint64_t)NW_DEVMEM_ALIGN, NW_CACHE_LRU, 5) == NW_OK);
+  size_t first_buckets = c.nbucket;
+  uint64_t rng = 99;
+  int differ = 0, found = 0;
+  nw_cache_entry *held[64];
+  int nheld = 0;
+  for (int op = 0; op < OPS; op++) {
+    uint64_t r = nw_rng_next(&rng);
+    nw_cache_key k = key_of(1 + r % 3, (r >> 8) % KEYS);
+    if (nheld == 64 || (nheld > 0 && r % 4 == 0)) {
+      int i = (int)((r >> 20) % (uint64_t)nheld);
+      if ((r >> 30) % 2)
+        nw_cache_publish(&c, held[i]);
+      nw_cache_release(&c, held[i]);
+      held[i] = held[--nheld];
+    } else if (r % 97 == 5) {
+      nw_cache_key w = {1 + r % 3, (r >> 12) % (KEYS * 10), 0, 0, 64};
+      w.row1 = w.row0 + 1 + (r >> 40) % 50;
+      nw_cache_invalidate(&c, &w);
+    } else if (r % 5 == 1) { /* another entry of the key, whatever is there */
+      nw_cache_entry *e = nw_cache_insert(&c, &k, NW_DEVMEM_ALIGN, (r >> 16) % 2);
+      if (e)
+        held[nheld++] = e;
+    } else {
+      nw_cache_entry *want = scan(&c, &k), *got = nw_cache_lookup(&c, &k, NULL);
+      differ += got != want;
+      if (got) {
+        found++;
+        held[nheld++] = got;
+      }
+    }
+  }
+  CHECK(differ == 0);
+  CHECK(found > 1000 && c.nbucket > first_buckets); /* it did find, and the table did grow */
+  while (nheld > 0)
+    nw_cache_release(&c, held[--nheld]);
+  nw_cache_free(&c);
+}
+
 int main(void) {
   test_devmem();
+  test_devmem_claim();
   test_policies();
   test_random();
   test_pinned();
@@ -399,5 +515,6 @@ int main(void) {
   test_invalidate();
   test_private();
   test_names();
+  test_index();
   return check_report("gpu_cache");
 }
