@@ -117,27 +117,31 @@ static const char *attribute(const char *tag, const char *tag_end, const char *n
 }
 
 /* Every speed (> 0, a comma-separated list of power states allowed), bandwidth (>= 1 B/s) and
- * latency (>= 0) in the file, finite and with a unit SimGrid knows; one line naming the
+ * latency (0 to 10^9 s) in the file, finite and with a unit SimGrid knows; one line naming the
  * element and the value otherwise. A link slower than 1 B/s loads and runs, then SimGrid 3.32
  * aborts ("The Impossible Did Happen") once a transfer on it takes ~10^5 s or more: its
  * solver's precision rounds the transfer's share to nothing (tests/fuzz/fuzz.sh found 1e-3,
- * 1e-2 and 1e-1 B/s; 1 B/s ran to 8.2e6 s). */
+ * 1e-2 and 1e-1 B/s; 1 B/s ran to 8.2e6 s). A latency of 10^12 s or more aborts the same way
+ * (the fuzzer found 1e300 s; 1e9 s ran), so 10^9 s is the bound, as for the times of
+ * --fault and --fail. */
 static nw_status check_values(const char *text, const char *path, char *why, size_t why_len) {
   static const struct {
     const char *attr, *what, *example;
     const char *const *units;
     int zero_ok;
-    double min; /* a smallest value allowed, 0: none beyond the sign */
-  } rules[] = {{"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0, 0},
-               {"bandwidth", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
-               {"latency", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
-               /* <cluster>'s own names for the same */
-               {"bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
-               {"bb_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
-               {"loopback_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1},
-               {"lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
-               {"bb_lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0},
-               {"loopback_lat", "a number >= 0 of seconds", "2us", latency_units, 1, 0}};
+    double min, max; /* the smallest value allowed (0: none beyond the sign), the largest (0:
+                        none) */
+  } rules[] = {
+      {"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0, 0, 0},
+      {"bandwidth", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1, 0},
+      {"latency", "a number of seconds from 0 to 1e9", "2us", latency_units, 1, 0, 1e9},
+      /* <cluster>'s own names for the same */
+      {"bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1, 0},
+      {"bb_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1, 0},
+      {"loopback_bw", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1, 0},
+      {"lat", "a number of seconds from 0 to 1e9", "2us", latency_units, 1, 0, 1e9},
+      {"bb_lat", "a number of seconds from 0 to 1e9", "2us", latency_units, 1, 0, 1e9},
+      {"loopback_lat", "a number of seconds from 0 to 1e9", "2us", latency_units, 1, 0, 1e9}};
   for (const char *tag = strchr(text, '<'); tag; tag = strchr(tag + 1, '<')) {
     if (tag[1] == '!' || tag[1] == '?' || tag[1] == '/')
       continue;
@@ -156,7 +160,8 @@ static nw_status check_values(const char *text, const char *path, char *why, siz
           stop = v + len;
         double x;
         ok = parse_value(item, stop, rules[r].units, &x) &&
-             (x > 0 || (rules[r].zero_ok && x == 0)) && x >= rules[r].min;
+             (x > 0 || (rules[r].zero_ok && x == 0)) && x >= rules[r].min &&
+             (rules[r].max == 0 || x <= rules[r].max);
       }
       if (!ok) {
         size_t id_len = 0, name_len = strcspn(tag + 1, " \t\n/>");

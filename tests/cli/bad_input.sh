@@ -31,6 +31,7 @@ printf '{"base": {}, "vary": {"sched": ["eager"], "options": [{"sched": "dmda"}]
 sed 's/bandwidth="100MBps"/bandwidth="0Bps"/' "$small" >"$tmp/bandwidth-zero.xml"
 sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
 sed 's/latency="50us"/latency="-1ms"/' "$small" >"$tmp/latency-negative.xml"
+sed 's/latency="50us"/latency="1e300s"/' "$small" >"$tmp/latency-huge.xml"
 sed 's/speed="1Gf"/speed="0Gf"/' "$small" >"$tmp/speed-zero.xml"
 sed 's/"n2-cpu"/"n5-cpu"/' "$small" >"$tmp/node-gap.xml"
 printf '{"base": {"platform": "%s", "n": 256, "block": 32, "data": "phantom"}, "vary": {"nodes": [1, 2, 9]}, "csv": "%s"}\n' \
@@ -153,8 +154,9 @@ b.xml" --n 64 --block 16) want="a\\nb.xml: No such file" ;;
 sweep_bad_later_point) args=(sweep "$tmp/sweep-bad-later-point.json") want="the point nodes = 9: platform $small has 4 nodes, 9 requested" ;;
 check_too_many_nodes) args=(run --check --platform "$small" --nodes 9 --n 64 --block 16) want="has 4 nodes, 9 requested" ;;
 platform_bandwidth_zero) args=(run --platform "$tmp/bandwidth-zero.xml" --n 64 --block 16) want="link n0-nic: bandwidth '0Bps' must be a number >= 1 of bytes/s" ;;
-platform_latency_infinite) args=(run --platform "$tmp/latency-inf.xml" --n 64 --block 16) want="link n0-nic: latency 'infus' must be a number >= 0" ;;
-platform_latency_negative) args=(run --platform "$tmp/latency-negative.xml" --n 64 --block 16) want="link n0-nic: latency '-1ms' must be a number >= 0" ;;
+platform_latency_infinite) args=(run --platform "$tmp/latency-inf.xml" --n 64 --block 16) want="link n0-nic: latency 'infus' must be a number of seconds from 0 to 1e9" ;;
+platform_latency_negative) args=(run --platform "$tmp/latency-negative.xml" --n 64 --block 16) want="link n0-nic: latency '-1ms' must be a number of seconds from 0 to 1e9" ;;
+platform_latency_huge) args=(run --platform "$tmp/latency-huge.xml" --n 64 --block 16) want="link n0-nic: latency '1e300s' must be a number of seconds from 0 to 1e9" ;;
 platform_speed_zero) args=(run --platform "$tmp/speed-zero.xml" --n 64 --block 16) want="host n0-cpu: speed '0Gf' must be a number > 0" ;;
 platform_node_gap) args=(run --platform "$tmp/node-gap.xml" --n 64 --block 16) want="but no n2-cpu: nodes are numbered from n0 without gaps" ;;
 slow_node_missing) args=(run --platform "$small" --n 64 --block 16 --slow 7:2) want="--slow: node 7 does not exist (this run has 4 nodes, 0 to 3)" ;;
