@@ -17,6 +17,7 @@ printf '{"fault": 0.5}\n' >"$tmp/fault-number.json"
 printf '{"seed": 9007199254740993}\n' >"$tmp/seed-ambiguous.json"
 printf '{"platform": "x.xml\\u0000y"}\n' >"$tmp/nul-string.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown-key.json"
+printf '{"base": {"n": {}}, "vary": {"n": [64, 128]}}\n' >"$tmp/sweep-base-overridden.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
 printf '{"base": {"dry-run": true}, "vary": {"nodes": [1]}}\n' >"$tmp/sweep-dry-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "csv": 3}\n' >"$tmp/sweep-csv-number.json"
@@ -139,6 +140,7 @@ seed_json_ambiguous) args=(run --config "$tmp/seed-ambiguous.json") want="key 's
 json_nul_string) args=(run --config "$tmp/nul-string.json") want="a string holds a NUL character" ;;
 platform_path_too_long) args=(run --platform "$(printf 'p%.0s' $(seq 1100))") want="--platform: 1100 characters, at most 1023" ;;
 sweep_unknown_key) args=(sweep "$tmp/sweep-unknown-key.json") want="unknown key 'bogus'" ;;
+sweep_base_overridden) args=(sweep "$tmp/sweep-base-overridden.json") want="base: key 'n' must be a number" ;;
 sweep_unknown_column) args=(sweep "$tmp/sweep-unknown-column.json") want="'nope' is not a key of \`narwhal run --json\`" ;;
 sweep_dry_run) args=(sweep "$tmp/sweep-dry-run.json") want="\"dry-run\" has no place in a sweep" ;;
 sweep_jobs_zero) args=(sweep "$tmp/sweep-unknown-key.json" -j 0) want="sweep: -j '0': not a number of jobs from 1 to 256" ;;

@@ -334,6 +334,16 @@ static void progress_clear(const progress *pr) {
 static int check_points(const sweep_grid *g, const cJSON *base, const cJSON *mpirun,
                         const char *path) {
   char why[1024], where[1100], point_text[600];
+  /* The base's own keys first, each as a run takes it: one that every point overrides is
+   * still written in the file, and a wrong one there ("n": {}) is a mistake to point at. */
+  tool_options base_only;
+  memset(&base_only, 0, sizeof base_only);
+  nw_run_config_defaults(&base_only.run);
+  snprintf(where, sizeof where, "sweep %s: base", path);
+  if (tool_options_apply_json(base, where, &base_only, why, sizeof why)) {
+    tool_say("%s", why);
+    return 2;
+  }
   for (long p = 0; p < g->points; p++) {
     cJSON *point = sweep_grid_point(g, base, p);
     tool_options o;
