@@ -162,7 +162,7 @@ static int key_equal(const nw_cache_key *a, const nw_cache_key *b) {
 }
 
 nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need) {
-  for (nw_cache_entry *e = c->bucket ? *bucket_of(c, key) : NULL; e; e = e->hnext)
+  for (nw_cache_entry *e = *bucket_of(c, key); e; e = e->hnext)
     if (!e->dead && key_equal(&e->key, key) && (!need || nw_region_contains(&e->held, need))) {
       e->pins++;
       e->uses++;
@@ -296,7 +296,7 @@ static int evict_and_alloc(nw_gpu_cache *c, uint64_t bytes, uint64_t *off) {
 
 nw_cache_entry *nw_cache_insert(nw_gpu_cache *c, const nw_cache_key *key, uint64_t bytes,
                                 int private_) {
-  if (!nw_cache_fits(c, bytes) || !c->bucket)
+  if (!nw_cache_fits(c, bytes))
     return NULL;
   /* Allocated first, so that nothing can fail once entries have been evicted. */
   nw_cache_entry *e = calloc(1, sizeof *e);
