@@ -6,7 +6,7 @@
 # evictions and refused inserts, and the K20X's conv2d under three budgets and four policies.
 # OLD_NARWHAL is typically a build of an earlier commit (git worktree add /tmp/old COMMIT).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 old=${1:?usage: cache-same-results.sh OLD_NARWHAL [NEW_NARWHAL]}
 new=${2:-build/narwhal}
 runs=0 differ=0
