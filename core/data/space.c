@@ -57,8 +57,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   nw_region_init(&s->owned, pitch);
   nw_region_init(&s->resident, pitch);
   nw_region_init(&s->inflight, pitch);
-  nw_region_init(&s->received, pitch);
-  nw_region_init(&s->served, pitch);
+  nw_tally_init(&s->received, pitch);
+  nw_tally_init(&s->served, pitch);
   int ok = 1;
   if (n->cfg.functional) {
     /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
@@ -80,8 +80,8 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
-    nw_region_free(&s->received);
-    nw_region_free(&s->served);
+    nw_tally_free(&s->received);
+    nw_tally_free(&s->served);
     unpin(n, s);
     free(s->data);
     free(s->replica);
@@ -192,8 +192,8 @@ void nw_space_free_all(nw_node *n) {
     nw_region_free(&s->owned);
     nw_region_free(&s->resident);
     nw_region_free(&s->inflight);
-    nw_region_free(&s->received);
-    nw_region_free(&s->served);
+    nw_tally_free(&s->received);
+    nw_tally_free(&s->served);
     while (s->held) {
       nw_held_fetch *h = s->held;
       s->held = h->next;
@@ -223,13 +223,13 @@ static void send_fetch(nw_node *n, int dst, const nw_space_state *s, fetch_req q
 /* The transfer frequency's counts (nw_stats.bytes_received and bytes_served): `part` adds
  * `bytes` to *total and what `ever` lacked of it to *unique, then joins `ever`. Bookkeeping
  * only; nothing decides by it. */
-static void count_transfer(nw_node *n, nw_region *ever, const nw_region *part, uint64_t *total,
+static void count_transfer(nw_node *n, nw_tally *ever, const nw_region *part, uint64_t *total,
                            uint64_t *unique) {
-  uint64_t bytes = nw_region_bytes(part);
-  *total += bytes;
-  *unique += bytes - nw_region_overlap_bytes(part, ever);
-  if (nw_region_add(ever, part) != NW_OK)
+  uint64_t fresh;
+  *total += nw_region_bytes(part);
+  if (nw_tally_add(ever, part, &fresh) != NW_OK)
     nw_node_fail(n, "node %d: out of memory counting transfers", n->cfg.id);
+  *unique += fresh;
 }
 
 static void send_data(nw_node *n, nw_space_state *s, fetch_req q, const nw_region *part) {

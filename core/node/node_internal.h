@@ -14,6 +14,7 @@
 #include "node.h"
 #include "reduce.h"
 #include "region.h"
+#include "tally.h"
 #include "trace.h"
 #include "wire.h"
 #include "workgroup.h"
@@ -36,8 +37,8 @@ typedef struct nw_space_state {
   nw_region inflight;  /* requested, not yet arrived */
   /* Every byte that ever arrived here in a fetch's reply, and every byte this node ever sent
    * in one: for nw_stats.bytes_received_unique and bytes_served_unique only (no decision reads
-   * them). */
-  nw_region received, served;
+   * them). A tally, not a region: see tally.h. */
+  nw_tally received, served;
   /* Starts and ends here of tasks that write this space, and driver writes to it (each moves
    * it on by one). Every node sees each task start and end and each driver write, so the count
    * agrees between nodes for a given state of the bytes. A fetch carries the requester's version
