@@ -55,7 +55,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   *s = (nw_space_state){
       .id = id, .size = size, .pitch = pitch, .master = master, .creator = creator};
   nw_region_init(&s->owned, pitch);
-  nw_region_init(&s->resident, pitch);
+  nw_chunked_init(&s->resident, pitch);
   nw_region_init(&s->inflight, pitch);
   nw_tally_init(&s->received, pitch);
   nw_tally_init(&s->served, pitch);
@@ -72,13 +72,13 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   }
   if (ok && creator == n->cfg.id)
     ok = nw_region_add_range(&s->owned, 0, size) == NW_OK &&
-         nw_region_add_range(&s->resident, 0, size) == NW_OK;
+         nw_chunked_add_range(&s->resident, 0, size) == NW_OK;
   if (ok && master == n->cfg.id)
     ok = nw_directory_create(n->cfg.nodes, pitch, size, creator, &s->dir) == NW_OK;
   if (!ok) {
     nw_directory_free(s->dir);
     nw_region_free(&s->owned);
-    nw_region_free(&s->resident);
+    nw_chunked_free(&s->resident);
     nw_region_free(&s->inflight);
     nw_tally_free(&s->received);
     nw_tally_free(&s->served);
@@ -94,7 +94,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
 }
 
 int nw_space_has(const nw_space_state *s, const nw_region *need) {
-  return nw_region_contains(&s->resident, need);
+  return nw_chunked_contains(&s->resident, need);
 }
 
 static void write_descriptor(nw_writer *w, const nw_space_state *s) {
@@ -190,7 +190,7 @@ void nw_space_free_all(nw_node *n) {
     n->spaces = s->next;
     nw_directory_free(s->dir);
     nw_region_free(&s->owned);
-    nw_region_free(&s->resident);
+    nw_chunked_free(&s->resident);
     nw_region_free(&s->inflight);
     nw_tally_free(&s->received);
     nw_tally_free(&s->served);
@@ -313,7 +313,7 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
   nw_region missing;
   nw_status st = nw_region_copy(&missing, need);
   if (st == NW_OK)
-    st = nw_region_subtract(&missing, &s->resident);
+    st = nw_chunked_subtract_from(&s->resident, &missing);
   if (st == NW_OK)
     st = nw_region_subtract(&missing, &s->inflight);
   if (st == NW_OK && !nw_region_empty(&missing)) {
@@ -402,7 +402,7 @@ int nw_space_on_data(nw_node *n, int src, nw_reader *r) {
                    &n->stats.bytes_received_unique);
     if (s->asked)
       trace_answered(n, s, src, &got);
-    if (nw_region_add(&s->resident, &got) != NW_OK ||
+    if (nw_chunked_add(&s->resident, &got) != NW_OK ||
         nw_region_subtract(&s->inflight, &got) != NW_OK)
       nw_node_fail(n, "node %d: out of memory recording data", n->cfg.id);
   }
@@ -469,7 +469,7 @@ nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, in
   (*acks)++;
   nw_status st = nw_region_subtract(&s->owned, what);
   if (st == NW_OK)
-    st = nw_region_subtract(&s->resident, what);
+    st = nw_chunked_subtract(&s->resident, what);
   if (st != NW_OK)
     return st;
   if (s->master == n->cfg.id)
@@ -490,7 +490,7 @@ void nw_space_on_place(nw_node *n, int src, nw_reader *r) {
   nw_region got;
   read_region_bytes(n, s, r, &got);
   if (!r->bad &&
-      (nw_region_add(&s->owned, &got) != NW_OK || nw_region_add(&s->resident, &got) != NW_OK))
+      (nw_region_add(&s->owned, &got) != NW_OK || nw_chunked_add(&s->resident, &got) != NW_OK))
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
   nw_region_free(&got);
   if (!r->bad)
@@ -524,7 +524,7 @@ void nw_space_on_place_dir(nw_node *n, int src, nw_reader *r) {
  * queued or running, and starts no task before every node has acknowledged. */
 static void drop_copies(nw_node *n, nw_space_state *s, const nw_region *what) {
   if (nw_region_subtract(&s->owned, what) != NW_OK ||
-      nw_region_subtract(&s->resident, what) != NW_OK)
+      nw_chunked_subtract(&s->resident, what) != NW_OK)
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
   nw_space_new_version(n, s);
 }
@@ -542,7 +542,7 @@ nw_status nw_space_claim(nw_node *n, nw_space_state *s, const nw_region *what, i
     nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
     (*acks)++;
   }
-  if (nw_region_add(&s->owned, what) != NW_OK || nw_region_add(&s->resident, what) != NW_OK)
+  if (nw_region_add(&s->owned, what) != NW_OK || nw_chunked_add(&s->resident, what) != NW_OK)
     st = NW_ERR_NOMEM;
   nw_space_new_version(n, s);
   if (st == NW_OK && s->master == n->cfg.id)
@@ -610,7 +610,7 @@ nw_status nw_space_recovered(nw_node *n, nw_space_state *s, uint64_t version, in
   s->shared = 1;
   if (!keep) { /* a rolled-back task wrote it: what this node held may be its results */
     nw_region_clear(&s->owned);
-    nw_region_clear(&s->resident);
+    nw_chunked_clear(&s->resident);
   }
   if (n->cfg.id != 0)
     return NW_OK;
@@ -644,7 +644,7 @@ nw_status nw_space_recovered(nw_node *n, nw_space_state *s, uint64_t version, in
   if (st == NW_OK)
     st = nw_region_add(&s->owned, nw_directory_owned_by(s->dir, 0));
   if (st == NW_OK)
-    st = nw_region_add(&s->resident, &s->owned); /* its other copies stay valid */
+    st = nw_chunked_add(&s->resident, &s->owned); /* its other copies stay valid */
   for (int k = 0; k < nodes && lost; k++)
     nw_region_free(&lost[k]);
   free(lost);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bufpool.h"
+#include "chunked.h"
 #include "directory.h"
 #include "node.h"
 #include "reduce.h"
@@ -33,7 +34,7 @@ typedef struct nw_space_state {
   int master, creator;
   unsigned char *data; /* this node's copy, laid out as the space (functional mode only) */
   nw_region owned;     /* regions this node owns: its part of the ownership directory */
-  nw_region resident;  /* owned + fetched: the temporary ownership directory */
+  nw_chunked resident; /* owned + fetched: the temporary ownership directory (chunked.h) */
   nw_region inflight;  /* requested, not yet arrived */
   /* Every byte that ever arrived here in a fetch's reply, and every byte this node ever sent
    * in one: for nw_stats.bytes_received_unique and bytes_served_unique only (no decision reads

@@ -283,7 +283,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     t->info.space_size[i] = size;
     t->info.space_pitch[i] = pitch;
     nw_region_init(&t->written[i], pitch);
-    if (nw_region_copy(&t->start_resident[i], &s->resident) != NW_OK) {
+    if (nw_chunked_flatten(&s->resident, &t->start_resident[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       nw_task_free(t);
       return;
@@ -405,9 +405,8 @@ static void settle_master(nw_node *n, nw_task_state *t) {
     if (!writes(t->bound[i].access) || s->master != n->cfg.id)
       continue;
     nw_region_free(&s->owned);
-    nw_region_free(&s->resident);
     if (nw_region_copy(&s->owned, nw_directory_owned_by(s->dir, n->cfg.id)) != NW_OK ||
-        nw_region_copy(&s->resident, &s->owned) != NW_OK)
+        nw_chunked_assign(&s->resident, &s->owned) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     nw_space_round_settled(n, s);
   }
@@ -505,9 +504,8 @@ static void publish_writes(nw_node *n, nw_task_state *t) {
     if (!writes(t->bound[i].access))
       continue;
     nw_space_state *s = t->bound[i].space;
-    nw_region_free(&s->resident);
     if (nw_region_add(&s->owned, &t->written[i]) != NW_OK ||
-        nw_region_copy(&s->resident, &s->owned) != NW_OK)
+        nw_chunked_assign(&s->resident, &s->owned) != NW_OK)
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     nw_space_new_version(n, s); /* what arrives for it now is stale: dropped by version */
     int seen = 0;
@@ -589,7 +587,7 @@ void nw_task_on_prev(nw_node *n, int src, nw_reader *r) {
     nw_region lost;
     nw_r_region(r, &lost, s->pitch);
     if (!r->bad && (nw_region_subtract(&s->owned, &lost) != NW_OK ||
-                    nw_region_subtract(&s->resident, &lost) != NW_OK))
+                    nw_chunked_subtract(&s->resident, &lost) != NW_OK))
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     nw_region_free(&lost);
   }

@@ -273,7 +273,7 @@ static void dump_nodes(loop *l) {
       fprintf(stderr, "  space %llu v%llu owned %llu resident %llu inflight %llu\n",
               (unsigned long long)sp->id, (unsigned long long)sp->version,
               (unsigned long long)nw_region_bytes(&sp->owned),
-              (unsigned long long)nw_region_bytes(&sp->resident),
+              (unsigned long long)nw_chunked_bytes(&sp->resident),
               (unsigned long long)nw_region_bytes(&sp->inflight));
   }
 }
