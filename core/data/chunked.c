@@ -148,7 +148,8 @@ static nw_status replace(nw_chunked *s, size_t k0, size_t k1, nw_region *r) {
   }
   for (size_t k = k0; k < k1; k++)
     nw_region_free(&s->c[k]);
-  memmove(s->c + k0 + pieces, s->c + k1, (s->nchunks - k1) * sizeof *s->c);
+  if (s->nchunks > k1) /* s->c may be NULL when nothing moves */
+    memmove(s->c + k0 + pieces, s->c + k1, (s->nchunks - k1) * sizeof *s->c);
   if (pieces > 0) {
     nw_rect *trimmed = first < r->cap ? realloc(r->r, first * sizeof *trimmed) : NULL;
     if (trimmed) { /* giving the rest back cannot fail in a way that matters */

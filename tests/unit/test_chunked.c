@@ -115,7 +115,28 @@ static void run(uint64_t pitch, size_t chunk, int ops) {
   nw_chunked_free(&c);
 }
 
+/* Empty sets on either side, where the chunk array may not exist yet. */
+static void empty_cases(void) {
+  nw_chunked c;
+  nw_region e, one, flat;
+  nw_chunked_init(&c, 8);
+  nw_region_init(&e, 8);
+  nw_region_init(&one, 8);
+  nw_region_add_range(&one, 3, 20);
+  CHECK(nw_chunked_assign(&c, &e) == NW_OK && c.nchunks == 0);
+  CHECK(nw_chunked_add(&c, &e) == NW_OK && nw_chunked_subtract(&c, &one) == NW_OK);
+  CHECK(c.nchunks == 0 && nw_chunked_contains(&c, &e) && !nw_chunked_contains(&c, &one));
+  CHECK(nw_chunked_flatten(&c, &flat) == NW_OK && flat.n == 0);
+  CHECK(nw_chunked_subtract_from(&c, &one) == NW_OK && nw_region_bytes(&one) == 17);
+  CHECK(nw_chunked_add(&c, &one) == NW_OK && nw_chunked_bytes(&c) == 17);
+  CHECK(nw_chunked_assign(&c, &e) == NW_OK && c.nchunks == 0 && nw_chunked_bytes(&c) == 0);
+  nw_region_free(&flat);
+  nw_region_free(&one);
+  nw_chunked_free(&c);
+}
+
 int main(void) {
+  empty_cases();
   uint64_t pitches[] = {1, 5, 16, 61};
   size_t chunks[] = {1, 3, 8, 256};
   for (size_t i = 0; i < sizeof pitches / sizeof *pitches; i++)
