@@ -151,7 +151,7 @@ static nw_status replace(nw_chunked *s, size_t k0, size_t k1, nw_region *r) {
   if (s->nchunks > k1) /* s->c may be NULL when nothing moves */
     memmove(s->c + k0 + pieces, s->c + k1, (s->nchunks - k1) * sizeof *s->c);
   if (pieces > 0) {
-    nw_rect *trimmed = first < r->cap ? realloc(r->r, first * sizeof *trimmed) : NULL;
+    nw_rect *trimmed = first < r->cap / 2 ? realloc(r->r, first * sizeof *trimmed) : NULL;
     if (trimmed) { /* giving the rest back cannot fail in a way that matters */
       r->r = trimmed;
       r->cap = first;
@@ -180,7 +180,8 @@ static void reshape(nw_chunked *s, size_t k) {
     s->nchunks--;
     return;
   }
-  if (c->n > 2 * s->chunk) {
+  /* a chunk of one band cannot be cut: cutting would only scan and copy it on every change */
+  if (c->n > 2 * s->chunk && c->r[0].row0 != c->r[c->n - 1].row0) {
     nw_region whole = *c;
     nw_region_init(c, s->pitch); /* replace() frees the chunks it replaces */
     if (replace(s, k, k + 1, &whole) != NW_OK)
