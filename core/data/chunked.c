@@ -111,9 +111,10 @@ static size_t piece_end(const nw_chunked *s, const nw_region *r, size_t i) {
   return e;
 }
 
-/* Replaces the chunks [k0, k1) with r cut into pieces, taking r's array (r is left empty).
- * On failure (out of memory) s and r are unchanged. */
-static nw_status replace(nw_chunked *s, size_t k0, size_t k1, nw_region *r) {
+/* Replaces the chunks [k0, k1) with copies of r's pieces. r may be (a copy of the struct of)
+ * one of the chunks replaced: its pieces are copied before those chunks are freed. On failure
+ * (out of memory) s is unchanged. */
+static nw_status replace(nw_chunked *s, size_t k0, size_t k1, const nw_region *r) {
   size_t pieces = 0;
   for (size_t i = 0; i < r->n; i = piece_end(s, r, i))
     pieces++;
@@ -128,43 +129,30 @@ static nw_status replace(nw_chunked *s, size_t k0, size_t k1, nw_region *r) {
     s->c = c;
     s->cap = cap;
   }
-  /* the first piece keeps r's array; the others are copied out of it first */
-  nw_region *rest = pieces > 1 ? calloc(pieces - 1, sizeof *rest) : NULL;
-  if (pieces > 1 && !rest)
+  nw_region *made = pieces ? calloc(pieces, sizeof *made) : NULL;
+  if (pieces && !made)
     return NW_ERR_NOMEM;
-  size_t first = pieces ? piece_end(s, r, 0) : 0, m = 0;
-  for (size_t i = first; i < r->n; i = piece_end(s, r, i), m++) {
+  size_t m = 0;
+  for (size_t i = 0; i < r->n; i = piece_end(s, r, i), m++) {
     size_t e = piece_end(s, r, i);
-    nw_region_init(&rest[m], s->pitch);
-    rest[m].r = malloc((e - i) * sizeof *rest[m].r);
-    if (!rest[m].r) {
+    nw_region_init(&made[m], s->pitch);
+    made[m].r = malloc((e - i) * sizeof *made[m].r);
+    if (!made[m].r) {
       for (size_t j = 0; j < m; j++)
-        nw_region_free(&rest[j]);
-      free(rest);
+        nw_region_free(&made[j]);
+      free(made);
       return NW_ERR_NOMEM;
     }
-    memcpy(rest[m].r, r->r + i, (e - i) * sizeof *r->r);
-    rest[m].n = rest[m].cap = e - i;
+    memcpy(made[m].r, r->r + i, (e - i) * sizeof *r->r);
+    made[m].n = made[m].cap = e - i;
   }
   for (size_t k = k0; k < k1; k++)
     nw_region_free(&s->c[k]);
   if (s->nchunks > k1) /* s->c may be NULL when nothing moves */
     memmove(s->c + k0 + pieces, s->c + k1, (s->nchunks - k1) * sizeof *s->c);
-  if (pieces > 0) {
-    nw_rect *trimmed = first < r->cap / 2 ? realloc(r->r, first * sizeof *trimmed) : NULL;
-    if (trimmed) { /* giving the rest back cannot fail in a way that matters */
-      r->r = trimmed;
-      r->cap = first;
-    }
-    r->n = first;
-    s->c[k0] = *r;
-    for (size_t j = 0; j < m; j++)
-      s->c[k0 + 1 + j] = rest[j];
-  } else {
-    nw_region_free(r);
-  }
-  free(rest);
-  nw_region_init(r, s->pitch);
+  if (pieces)
+    memcpy(s->c + k0, made, pieces * sizeof *made);
+  free(made);
   s->nchunks = want;
   return NW_OK;
 }
@@ -182,10 +170,8 @@ static void reshape(nw_chunked *s, size_t k) {
   }
   /* a chunk of one band cannot be cut: cutting would only scan and copy it on every change */
   if (c->n > 2 * s->chunk && c->r[0].row0 != c->r[c->n - 1].row0) {
-    nw_region whole = *c;
-    nw_region_init(c, s->pitch); /* replace() frees the chunks it replaces */
-    if (replace(s, k, k + 1, &whole) != NW_OK)
-      s->c[k] = whole;
+    nw_region whole = *c; /* replace() may move the chunk array */
+    replace(s, k, k + 1, &whole);
     return;
   }
   if (c->n < s->chunk / 4 && k + 1 < s->nchunks && c->n + s->c[k + 1].n <= 2 * s->chunk) {
@@ -222,7 +208,7 @@ static nw_status apply(nw_chunked *s, int add, const nw_region *o) {
     st = add ? nw_region_add(&t, o) : nw_region_subtract(&t, o);
   if (st == NW_OK)
     st = replace(s, k0, k1, &t);
-  nw_region_free(&t); /* empty when replace() took it */
+  nw_region_free(&t);
   return st;
 }
 
@@ -245,13 +231,7 @@ nw_status nw_chunked_add_range(nw_chunked *s, uint64_t lo, uint64_t hi) {
 }
 
 nw_status nw_chunked_assign(nw_chunked *s, const nw_region *r) {
-  nw_region t;
-  nw_status st = nw_region_copy(&t, r);
-  if (st != NW_OK)
-    return st;
-  st = replace(s, 0, s->nchunks, &t);
-  nw_region_free(&t);
-  return st;
+  return replace(s, 0, s->nchunks, r);
 }
 
 int nw_chunked_contains(const nw_chunked *s, const nw_region *b) {
