@@ -2,12 +2,15 @@
  * issue 9: a space one row wide (pitch = size) fragmented by N short ranges, and a matmul's
  * 65536-row column of blocks (a few big rectangles). Prints rectangles per second for each
  * step, best of REPS runs; it never fails. The old pairwise code cannot be timed beside the
- * new in one binary; its one-row figure came from the issue (N = 200000 took hours). */
+ * new in one binary; its one-row figure came from the issue (N = 200000 took hours). Last, a
+ * node's resident bytes under a scattered placement (EXPERIMENTS.md section 45): a plain region
+ * against the chunked set (core/data/chunked.h), interleaved, with their ratio. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "chunked.h"
 #include "region.h"
 
 static double now(void) {
@@ -236,6 +239,69 @@ static void matmul_like(int reps) {
          "rects left");
 }
 
+/* A node's resident bytes under a scattered placement: half of the 32 x 32-float blocks of a
+ * square float matrix with `side` columns, in random order, each added and then checked in one
+ * call each (as a fetch's arrival and a subtask's readiness test do); side 0: scattered ranges
+ * in a space one row wide, where a chunked set is one band and cannot be cut. Into a plain
+ * region or a chunked set; returns the seconds, and the rectangles held (0 if a check failed). */
+static double fill(int chunked, uint64_t side, const uint64_t *slots, size_t n, size_t *rects) {
+  const uint64_t pitch = side ? side * 4 : ROW, bw = 32 * 4, across = side / 32;
+  nw_region flat, piece;
+  nw_chunked ch;
+  nw_region_init(&flat, pitch);
+  nw_chunked_init(&ch, pitch);
+  int all_in = 1;
+  double t0 = now();
+  for (size_t i = 0; i < n; i++) {
+    nw_region_init(&piece, pitch);
+    if (!side) {
+      must(nw_region_add_range(&piece, 8 * slots[i], 8 * slots[i] + 3));
+    } else {
+      uint64_t row = slots[i] / across * 32, col = slots[i] % across * bw;
+      must(nw_region_add_rect(&piece, (nw_rect){row, row + 32, col, col + bw}));
+    }
+    must(chunked ? nw_chunked_add(&ch, &piece) : nw_region_add(&flat, &piece));
+    all_in &= chunked ? nw_chunked_contains(&ch, &piece) : nw_region_contains(&flat, &piece);
+    nw_region_free(&piece);
+  }
+  double t = now() - t0;
+  *rects = all_in ? (chunked ? nw_chunked_rects(&ch) : flat.n) : 0;
+  nw_region_free(&flat);
+  nw_chunked_free(&ch);
+  return t;
+}
+
+/* fill() into both, interleaved (plain, chunked, plain, ...), best of reps, and the ratio. */
+static void chunked_vs_flat(int reps) {
+  const uint64_t sides[] = {8192, 16384, 0};
+  uint64_t *slots = malloc(512 * 512 * sizeof *slots);
+  if (!slots)
+    exit(1);
+  for (int k = 0; k < 3; k++) {
+    size_t all = sides[k] ? (size_t)(sides[k] / 32 * (sides[k] / 32)) : 60000;
+    for (size_t i = 0; i < all; i++)
+      slots[i] = i;
+    shuffle(slots, all);
+    size_t n = sides[k] ? all / 2 : all;
+    double best[2] = {1e30, 1e30};
+    size_t rects[2];
+    for (int r = 0; r < reps; r++)
+      for (int c = 0; c < 2; c++) {
+        double t = fill(c, sides[k], slots, n, &rects[c]);
+        best[c] = t < best[c] ? t : best[c];
+      }
+    char what[96];
+    if (sides[k])
+      snprintf(what, sizeof what, "resident: %llu^2 floats, %zu scattered 32x32 blocks",
+               (unsigned long long)sides[k], n);
+    else
+      snprintf(what, sizeof what, "resident: one row, %zu scattered ranges", n);
+    printf("%-58s plain %.3f s, chunked %.3f s, plain/chunked %.2f (rects %zu, %zu)\n", what,
+           best[0], best[1], best[0] / best[1], rects[0], rects[1]);
+  }
+  free(slots);
+}
+
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 200000;
   int reps = argc > 2 ? atoi(argv[2]) : 3;
@@ -245,5 +311,6 @@ int main(int argc, char **argv) {
   }
   one_row((size_t)n, reps);
   matmul_like(reps);
+  chunked_vs_flat(reps);
   return 0;
 }
