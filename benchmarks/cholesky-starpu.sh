@@ -54,8 +54,10 @@ if [ "$run_narwhal" = 1 ]; then
   # The apps are listed in `run --help` ("application to run (matmul, ...)"). The help is read
   # whole first: grep -q leaving early would fail the pipe under pipefail.
   help=$("$nw" run --help 2>&1 || true)
-  if ! grep -E -- 'application to run \(' <<<"$help" | grep -qw cholesky; then
-    echo "cholesky-starpu.sh: $nw has no cholesky app yet: no Narwhal side (ONLY=starpu: StarPU's)" >&2
+  apps=$(grep -E -- 'application to run \(' <<<"$help" || true)
+  if ! grep -qw cholesky <<<"$apps"; then
+    echo "cholesky-starpu.sh: $nw has no cholesky app yet: no Narwhal side" \
+      "(ONLY=starpu: StarPU's alone)" >&2
     exit 1
   fi
 fi
@@ -82,16 +84,27 @@ gflops() { if [[ $1 == n/a* ]]; then echo "$1"; else echo "$1 GFlop/s"; fi; }
 # and starpu_cholesky pins OpenBLAS to one thread too.
 cores=$(nproc)
 
+# The runtimes' own words for a kernel without enough history: StarPU's dmda then forces its
+# calibration, StarPU also flushes a model whose new samples stray more than 50% from it
+# (STARPU_HISTORY_MAX_ERROR: load from elsewhere on this VM does that), and Narwhal's dmda says
+# it calibrates. A timed run that says so is counted (and printed at the end): its scheduler
+# decided without the model.
+starpu_uncalibrated='not calibrated enough|flushing the performance model'
+narwhal_uncalibrated='has no performance model'
+log=$STARPU_HOME/stderr
+
 # One StarPU run: prints its GFlop/s; fails the script on a wrong result (the driver checks
 # every factorisation). Its residual goes to a file: the caller runs it in a subshell.
 # WARM 0: the timed factorisation is the process's first; 1: after an untimed one.
 starpu_once() { # WARM
   local out rc=0
-  out=$(STARPU_SCHED=dmda STARPU_NCPU=$cores "$sp" "$n" "$block" 1 "$1") || rc=$?
+  out=$(STARPU_SCHED=dmda STARPU_NCPU=$cores "$sp" "$n" "$block" 1 "$1" 2>"$log") || rc=$?
+  cat "$log" >&2
   if [ "$rc" -ne 0 ]; then
     echo "cholesky-starpu.sh: starpu_cholesky failed (exit $rc)" >&2
     exit 1
   fi
+  ! grep -qE "$starpu_uncalibrated" "$log" || echo "starpu-$1" >>"$STARPU_HOME/uncalibrated"
   local workers=${out#*cpu_workers=}
   workers=${workers%% *}
   # Debian's StarPU caps its CPU workers (STARPU_MAXCPUS): say so if it ran fewer.
@@ -106,8 +119,9 @@ starpu_once() { # WARM
 narwhal_model=$STARPU_HOME/narwhal-model.json
 narwhal_once() { # [EXTRA OPTIONS]
   mpirun -np 1 --bind-to none "$nw" run --backend real --app cholesky --n "$n" --block "$block" \
-    --devices cpu --sched dmda --perfmodel "$narwhal_model" "$@" --json |
+    --devices cpu --sched dmda --perfmodel "$narwhal_model" "$@" --json 2>"$log" |
     sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p'
+  cat "$log" >&2
 }
 
 echo "== cholesky n=$n block=$block, StarPU $(pkg-config --modversion starpu-1.3 2>/dev/null ||
@@ -115,23 +129,52 @@ echo "== cholesky n=$n block=$block, StarPU $(pkg-config --modversion starpu-1.3
 
 # dmda needs every kernel's history before its decisions mean anything: both StarPU and
 # Narwhal (NW_PERFMODEL_MIN_SAMPLES) want 10 samples per model, and one factorisation has only
-# N/BLOCK POTRFs, the fewest of the four kernels: one calibrating factorisation leaves POTRF
-# uncalibrated below 10 tiles per side. Both get as many calibrating factorisations, one more
-# than the 10 samples need: StarPU's in one process (the untimed one and REPS), Narwhal's one
-# run each, its model file accumulating.
+# N/BLOCK POTRFs, the fewest of the four kernels: below 10 tiles per side one calibrating
+# factorisation is not enough. Each side calibrates until a calibrating pass finds every model
+# calibrated from its start (no message above), at most 5 passes: StarPU's a process of
+# calib_runs factorisations (the untimed one and REPS), Narwhal's one run, its model file
+# accumulating. A side still uncalibrated after that says so, and its timed runs are counted.
 tiles=$((n / block))
 calib_runs=$(((10 + tiles - 1) / tiles + 1))
 if [ "$run_starpu" = 1 ]; then
-  STARPU_CALIBRATE=1 STARPU_SCHED=dmda STARPU_NCPU=$cores \
-    "$sp" "$n" "$block" $((calib_runs - 1)) 1 >/dev/null
+  calibrated=0
+  for _ in 1 2 3 4 5; do
+    rc=0
+    STARPU_CALIBRATE=1 STARPU_SCHED=dmda STARPU_NCPU=$cores \
+      "$sp" "$n" "$block" $((calib_runs - 1)) 1 >/dev/null 2>"$log" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      cat "$log" >&2
+      echo "cholesky-starpu.sh: StarPU's calibration run failed (exit $rc)" >&2
+      exit 1
+    fi
+    if ! grep -qE "$starpu_uncalibrated" "$log"; then
+      calibrated=1
+      break
+    fi
+  done
+  [ "$calibrated" = 1 ] ||
+    echo "cholesky-starpu.sh: StarPU's models still uncalibrated after 5 passes" >&2
 fi
 if [ "$run_narwhal" = 1 ]; then
   rm -f "$narwhal_model"
-  for _ in $(seq "$calib_runs"); do
+  calibrated=0
+  for _ in $(seq $((calib_runs + 3))); do
+    rc=0
     mpirun -np 1 --bind-to none "$nw" run --backend real --app cholesky --n "$n" \
       --block "$block" --devices cpu --sched dmda --perfmodel "$narwhal_model" --calibrate on \
-      --json >/dev/null
+      --json >/dev/null 2>"$log" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+      cat "$log" >&2
+      echo "cholesky-starpu.sh: Narwhal's calibration run failed (exit $rc)" >&2
+      exit 1
+    fi
+    if ! grep -q "$narwhal_uncalibrated" "$log"; then
+      calibrated=1
+      break
+    fi
   done
+  [ "$calibrated" = 1 ] ||
+    echo "cholesky-starpu.sh: Narwhal's model still uncalibrated after $((calib_runs + 3)) runs" >&2
 fi
 
 sd=() sw=() nd=()
@@ -151,6 +194,7 @@ for _ in $(seq "$reps"); do
       echo "cholesky-starpu.sh: narwhal printed no gflops" >&2
       exit 1
     fi
+    ! grep -q "$narwhal_uncalibrated" "$log" || echo narwhal >>"$STARPU_HOME/uncalibrated"
     nd+=("$v")
   fi
 done
@@ -168,5 +212,9 @@ printf 'starpu-dmda after an untimed factorisation (steady state, not in the rat
 v="n/a"
 [[ $m == n/a* || $d == n/a* ]] || v=$(ratio "$m" "$d")
 echo "narwhal-dmda/starpu-dmda: $v"
+count() { if [ -f "$STARPU_HOME/uncalibrated" ]; then grep -cx "$1" "$_" || true; else echo 0; fi; }
+printf 'timed runs whose scheduler lacked a model (of %s each): starpu-dmda %s, steady state %s, ' \
+  "$reps" "$(count starpu-0)" "$(count starpu-1)"
+printf 'narwhal-dmda %s\n' "$(count narwhal)"
 model=$(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
 echo "machine: ${model:-unknown CPU}, $cores cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
