@@ -138,6 +138,7 @@ echo "== cholesky n=$n block=$block, StarPU $(pkg-config --modversion starpu-1.3
 # accumulating. A side still uncalibrated after that says so, and its timed runs are counted.
 tiles=$((n / block))
 calib_runs=$(((10 + tiles - 1) / tiles + 1))
+starpu_passes=n/a narwhal_passes=n/a
 if [ "$run_starpu" = 1 ]; then
   calibrated=0
   for pass in 1 2 3 4 5; do
@@ -149,6 +150,7 @@ if [ "$run_starpu" = 1 ]; then
       echo "cholesky-starpu.sh: StarPU's calibration run failed (exit $rc)" >&2
       exit 1
     fi
+    starpu_passes=$pass
     if [ "$pass" -gt 1 ] && ! grep -qE "$starpu_uncalibrated" "$log"; then
       calibrated=1
       break
@@ -160,7 +162,8 @@ fi
 if [ "$run_narwhal" = 1 ]; then
   rm -f "$narwhal_model"
   calibrated=0
-  for _ in $(seq $((calib_runs + 3))); do
+  for pass in $(seq $((calib_runs + 3))); do
+    narwhal_passes=$pass
     rc=0
     mpirun -np 1 --bind-to none "$nw" run --backend real --app cholesky --n "$n" \
       --block "$block" --devices cpu --sched dmda --perfmodel "$narwhal_model" --calibrate on \
@@ -217,6 +220,7 @@ echo "narwhal-dmda/starpu-dmda: $v"
 count() { if [ -f "$STARPU_HOME/uncalibrated" ]; then grep -cx "$1" "$_" || true; else echo 0; fi; }
 printf 'timed runs whose scheduler lacked a model (of %s each): starpu-dmda %s, steady state %s, ' \
   "$reps" "$(count starpu-0)" "$(count starpu-1)"
-printf 'narwhal-dmda %s\n' "$(count narwhal)"
+printf 'narwhal-dmda %s; calibration passes: starpu %s (%s factorisations each), narwhal %s\n' \
+  "$(count narwhal)" "$starpu_passes" "$calib_runs" "$narwhal_passes"
 model=$(lscpu | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)
 echo "machine: ${model:-unknown CPU}, $cores cores; $(date -u '+%Y-%m-%d %H:%M UTC')"
