@@ -51,9 +51,9 @@
 /* The checks' bounds. On this input (N on the diagonal, off-diagonal elements below 1) the
  * diagonal dominates ||A||_F, about N^1.5, while all the Schur updates together are small:
  * measured with dmda, a right factorisation has ||A - L L^T||_F / ||A||_F = 0.9e-7 (N = 1024),
- * 1.0e-7 (2048) and 1.3e-7 (4096), about 2 float epsilons (6e-8) and slowly growing, but
+ * 1.0e-7 (2048) and 1.3e-7 (4096), about 2 float unit roundoffs (u = 6e-8), growing slowly; but
  * leaving out every GEMM task gives only 1.5e-4, 7.6e-5 and 3.8e-5, and losing one GEMM's
- * tile update 2e-5 to 2e-6. Hence a bound of 1e-6 (16 epsilons) rather than the usual 1e-4,
+ * tile update 2e-5 to 2e-6. Hence a bound of 1e-6 (17 u) rather than the usual 1e-4,
  * and a second residual over the off-diagonal elements, which the diagonal does not swamp: a
  * right factorisation measures 0.7e-7 to 0.9e-7 there, one lost tile update 1e-3 to 2e-4. */
 #define RESIDUAL_BOUND 1e-6
@@ -232,8 +232,9 @@ static int parse_arg(const char *name, const char *text, long max, long *out) {
  *   POTRF(k): 2T - 2k,  TRSM(k,i): 2T - 2k - i,  SYRK(k,i): 2T - 2k - i,
  *   GEMM(k,i,j): 2T - 2k - i - j.
  * The earlier the step and the nearer its tiles to the panel, the higher. The values lie in
- * [2 - 2T, 2T] (the last steps' GEMMs go below zero), which main() makes the scheduler's range;
- * clamped into the scheduler's own should the environment have set a narrower one. */
+ * [2 - 2T, 2T] (the last steps' TRSMs, SYRKs and GEMMs go below zero), which main() makes the
+ * scheduler's range; clamped into the scheduler's own should the environment have set a narrower
+ * one. */
 static int prio_min, prio_max;
 static int priority(unsigned t, unsigned k, unsigned i, unsigned j) {
   int p = 2 * (int)t - 2 * (int)k - (int)i - (int)j;
