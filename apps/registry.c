@@ -5,6 +5,7 @@
 #include "adder/adder.h"
 #include "bag/bag.h"
 #include "chain/chain.h"
+#include "cholesky/cholesky.h"
 #include "cmeans/cmeans.h"
 #include "conv2d/conv2d.h"
 #include "fft2d/fft2d.h"
@@ -17,11 +18,23 @@
 #include "randprog/randprog.h"
 #include "taskbench/taskbench.h"
 
-static const nw_app *const apps[] = {
-    &nw_matmul_app,   &nw_conv2d_app,    &nw_randprog_app, &nw_chain_app,
-    &nw_chain_rw_app, &nw_taskbench_app, &nw_pagerank_app, &nw_lu_app,
-    &nw_fft2d_app,    &nw_gemv_app,      &nw_cmeans_app,   &nw_molecular2d_app,
-    &nw_adder_app,    &nw_mdlite_app,    &nw_bag_app,      NULL};
+static const nw_app *const apps[] = {&nw_matmul_app,
+                                     &nw_conv2d_app,
+                                     &nw_randprog_app,
+                                     &nw_chain_app,
+                                     &nw_chain_rw_app,
+                                     &nw_taskbench_app,
+                                     &nw_pagerank_app,
+                                     &nw_lu_app,
+                                     &nw_fft2d_app,
+                                     &nw_gemv_app,
+                                     &nw_cmeans_app,
+                                     &nw_molecular2d_app,
+                                     &nw_adder_app,
+                                     &nw_mdlite_app,
+                                     &nw_bag_app,
+                                     &nw_cholesky_app,
+                                     NULL};
 
 void nw_app_names(char *buf, size_t len) {
   size_t at = 0;
