@@ -41,14 +41,15 @@ static const opt_def defs[] = {
     {"n",
      T_U64,
      {0},
-     "problem size (matmul, lu, fft2d: matrix dimension; conv2d: image side; chain, taskbench: "
-     "steps; pagerank: pages; gemv: rows; cmeans: points; molecular2d: particles)"},
+     "problem size (matmul, lu, fft2d, cholesky: matrix dimension; conv2d: image side; chain, "
+     "taskbench: steps; pagerank: pages; gemv: rows; cmeans: points; molecular2d: particles)"},
     {"block",
      T_U64,
      {0},
      "subtask granularity (matmul, lu: block dimension; conv2d: tile side; chain: subtasks; "
      "taskbench: width; pagerank: pages per subtask; fft2d: rows, then columns, per subtask; "
-     "gemv: rows per subtask; cmeans: points per subtask; molecular2d: particles per cell)"},
+     "gemv: rows per subtask; cmeans: points per subtask; molecular2d: particles per cell; "
+     "cholesky: tile side)"},
     {"data", T_CHOICE, {"functional", "phantom"}, "real bytes and kernels, or sizes only (sim)"},
     {"seed", T_U64, {0}, "seed of the input data and of the scheduler's random choices"},
     {"verify", T_BOOL, {0}, "compare with a single-process reference (functional only)"},
