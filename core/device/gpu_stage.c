@@ -176,7 +176,8 @@ static int all_valid(const nw_prepared *p, int nspaces) {
   return 1;
 }
 
-int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p) {
+  nw_task_state *t = p->task;
   if (p->gpu_stage == GPU_ON_DEVICE)
     return 1;
   int ns = slots(t, p);
@@ -248,7 +249,7 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
         return 0;
       }
       nw_cache_flush(c);
-      return nw_gpu_stage_in(n, t, d, p);
+      return nw_gpu_stage_in(n, d, p);
     }
   }
   n->stats.cache_hits += c->stats.hits - hits;
@@ -270,7 +271,7 @@ int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     start_copy(n, d, p->entry[i], 1, host, s->pitch, NULL, 0, 0);
   }
   p->gpu_stage = GPU_COPYING;
-  return nw_gpu_stage_in(n, t, d, p);
+  return nw_gpu_stage_in(n, d, p);
 }
 
 void nw_gpu_exec_views(nw_node *n, nw_exec *e) {
@@ -301,25 +302,22 @@ void nw_gpu_exec_views(nw_node *n, nw_exec *e) {
  * from the top of an event's handling (never while a caller holds a prepared subtask it is
  * about to free), since it may stage any of them. */
 void nw_gpu_retry(nw_node *n, int g) {
-  for (nw_task_state *t = n->tasks; t; t = t->next) {
-    if (t->finishing)
+  for (int d = 0; d < n->cfg.devices; d++) {
+    if (!nw_dev_is_gpu(n, d) || n->cfg.device_gpu[d] != g)
       continue;
-    for (int d = 0; d < n->cfg.devices; d++) {
-      if (!nw_dev_is_gpu(n, d) || n->cfg.device_gpu[d] != g)
-        continue;
-      nw_device_slot *s = &t->dev[d];
-      if (s->next && !s->next->waiting && s->next->gpu_stage != GPU_ON_DEVICE && s->current &&
-          s->current->gpu_stage == GPU_ON_DEVICE)
-        nw_gpu_stage_in(n, t, d, s->next);
-      if (s->state == DEV_WAITING && s->current && !s->current->waiting)
-        nw_pipeline_advance(n, t, d);
-    }
+    nw_device *v = &n->dev[d];
+    if (v->next && !v->next->waiting && v->next->gpu_stage != GPU_ON_DEVICE && v->current &&
+        v->current->gpu_stage == GPU_ON_DEVICE)
+      nw_gpu_stage_in(n, d, v->next);
+    if (v->state == DEV_WAITING && v->current && !v->current->waiting)
+      nw_pipeline_advance(n, d);
   }
 }
 
-void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int publish) {
+void nw_gpu_unstage(nw_node *n, int d, nw_prepared *p, int publish) {
   if (!p || p->gpu_stage == GPU_UNSTAGED || !nw_dev_is_gpu(n, d))
     return;
+  nw_task_state *t = p->task;
   int g = n->cfg.device_gpu[d];
   nw_gpu_cache *c = &n->gpu[g].cache;
   for (int i = 0; i < slots(t, p); i++) {

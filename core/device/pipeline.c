@@ -15,60 +15,10 @@
 #include "policy.h"
 #include "viewcheck.h"
 
-uint64_t nw_pipeline_queued(const nw_device_slot *s) {
-  uint64_t q = 0;
-  for (size_t i = s->qhead; i < s->qn; i++)
-    q += s->queue[i].last - s->queue[i].first;
-  return q;
-}
-
-nw_status nw_pipeline_append(nw_device_slot *s, nw_range r) {
-  if (r.first >= r.last)
-    return NW_OK;
-  if (s->qhead == s->qn)
-    s->qhead = s->qn = 0;
-  if (s->qn == s->qcap) {
-    size_t cap = s->qcap ? 2 * s->qcap : 4;
-    nw_range *q = realloc(s->queue, cap * sizeof *q);
-    if (!q)
-      return NW_ERR_NOMEM;
-    s->queue = q;
-    s->qcap = cap;
-  }
-  s->queue[s->qn++] = r;
-  return NW_OK;
-}
-
-/* Takes up to `want` subtasks from the tail of the queue (UNICORN-NOTES: "stealing takes
- * subtasks from the tail of the victim's range"), from its last range only, so what is
- * stolen stays contiguous. */
-uint64_t nw_pipeline_take_tail(nw_device_slot *s, uint64_t want, nw_range *out) {
-  if (s->qhead == s->qn || want == 0)
-    return 0;
-  nw_range *last = &s->queue[s->qn - 1];
-  uint64_t have = last->last - last->first;
-  uint64_t take = want < have ? want : have;
-  out->last = last->last;
-  out->first = last->last - take;
-  last->last -= take;
-  if (last->first == last->last)
-    s->qn--;
-  return take;
-}
-
-static int pop_front(nw_device_slot *s, uint64_t *id) {
-  if (s->qhead == s->qn)
-    return 0;
-  nw_range *r = &s->queue[s->qhead];
-  *id = r->first++;
-  if (r->first == r->last)
-    s->qhead++;
-  return 1;
-}
-
-/* The device's next subtask, in the policy's order (FIFO unless it says otherwise). */
-static int pop_next(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
-  return n->policy->pop ? n->policy->pop(n, t, d, id) : pop_front(&t->dev[d], id);
+/* The device's next subtask, of any task, in the policy's order (the queue's unless it says
+ * otherwise). */
+static int pop_next(nw_node *n, int d, nw_task_state **t, uint64_t *id) {
+  return n->policy->pop ? n->policy->pop(n, d, t, id) : nw_queue_pop(n, d, t, id);
 }
 
 double nw_pipeline_rate(const nw_device_slot *s) {
@@ -86,7 +36,8 @@ void nw_prepared_free(nw_prepared *p, int nspaces) {
   free(p);
 }
 
-static int reads_resident(nw_task_state *t, nw_prepared *p) {
+static int reads_resident(nw_prepared *p) {
+  nw_task_state *t = p->task;
   for (int i = 0; i < t->info.nspaces; i++)
     if (!nw_region_empty(&p->read[i]) && !nw_space_has(t->bound[i].space, &p->read[i]))
       return 0;
@@ -95,7 +46,8 @@ static int reads_resident(nw_task_state *t, nw_prepared *p) {
 
 /* Records how long the device's current subtask waited for its data: since its request (for
  * multi-assign estimates), and since it became current (the device's stall, demand_wait_s). */
-static void note_ready(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
+static void note_ready(nw_node *n, int d, nw_prepared *p) {
+  nw_task_state *t = p->task;
   nw_device_slot *slot = &t->dev[d];
   double now = n->be.ops->now(n->be.be);
   double wait = now - p->prepared_s, stall = now - p->current_s;
@@ -131,6 +83,7 @@ nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t s
   nw_fetch_class cls = prefetch && n->cfg.sched.prefetch_priority == NW_PREFETCH_LOW
                            ? NW_FETCH_PREFETCH
                            : NW_FETCH_DEMAND;
+  p->task = t;
   p->subtask = subtask;
   p->prepared_s = p->current_s = n->be.ops->now(n->be.be);
   p->copy_node = p->origin_node = -1;
@@ -152,7 +105,7 @@ nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t s
     nw_prepared_free(p, t->info.nspaces);
     return NULL;
   }
-  p->waiting = !reads_resident(t, p);
+  p->waiting = !reads_resident(p);
   return p;
 }
 
@@ -263,111 +216,156 @@ nomem:
   return NULL;
 }
 
-static void launch(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *slot = &t->dev[d];
-  nw_exec *e = make_exec(n, t, d, slot->current);
+static void launch(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  nw_task_state *t = v->current->task;
+  nw_exec *e = make_exec(n, t, d, v->current);
   if (!e) {
     nw_node_fail(n, "node %d: out of memory for a subtask's views", n->cfg.id);
     return;
   }
-  slot->state = DEV_EXECUTING;
-  e->started_s = slot->current->started_s = n->be.ops->now(n->be.be);
+  v->state = DEV_EXECUTING;
+  e->started_s = v->current->started_s = n->be.ops->now(n->be.be);
   if (is_work_group(n, d))
     nw_dev_stats(n, d)->workgroup_size = e->items;
-  slot->running = e;
+  v->running = e;
   t->running++;
   n->dev_running[d]++;
   n->be.ops->launch(n->be.be, d, e);
 }
 
-void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *slot = &t->dev[d];
+/* The device's next subtask becomes its current one: the prefetched one, or the queue's next. */
+static int take_current(nw_node *n, int d) { /* 1, 0: nothing to take, -1: failed */
+  nw_device *v = &n->dev[d];
+  nw_task_state *t;
   uint64_t id;
-  if (t->finishing || slot->state == DEV_STEALING || slot->state == DEV_BACKOFF ||
-      slot->state == DEV_RETIRED)
-    return; /* DEV_STEALING: idle, waiting for an answer */
-  if (slot->state != DEV_EXECUTING) {
-    if (!slot->current) {
-      if (slot->next) {
-        slot->current = slot->next;
-        slot->next = NULL;
-        slot->current->current_s = n->be.ops->now(n->be.be); /* the device waits from now */
-        if (!slot->current->waiting) /* pipelining paid: its data came during the last one */
-          nw_dev_stats(n, d)->prefetch_hits++;
-      } else if (pop_next(n, t, d, &id)) {
-        slot->current = nw_pipeline_prepare(n, t, d, id, 0);
-        if (!slot->current)
-          return;
-      } else if (slot->steal_active) { /* the policy asked for work ahead: wait for it */
-        slot->state = DEV_STEALING;
-        return;
-      } else { /* StarPU's pop for an idle worker: the policy finds work, or retires it */
-        slot->state = DEV_IDLE;
-        n->policy->dry(n, t, d);
-        return;
-      }
-    }
-    if (slot->current->waiting) {
-      slot->state = DEV_WAITING;
-      return;
-    }
-    if (slot->current->prepared_s >= 0) {
-      note_ready(n, t, d, slot->current);
-      slot->current->prepared_s = -1; /* counted */
-    }
-    if (nw_dev_is_gpu(n, d) && !nw_gpu_stage_in(n, t, d, slot->current)) {
-      slot->state = DEV_WAITING; /* copies in, or room on the GPU */
-      return;
-    }
-    if (n->dev_running[d] > 0) { /* another task's subtask runs there: nw_pipeline_on_exec_done */
-      slot->state = DEV_WAITING;
-      return;
-    }
-    launch(n, t, d);
+  if (v->next) {
+    v->current = v->next;
+    v->next = NULL;
+    v->current->current_s = n->be.ops->now(n->be.be); /* the device waits from now */
+    if (!v->current->waiting) /* pipelining paid: its data came during the last one */
+      nw_dev_stats(n, d)->prefetch_hits++;
+    return 1;
   }
-  if (n->cfg.sched.pipeline && slot->state == DEV_EXECUTING && !slot->next &&
-      pop_next(n, t, d, &id))
-    slot->next = nw_pipeline_prepare(n, t, d, id, 1);
-  /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
-  if (slot->next && !slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
-    nw_gpu_stage_in(n, t, d, slot->next);
-  if (slot->state == DEV_EXECUTING && n->policy->busy)
-    n->policy->busy(n, t, d);
+  if (!pop_next(n, d, &t, &id))
+    return 0;
+  v->current = nw_pipeline_prepare(n, t, d, id, 0);
+  return v->current ? 1 : -1;
 }
 
-void nw_pipeline_go(nw_node *n, nw_task_state *t) {
-  for (int d = 0; d < n->cfg.devices; d++) {
-    if (nw_dev_is_gpu(n, d)) {
-      t->dev[d].is_gpu = 1;
-      t->dev[d].aggression = 3;
-    } else if (is_work_group(n, d)) { /* k is tuned per task: the search starts afresh */
-      nw_wg_init(&t->dev[d].wg, n->cfg.device_cores[d]);
+void nw_pipeline_advance(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  nw_task_state *t;
+  uint64_t id;
+  if (v->state == DEV_STEALING || v->state == DEV_BACKOFF || v->state == DEV_RETIRED)
+    return; /* idle until its policy gives it work (nw_pipeline_give, nw_pipeline_go) */
+  if (v->state != DEV_EXECUTING) {
+    int took = v->current ? 1 : take_current(n, d);
+    if (took < 0)
+      return;
+    if (took == 0) {
+      if (v->asked) { /* the policy asked for work ahead: wait for it */
+        v->state = DEV_STEALING;
+        return;
+      }
+      v->state = DEV_IDLE; /* StarPU's pop for an idle worker: the policy finds work or not */
+      n->policy->dry(n, d);
+      return;
     }
+    if (v->current->waiting) {
+      v->state = DEV_WAITING;
+      return;
+    }
+    if (v->current->prepared_s >= 0) {
+      note_ready(n, d, v->current);
+      v->current->prepared_s = -1; /* counted */
+    }
+    if (nw_dev_is_gpu(n, d) && !nw_gpu_stage_in(n, d, v->current)) {
+      v->state = DEV_WAITING; /* copies in, or room on the GPU */
+      return;
+    }
+    if (n->dev_running[d] > 0) { /* a losing copy still computes there: nw_pipeline_on_exec_done */
+      v->state = DEV_WAITING;
+      return;
+    }
+    launch(n, d);
   }
+  if (n->cfg.sched.pipeline && v->state == DEV_EXECUTING && !v->next && pop_next(n, d, &t, &id))
+    v->next = nw_pipeline_prepare(n, t, d, id, 1);
+  /* On a GPU the next subtask's copies in overlap this one's kernel (paper 4.3.1, streams). */
+  if (v->next && !v->next->waiting && v->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
+    nw_gpu_stage_in(n, d, v->next);
+  if (v->state == DEV_EXECUTING && n->policy->busy)
+    n->policy->busy(n, d);
+}
+
+nw_status nw_pipeline_init(nw_node *n) {
+  n->dev = calloc((size_t)n->cfg.devices, sizeof *n->dev);
+  return n->dev ? NW_OK : NW_ERR_NOMEM;
+}
+
+static void free_running(nw_exec *e, int nspaces) {
+  nw_viewcheck_drop(e);
+  for (int i = 0; i < nspaces; i++)
+    free(e->write_buf[i]);
+  free(e);
+}
+
+void nw_pipeline_free(nw_node *n) {
+  for (int d = 0; n->dev && d < n->cfg.devices; d++) {
+    nw_device *v = &n->dev[d];
+    nw_queue_free(&v->queue);
+    /* Only when a run ends with the device still busy (its prep is the current subtask). */
+    if (v->running)
+      free_running(v->running, v->running->task->info.nspaces);
+    if (v->current)
+      nw_prepared_free(v->current, v->current->task->info.nspaces);
+    if (v->next)
+      nw_prepared_free(v->next, v->next->task->info.nspaces);
+  }
+  free(n->dev);
+  n->dev = NULL;
+}
+
+void nw_pipeline_task_init(nw_node *n, nw_task_state *t) {
   for (int d = 0; d < n->cfg.devices; d++)
-    nw_pipeline_advance(n, t, d);
+    if (is_work_group(n, d)) /* k is tuned per task: the search starts afresh */
+      nw_wg_init(&t->dev[d].wg, n->cfg.device_cores[d]);
+}
+
+/* Devices with work queued go first: one with none asks its policy at once, and a stealing
+ * policy would take what a later device in the loop was dealt before that device even
+ * started (so every small task used to end up on device 0). */
+void nw_pipeline_go(nw_node *n, nw_task_state *t) {
+  (void)t;
+  for (int pass = 0; pass < 2; pass++)
+    for (int d = 0; d < n->cfg.devices && !n->error[0]; d++) {
+      nw_device *v = &n->dev[d];
+      if ((v->queue.count > 0) != (pass == 0))
+        continue;
+      if (v->state == DEV_RETIRED ||
+          ((v->state == DEV_STEALING || v->state == DEV_BACKOFF) && v->queue.count > 0))
+        v->state = DEV_IDLE;
+      nw_pipeline_advance(n, d);
+    }
 }
 
 void nw_pipeline_data_arrived(nw_node *n) {
-  for (nw_task_state *t = n->tasks; t; t = t->next) {
-    if (t->finishing)
-      continue;
-    for (int d = 0; d < n->cfg.devices; d++) {
-      nw_device_slot *slot = &t->dev[d];
-      if (slot->next && slot->next->waiting) {
-        slot->next->waiting = !reads_resident(t, slot->next);
-        if (!slot->next->waiting && slot->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
-          nw_gpu_stage_in(n, t, d, slot->next);
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device *v = &n->dev[d];
+    if (v->next && v->next->waiting) {
+      v->next->waiting = !reads_resident(v->next);
+      if (!v->next->waiting && v->state == DEV_EXECUTING && nw_dev_is_gpu(n, d))
+        nw_gpu_stage_in(n, d, v->next);
+    }
+    if (v->current && v->current->waiting) {
+      v->current->waiting = !reads_resident(v->current);
+      if (!v->current->waiting) {
+        note_ready(n, d, v->current);
+        v->current->prepared_s = -1;
       }
-      if (slot->current && slot->current->waiting) {
-        slot->current->waiting = !reads_resident(t, slot->current);
-        if (!slot->current->waiting) {
-          note_ready(n, t, d, slot->current);
-          slot->current->prepared_s = -1;
-        }
-        if (!slot->current->waiting && slot->state == DEV_WAITING)
-          nw_pipeline_advance(n, t, d);
-      }
+      if (!v->current->waiting && v->state == DEV_WAITING)
+        nw_pipeline_advance(n, d);
     }
   }
 }
@@ -465,54 +463,39 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   nw_task_subtask_committed(n, t, 1);
 }
 
-/* Device d is free: the oldest task whose subtask there is ready and waits for it goes on. */
-static void device_freed(nw_node *n, int d) {
-  uint64_t after = 0;
-  while (n->dev_running[d] == 0) {
-    nw_task_state *next = NULL;
-    for (nw_task_state *t = n->tasks; t; t = t->next) {
-      const nw_device_slot *s = &t->dev[d];
-      if (!t->finishing && t->id > after && s->state == DEV_WAITING && s->current &&
-          !s->current->waiting && (!next || t->id < next->id))
-        next = t;
-    }
-    if (!next)
-      return;
-    after = next->id;
-    nw_pipeline_advance(n, next, d);
-  }
-}
-
 static void exec_done(nw_node *n, nw_exec *e);
 
 void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e) {
   int d = e->device;
   n->dev_running[d]--;
-  exec_done(n, e); /* may free e's task */
-  device_freed(n, d);
+  exec_done(n, e);                    /* may free e's task */
+  if (n->dev[d].state == DEV_WAITING) /* it may have waited only for the device to be free */
+    nw_pipeline_advance(n, d);
 }
 
 static void exec_done(nw_node *n, nw_exec *e) {
   nw_task_state *t = e->task;
   int d = e->device;
+  nw_device *v = &n->dev[d];
   nw_device_slot *slot = &t->dev[d];
   nw_prepared *p = e->prep;
   double now = n->be.ops->now(n->be.be);
   slot->busy_s += now - e->started_s;
   slot->executed++;
-  slot->running = NULL;
+  if (v->running == e)
+    v->running = NULL;
   nw_device_stats *ds = nw_dev_stats(n, d);
   ds->busy_s += now - e->started_s;
   ds->finish_s = now;
   nw_node_trace(n, NW_TRACE_EXEC, d, t, e->subtask, e->started_s, 0);
   if (is_work_group(n, d)) /* per flop, so that subtasks of other sizes compare fairly */
     nw_wg_observe(&slot->wg, e->items, (now - e->started_s) / (e->flops > 0 ? e->flops : 1.0));
-  if (slot->current == p) {
-    slot->current = NULL;
-    slot->state = DEV_IDLE;
+  if (v->current == p) {
+    v->current = NULL;
+    v->state = DEV_IDLE;
   }
   if (n->policy->executed && !t->aborted) /* a rolled-back task's policy is gone */
-    n->policy->executed(n, t, e);
+    n->policy->executed(n, e);
   int space;
   uint64_t byte;
   if (nw_viewcheck_finish(e, p->write, &space, &byte))
@@ -526,8 +509,7 @@ static void exec_done(nw_node *n, nw_exec *e) {
     return;
   }
   /* The results are on their way out of the GPU; the device goes on meanwhile. */
-  if (!t->finishing)
-    nw_pipeline_advance(n, t, d);
+  nw_pipeline_advance(n, d);
 }
 
 static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
@@ -536,16 +518,15 @@ static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
   if (t->finishing || p->lost) {
     /* Another instance won (paper 4.3.3; counted as cancelled when that was decided). */
     nw_exec_discard(n, e);
-    if (!t->finishing)
-      nw_pipeline_advance(n, t, d);
+    nw_pipeline_advance(n, d);
     nw_task_exec_returned(n, t);
     return;
   }
-  if (n->policy->take_result && n->policy->take_result(n, t, e)) {
-    nw_pipeline_advance(n, t, d); /* the policy decides (a multi-assigned copy) */
+  if (n->policy->take_result && n->policy->take_result(n, e)) {
+    nw_pipeline_advance(n, d); /* the policy decides (a multi-assigned copy) */
     return;
   }
-  nw_pipeline_advance(n, t, d);
+  nw_pipeline_advance(n, d);
   nw_pipeline_commit_result(n, t, e); /* last: may free t */
 }
 
@@ -557,69 +538,103 @@ void nw_pipeline_exec_result(nw_node *n, nw_exec *e) {
   t->running--;
   /* The GPU's entries are let go now; a write-only result this instance commits stays cached. */
   if (gpu_pending)
-    nw_gpu_unstage(n, t, d, p, !t->finishing && !p->lost && p->origin_node < 0);
+    nw_gpu_unstage(n, d, p, !t->finishing && !p->lost && p->origin_node < 0);
   handle_result(n, t, e);
   if (gpu_pending)
     nw_gpu_retry(n, n->cfg.device_gpu[d]); /* the room it held may let others stage */
 }
 
-void nw_pipeline_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
-  nw_gpu_unstage(n, t, d, p, 0);
-  nw_prepared_free(p, t->info.nspaces);
+void nw_pipeline_drop_prepared(nw_node *n, int d, nw_prepared *p) {
+  nw_gpu_unstage(n, d, p, 0);
+  nw_prepared_free(p, p->task->info.nspaces);
 }
 
-void nw_pipeline_task_unstage(nw_node *n, nw_task_state *t) {
-  for (int d = 0; d < t->ndev; d++) {
-    nw_device_slot *s = &t->dev[d];
-    if (s->next)
-      nw_gpu_unstage(n, t, d, s->next, 0);
-    if (s->current && !(s->running && s->running->prep == s->current))
-      nw_gpu_unstage(n, t, d, s->current, 0);
+void nw_pipeline_task_forget(nw_node *n, nw_task_state *t) {
+  nw_queue_forget(n, t);
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device *v = &n->dev[d];
+    if (v->next && v->next->task == t) {
+      nw_pipeline_drop_prepared(n, d, v->next);
+      v->next = NULL;
+    }
+    if (v->current && v->current->task == t) {
+      if (v->running && v->running->prep == v->current) {
+        v->current->lost = 1; /* discarded when it returns (its task is a zombie till then) */
+      } else {
+        nw_pipeline_drop_prepared(n, d, v->current);
+        v->current = NULL;
+        v->state = DEV_IDLE;
+      }
+    }
   }
 }
 
-void nw_pipeline_free_slot(nw_device_slot *s, int nspaces) {
-  free(s->queue);
-  free(s->tried);
-  if (s->running) { /* only when a run ends with the device still busy */
-    nw_viewcheck_drop(s->running);
-    for (int i = 0; i < nspaces; i++)
-      free(s->running->write_buf[i]);
-    free(s->running);
+void nw_pipeline_reset(nw_node *n) {
+  for (int d = 0; d < n->cfg.devices; d++) {
+    nw_device *v = &n->dev[d];
+    v->asked = 0;
+    if (v->state != DEV_EXECUTING && !v->current)
+      v->state = DEV_IDLE;
   }
-  nw_prepared_free(s->current, nspaces);
-  nw_prepared_free(s->next, nspaces);
+}
+
+nw_prepared *nw_pipeline_current_of(const nw_node *n, int d, const nw_task_state *t) {
+  nw_prepared *p = n->dev[d].current;
+  return p && p->task == t ? p : NULL;
+}
+
+nw_prepared *nw_pipeline_next_of(const nw_node *n, int d, const nw_task_state *t) {
+  nw_prepared *p = n->dev[d].next;
+  return p && p->task == t ? p : NULL;
+}
+
+int nw_pipeline_steal_next(nw_node *n, int d, const nw_task_state *t, uint64_t *s) {
+  nw_prepared *p = nw_pipeline_next_of(n, d, t);
+  if (!p)
+    return 0;
+  *s = p->subtask;
+  n->dev[d].next = NULL;
+  nw_pipeline_drop_prepared(n, d, p);
+  return 1;
+}
+
+int nw_pipeline_in_hand(const nw_node *n, int d) {
+  return n->dev[d].current != NULL || n->dev[d].state == DEV_EXECUTING;
 }
 
 void nw_pipeline_give(nw_node *n, nw_task_state *t, int d, nw_range r) {
-  nw_device_slot *slot = &t->dev[d];
-  if (nw_pipeline_append(slot, r) != NW_OK) {
+  if (nw_queue_push(n, d, t, r) != NW_OK) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return;
   }
-  nw_pipeline_resume(n, t, d);
+  nw_pipeline_resume(n, d);
 }
 
-void nw_pipeline_resume(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *slot = &t->dev[d];
-  slot->steal_active = 0;
-  if (slot->state == DEV_STEALING || slot->state == DEV_RETIRED)
-    slot->state = DEV_IDLE;
-  nw_pipeline_advance(n, t, d); /* runs it, or, while executing, prefetches it */
+void nw_pipeline_resume(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  v->asked = 0;
+  if (v->state == DEV_STEALING || v->state == DEV_RETIRED || v->state == DEV_BACKOFF)
+    v->state = DEV_IDLE;
+  nw_pipeline_advance(n, d); /* runs it, or, while executing, prefetches it */
 }
 
-void nw_pipeline_wait_for_work(nw_node *n, nw_task_state *t, int d) {
-  (void)n;
-  nw_device_slot *slot = &t->dev[d];
-  slot->steal_active = 1;
-  if (!slot->current && slot->state != DEV_EXECUTING)
-    slot->state = DEV_STEALING;
+void nw_pipeline_wait_for_work(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  v->asked = 1;
+  if (!v->current && v->state != DEV_EXECUTING)
+    v->state = DEV_STEALING;
 }
 
-void nw_pipeline_retire(nw_node *n, nw_task_state *t, int d) {
-  (void)n;
-  nw_device_slot *slot = &t->dev[d];
-  slot->steal_active = 0;
-  if (!slot->current && slot->state != DEV_EXECUTING)
-    slot->state = DEV_RETIRED;
+void nw_pipeline_retire(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  v->asked = 0;
+  if (!v->current && v->state != DEV_EXECUTING)
+    v->state = DEV_RETIRED;
+}
+
+void nw_pipeline_backoff(nw_node *n, int d) {
+  nw_device *v = &n->dev[d];
+  v->asked = 0;
+  if (!v->current && v->state != DEV_EXECUTING)
+    v->state = DEV_BACKOFF;
 }

@@ -43,7 +43,10 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
     if (cfg->device_kind[d] == NW_DEVICE_CPU)
       n->stats.device[d].cores = cfg->device_cores[d] > 1 ? cfg->device_cores[d] : 1;
   }
-  if (nw_gpu_init(n) != NW_OK || nw_recover_init(n) != NW_OK) {
+  if (nw_gpu_init(n) != NW_OK || nw_recover_init(n) != NW_OK || nw_pipeline_init(n) != NW_OK ||
+      (n->policy->init && n->policy->init(n) != NW_OK)) {
+    nw_pipeline_free(n);
+    nw_recover_free(n);
     nw_gpu_free(n);
     free(n);
     return NW_ERR_NOMEM;
@@ -55,6 +58,9 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
 void nw_node_destroy(nw_node *n) {
   if (!n)
     return;
+  if (n->policy->fini)
+    n->policy->fini(n);
+  nw_pipeline_free(n); /* before the tasks its devices may still hold subtasks of */
   nw_task_state *lists[2] = {n->tasks, n->zombies};
   for (int i = 0; i < 2; i++)
     while (lists[i]) {
@@ -230,11 +236,14 @@ static void replay_stash(nw_node *n) {
   }
 }
 
-/* Messages that belong to a task carry its id right after the type byte. */
+/* Messages that belong to a task carry its id right after the type byte (0 in a policy's
+ * message about no task in particular). A steal's answer carries the task its loot is of, which
+ * the stealer may not have started yet. */
 static int task_scoped(nw_msg_type t) {
   return t == MSG_SUBTASK_DONE || t == MSG_TASK_FINISH || t == MSG_OWN_UPDATE ||
          t == MSG_OWN_PREV || t == MSG_OWN_PREV_ACK || t == MSG_MASTER_DONE ||
-         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY || t == MSG_REDUCE;
+         t == MSG_LOC_VECTOR || t == MSG_LOC_ASSIGN || t == MSG_POLICY || t == MSG_REDUCE ||
+         t == MSG_STEAL_RESP;
 }
 
 /* --trace: takes the sender's stamp (nw_node_send) off the end of a message and records the
@@ -383,12 +392,10 @@ static void handle_admitted(nw_node *n, int src, void *buf, size_t len) {
     replay_stash(n);
 }
 
-/* Timers belong to the policy (nw_policy_token): routed while their task runs. */
+/* Timers belong to the policy, which reads its own tokens. */
 static void on_timer(nw_node *n, uint64_t token) {
-  nw_task_state *t = nw_node_task(n, token >> 16);
-  int d = (int)(token & 0xffff);
-  if (t && d < n->cfg.devices && n->policy->on_timer)
-    n->policy->on_timer(n, t, d);
+  if (n->policy->on_timer)
+    n->policy->on_timer(n, token);
 }
 
 void nw_node_message(nw_node *n, int src, void *buf, size_t len) {

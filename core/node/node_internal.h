@@ -13,6 +13,7 @@
 #include "chunked.h"
 #include "directory.h"
 #include "node.h"
+#include "queue.h"
 #include "reduce.h"
 #include "region.h"
 #include "tally.h"
@@ -69,10 +70,6 @@ typedef struct nw_space_state {
  * NW_CHANNEL_DATA or NW_CHANNEL_PREFETCH accordingly. On the wire: one byte. */
 typedef enum { NW_FETCH_DEMAND = 0, NW_FETCH_PREFETCH = 1 } nw_fetch_class;
 
-typedef struct nw_range {
-  uint64_t first, last; /* subtask ids [first, last) */
-} nw_range;
-
 /* What a steal hands over: ranges of subtask ids, in the order the stealer should run them. */
 typedef struct nw_loot {
   nw_range *r;
@@ -108,6 +105,7 @@ typedef struct nw_scratch {
 #define NW_MAX_VIEWS (NW_MAX_BOUND_SPACES + 1)
 
 typedef struct nw_prepared {
+  nw_task_state *task;
   uint64_t subtask;
   nw_region read[NW_MAX_BOUND_SPACES];
   nw_region write[NW_MAX_BOUND_SPACES];
@@ -153,9 +151,10 @@ struct nw_exec {
   uint64_t check_len[NW_MAX_BOUND_SPACES];
 };
 
-/* DEV_STEALING: idle, waiting for the work its policy asked for (a steal, a central queue).
- * DEV_RETIRED: no more work for this task (Unicorn: stopped stealing after a failed round, as
- * the original gives up after (number of nodes) consecutive failures). */
+/* What a device is doing (its pipeline, pipeline.c). DEV_STEALING: idle, waiting for the work
+ * its policy asked for (a steal, a central queue). DEV_BACKOFF: idle, its policy retries later.
+ * DEV_RETIRED: idle, its policy found nothing to give it until new work appears (a task
+ * starts). */
 typedef enum {
   DEV_IDLE,
   DEV_WAITING,
@@ -165,35 +164,33 @@ typedef enum {
   DEV_RETIRED
 } nw_dev_state;
 
-/* A device's share of one task: its queue of subtask ranges and pipeline. */
-typedef struct nw_device_slot {
-  nw_range *queue; /* FIFO of ranges; stolen ranges are appended */
-  size_t qhead, qn, qcap;
-  nw_prepared *current; /* waiting for data or executing */
-  nw_prepared *next;    /* prefetched (pipelining) */
+/* One device of this node, across tasks: its queue and its pipeline. A device runs one
+ * subtask at a time, whatever its task; the one it runs (or waits for data or room for) is
+ * `current`, the one whose data pipelining fetches meanwhile is `next` (each may be of any
+ * task: nw_prepared.task). */
+typedef struct nw_device {
+  nw_queue queue;
+  nw_prepared *current;
+  nw_prepared *next;
   nw_dev_state state;
+  /* The policy asked for work for this device (a steal, a central queue's answer), also while
+   * it executes (ProSteal, asking ahead): the answer gives it, the device waits for it. */
+  int asked;
+  nw_exec *running; /* the exec on the device now, for freeing at the end of a failed run */
+} nw_device;
+
+/* What one device did of one task: what it holds of it and how fast it ran it, the figures
+ * the policies' rules read per task (a task's subtasks are alike; another task's are not). */
+typedef struct nw_device_slot {
+  uint64_t queued; /* its subtasks in the device's queue (queue.c keeps it) */
   uint64_t executed;
   double busy_s;
-  /* stealing round (paper 4.3.2): nodes tried since the round began */
-  unsigned char *tried;
-  int tried_count;
-  double backoff_s;
-  int aggression;      /* 1..3 (paper 4.3.2) */
   double fetch_wait_s; /* total time its subtasks waited for data, and how many did */
   uint64_t fetches;
-  nw_exec *running;     /* the exec on the device now, for freeing at the end of a failed run */
-  int fails;            /* consecutive failed steal requests */
-  int round_aggression; /* aggression when the current round began */
-  /* The policy asked for work for this device: a stealing round is in progress (also while
-   * executing: ProSteal), or a request to a central queue is on its way. */
-  int steal_active;
-  int prosteal_off;    /* a proactive round failed everywhere: wait until dry next time */
-  double steal_sent_s; /* when the outstanding request left */
-  double steal_wait_s; /* total time requests took to be answered, and how many were */
+  double max_fetch_s;  /* longest wait for a subtask's data */
+  double steal_wait_s; /* total time steal requests for it took to be answered, and how many */
   uint64_t steal_answers;
-  double max_fetch_s; /* longest wait for a subtask's data */
   uint64_t range_len; /* size of the range it works through (initial or last stolen) */
-  int is_gpu;         /* GPUs steal at maximum aggression (paper 4.3.2) */
   nw_wg_search wg;    /* a CPU work-group: its size search for this task (paper 4.3.1) */
 } nw_device_slot;
 
@@ -210,7 +207,7 @@ struct nw_task_state {
   nw_task_info info;
   unsigned char *conf;
   nw_bound bound[NW_MAX_BOUND_SPACES];
-  nw_device_slot *dev; /* one per local device */
+  nw_device_slot *dev; /* one per local device: what it did of this task */
   int ndev, nodes;
   nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
   /* What this node held of each bound space when the task started (its temporary directory,
@@ -252,7 +249,7 @@ struct nw_task_state {
   int acks_pending;
   int master_started;
   nw_region *lost; /* [space slot * nodes + node]: regions that changed owner, per old owner */
-  struct nw_task_state *next;
+  struct nw_task_state *next, *prev; /* the node's tasks in start order (or its zombies) */
 };
 
 /* A message that arrived for a task this node has not started yet: replayed at its start. */
@@ -390,14 +387,18 @@ struct nw_node {
   nw_device_stats device_stats_unlisted; /* nw_dev_stats: devices past NW_STATS_MAX_DEVICES */
   nw_trace trace;                        /* cfg.trace: what happened where (trace.h) */
   nw_space_state *spaces;
-  nw_task_state *tasks;
-  nw_task_state *zombies; /* finished tasks with execs still running */
+  nw_task_state *tasks, *tasks_tail; /* under way here, oldest first */
+  nw_task_state *zombies;            /* finished tasks with execs still running */
   nw_stashed *stash;
   uint64_t last_started_task; /* tasks are numbered from 1 */
   int ended;                  /* END received */
-  /* Per local device: execs launched and not returned, of any task. A device runs one at a
-   * time; a task's subtask that is ready while another task's runs there waits (pipeline.c). */
+  /* Per local device: execs launched and not yet returned, of any task (a device runs one at a
+   * time), and the device itself: its queue and pipeline (cfg.devices entries). */
   int dev_running[NW_MAX_DEVICES_PER_NODE];
+  nw_device *dev;
+  /* The scheduling policy's own state on this node (its init and fini), NULL when it keeps
+   * none: per device or cluster-wide, across tasks. */
+  void *sched;
   /* node 0 */
   nw_submitted *submitted; /* submission order, a nested task right after its parent's
                             * other descendants; started entries are running */
@@ -513,17 +514,27 @@ void nw_task_exec_returned(nw_node *n, nw_task_state *t);
 void nw_task_subtask_committed(nw_node *n, nw_task_state *t, uint64_t count);
 
 /* pipeline.c */
-/* Devices start on the queues they were dealt. */
+/* The node's devices (cfg.devices of them), idle with empty queues; and their end. */
+nw_status nw_pipeline_init(nw_node *n);
+void nw_pipeline_free(nw_node *n);
+/* Task t starts here: its per-device figures begin (a work-group's size search starts afresh). */
+void nw_pipeline_task_init(nw_node *n, nw_task_state *t);
+/* Work was dealt (task t started, or a policy pushed into queues): every device that is idle,
+ * or waits for its policy's answer while its queue now holds work, goes on; a device its policy
+ * retired is offered to its policy again (new work appeared in the cluster). */
 void nw_pipeline_go(nw_node *n, nw_task_state *t);
-void nw_pipeline_advance(nw_node *n, nw_task_state *t, int d);
+void nw_pipeline_advance(nw_node *n, int d);
 void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e);
 /* The result of a finished exec (after its copies out, on a GPU): commit, hand to multi-assign,
  * or discard. */
 void nw_pipeline_exec_result(nw_node *n, nw_exec *e);
 /* Frees a prepared subtask that will not run here, letting go of its GPU entries. */
-void nw_pipeline_drop_prepared(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
-/* Lets go of the GPU entries of a task's subtasks that are not running (the task ends). */
-void nw_pipeline_task_unstage(nw_node *n, nw_task_state *t);
+void nw_pipeline_drop_prepared(nw_node *n, int d, nw_prepared *p);
+/* Task t is forgotten here: its queued subtasks leave the queues, its prepared ones that are
+ * not running are dropped (their GPU entries let go); a running one is discarded when it ends. */
+void nw_pipeline_task_forget(nw_node *n, nw_task_state *t);
+/* A recovery starts over: every device idle, nothing asked of the policy. */
+void nw_pipeline_reset(nw_node *n);
 /* Prepares a subtask (subscriptions, fetches); NULL after a failure. prefetch: it is to run
  * after the device's current one (pipelining), so its reads are fetched at prefetch priority
  * when the run's prefetch_priority is LOW; otherwise it is the subtask the device runs now
@@ -535,25 +546,30 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e);
 /* Frees an exec whose result is thrown away. */
 void nw_exec_discard(nw_node *n, nw_exec *e);
 void nw_pipeline_data_arrived(nw_node *n);
-uint64_t nw_pipeline_queued(const nw_device_slot *s);
-uint64_t nw_pipeline_take_tail(nw_device_slot *s, uint64_t want, nw_range *out);
-nw_status nw_pipeline_append(nw_device_slot *s, nw_range r);
 /* Bytes of a subtask's reads (read[i] per bound space) this node held at the task's start:
  * what "local" means for the locality counters and for locality-aware policies. */
 uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
 /* Copies a deferred exec's private write views into the node's copy of its spaces (all but
  * the reduced ones, merged when its result came) and frees it. */
 void nw_exec_commit(nw_node *n, nw_exec *e);
-void nw_pipeline_free_slot(nw_device_slot *s, int nspaces);
+/* Subtasks of task t per second of device time on a device (0: none finished yet). */
 double nw_pipeline_rate(const nw_device_slot *s);
 void nw_prepared_free(nw_prepared *p, int nspaces);
+/* Device d's current subtask when it is task t's (NULL otherwise), and its prefetched one. */
+nw_prepared *nw_pipeline_current_of(const nw_node *n, int d, const nw_task_state *t);
+nw_prepared *nw_pipeline_next_of(const nw_node *n, int d, const nw_task_state *t);
+/* Takes device d's prefetched subtask away (a steal) when it is task t's: 1 with its id in *s;
+ * its data stays resident here. 0 when d prefetches none of t's. */
+int nw_pipeline_steal_next(nw_node *n, int d, const nw_task_state *t, uint64_t *s);
+/* Whether device d has a subtask in hand: executing it, or waiting for its data or room. */
+int nw_pipeline_in_hand(const nw_node *n, int d);
 
 /* gpu_stage.c: a GPU subtask's data on the device (paper 4.1, 4.4) */
 nw_status nw_gpu_init(nw_node *n);
 void nw_gpu_free(nw_node *n);
 /* Takes room for p's subscriptions on device d's GPU and starts the copies in. Returns 1 when
  * everything is on the device, 0 while copies run or room is short (retried later). */
-int nw_gpu_stage_in(nw_node *n, nw_task_state *t, int d, nw_prepared *p);
+int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p);
 /* Fills an exec's GPU views from its prepared subtask's entries. */
 void nw_gpu_exec_views(nw_node *n, nw_exec *e);
 /* The kernel finished: lets go of the reads, starts the copies out of the writes. Returns 1
@@ -562,7 +578,7 @@ int nw_gpu_exec_done(nw_node *n, nw_exec *e);
 void nw_gpu_retry(nw_node *n, int g);
 /* Lets go of every entry a prepared subtask holds (result used or thrown away); nothing is
  * restaged meanwhile (see nw_gpu_retry). */
-void nw_gpu_unstage(nw_node *n, nw_task_state *t, int d, nw_prepared *p, int publish);
+void nw_gpu_unstage(nw_node *n, int d, nw_prepared *p, int publish);
 void nw_gpu_on_copy_done(nw_node *n, nw_copy *c);
 /* A task that writes these spaces starts: cached copies of them are stale. */
 void nw_gpu_task_writes(nw_node *n, nw_task_state *t);
@@ -583,11 +599,22 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r);
 void nw_multiassign_on_cancel(nw_node *n, nw_reader *r);
 void nw_multiassign_task_ended(nw_node *n, nw_task_state *t);
 
-/* steal.c */
+/* steal.c: work stealing across tasks (unicorn's; its state is n->sched) */
+nw_status nw_steal_init(nw_node *n);
+void nw_steal_fini(nw_node *n);
+/* A task starts: its work is new, so every device's aggression ladder starts afresh. */
+void nw_steal_task_started(nw_node *n, nw_task_state *t);
 /* Appends a range to what a steal hands over. */
 nw_status nw_loot_add(nw_loot *l, nw_range r);
 void nw_loot_free(nw_loot *l);
-void nw_steal_begin(nw_node *n, nw_task_state *t, int d);
+/* Task t ends here: with no other task running, every round stops (no work is left). */
+void nw_steal_task_ended(nw_node *n, nw_task_state *t);
+/* Device d is dry (or, ProSteal, about to be): a stealing round begins. */
+void nw_steal_begin(nw_node *n, int d);
+/* Device d executes: ProSteal's test. */
+void nw_steal_busy(nw_node *n, int d);
+void nw_steal_executed(nw_node *n, nw_exec *e);
+void nw_steal_on_timer(nw_node *n, uint64_t token);
 void nw_steal_on_request(nw_node *n, int src, nw_reader *r);
 void nw_steal_on_response(nw_node *n, int src, nw_reader *r);
 
@@ -603,9 +630,10 @@ void nw_locality_on_assign(nw_node *n, int src, nw_reader *r);
  * with the largest local(s, stealer) - local(s, this node) into out; returns how many. */
 uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint64_t want,
                           nw_loot *out);
-/* A stealer's victim: an untried entry of t->dev[d].tried (nodes, or the cluster's devices when
- * per_device) drawn with the locality weights; marks it tried; -1 if none. */
-int nw_locality_pick_victim(nw_node *n, nw_task_state *t, int d, int count, int per_device);
+/* A stealer's victim: an untried entry of tried[0..count) (nodes, or the cluster's devices when
+ * per_device) drawn with task t's locality weights; marks it tried; -1 if none. */
+int nw_locality_pick_victim(nw_node *n, nw_task_state *t, unsigned char *tried, int count,
+                            int per_device);
 void nw_locality_free(nw_task_locality *l);
 
 /* driver.c */

@@ -262,6 +262,16 @@ static void rollback(nw_node *n) {
   }
 }
 
+/* After the renumbering: the devices forget what they asked, and the policy starts over on the
+ * smaller cluster (its state names devices and tasks of the old one). */
+static void restart_scheduling(nw_node *n) {
+  nw_pipeline_reset(n);
+  if (n->policy->fini)
+    n->policy->fini(n);
+  if (n->policy->init && n->policy->init(n) != NW_OK)
+    nw_node_fail(n, "node %d: out of memory restarting the scheduler after a recovery", n->cfg.id);
+}
+
 static uint64_t max_version(const nw_node *n) {
   uint64_t v = 0;
   for (const nw_space_state *s = n->spaces; s; s = s->next)
@@ -298,6 +308,7 @@ void nw_recover_on_lost(nw_node *n, int backend_id, double at_s) {
   }
   rollback(n);
   renumber(n, members, count);
+  restart_scheduling(n);
   m->ready_pending = count - 1;
   m->max_version = max_version(n);
   for (int i = 1; i < count; i++) {
@@ -350,6 +361,7 @@ void nw_recover_on_recover(nw_node *n, nw_reader *r) {
     }
   rollback(n);
   renumber(n, members, (int)count);
+  restart_scheduling(n);
   free_held(m); /* of an earlier recovery that this one replaces */
   m->awaiting_done = 1;
   nw_writer w;

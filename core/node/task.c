@@ -41,11 +41,7 @@ static void free_execs(nw_exec **list, size_t count, int nspaces) {
 
 void nw_task_free(nw_task_state *t) {
   int ns = t->info.nspaces;
-  if (t->dev) {
-    for (int d = 0; d < t->ndev; d++)
-      nw_pipeline_free_slot(&t->dev[d], ns);
-    free(t->dev);
-  }
+  free(t->dev);
   free_execs(t->deferred, t->ndeferred, ns);
   free_execs(t->parked, t->nparked, ns);
   for (int i = 0; i < ns; i++) {
@@ -67,12 +63,12 @@ void nw_task_free(nw_task_state *t) {
 }
 
 void nw_task_release(nw_node *n, nw_task_state *t) {
-  nw_pipeline_task_unstage(n, t);
-  for (nw_task_state **p = &n->tasks; *p; p = &(*p)->next)
-    if (*p == t) {
-      *p = t->next;
-      break;
-    }
+  nw_pipeline_task_forget(n, t);
+  if (n->policy->task_forget)
+    n->policy->task_forget(n, t);
+  *(t->prev ? &t->prev->next : &n->tasks) = t->next;
+  *(t->next ? &t->next->prev : &n->tasks_tail) = t->prev;
+  t->prev = NULL;
   if (t->running > 0) { /* a losing instance still computes: keep what it points at */
     t->zombie = 1;
     t->next = n->zombies;
@@ -300,9 +296,11 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     return;
   }
   n->last_started_task = t->id;
-  t->next = n->tasks;
-  n->tasks = t;
+  t->prev = n->tasks_tail;
+  *(n->tasks_tail ? &n->tasks_tail->next : &n->tasks) = t;
+  n->tasks_tail = t;
   nw_gpu_task_writes(n, t);
+  nw_pipeline_task_init(n, t);
   n->policy->task_start(n, t);
 }
 

@@ -21,6 +21,13 @@
  * sends each node its subtasks; nothing is stolen afterwards. dmda needs every node's local
  * bytes of every subtask: the affinity matrix of locality_sched.c, gathered first.
  *
+ * Across tasks (StarPU's rule on a task graph): exp_end(g) counts what any running task queued
+ * on g. Node 0 keeps each device's predicted end from one decision to the next, a new task's
+ * subtask starting at max(now, exp_end(g)); a device on which no running task was placed is
+ * free now. Each device runs its queue in decision order (dmdas: in priority order, larger
+ * first, across tasks). The predictions are node 0's: a device that runs ahead of them shows
+ * as free once now passes its predicted end; one that falls behind is not seen late.
+ *
  * Durations: the run's measured model when one is loaded (--perfmodel) and calibrated for the
  * subtask's footprint; otherwise, in the simulator, the cost model (flops / the device's
  * nominal speed), which is exactly what the simulator charges; otherwise the kind is
@@ -46,15 +53,77 @@ enum { DM_ASSIGN = 1 };
 
 typedef enum { VAR_DM, VAR_DMDA, VAR_DMDAR, VAR_DMDAS } dm_variant;
 
+/* The variant is which of this file's tables the run uses (StarPU's dm* are tables over shared
+ * functions too). */
 static dm_variant variant(const nw_node *n) {
-  const char *name = n->policy->name;
-  if (!strcmp(name, "dm"))
+  if (n->policy == &nw_policy_dm)
     return VAR_DM;
-  if (!strcmp(name, "dmdar"))
+  if (n->policy == &nw_policy_dmdar)
     return VAR_DMDAR;
-  if (!strcmp(name, "dmdas"))
+  if (n->policy == &nw_policy_dmdas)
     return VAR_DMDAS;
   return VAR_DMDA; /* dmda, heft */
+}
+
+/* Node 0's view of the cluster's devices across tasks: each one's predicted end (absolute
+ * time), each many-task GPU's host stage's, and how many running tasks were placed on each. */
+typedef struct dm_state {
+  int total;
+  double *exp_end;
+  double *stage_end; /* [node * NW_MAX_GPUS_PER_NODE + gpu] */
+  uint64_t *tasks_on;
+} dm_state;
+
+/* Node 0: the devices one task was placed on, to count it off when it is forgotten. */
+typedef struct dm_task {
+  uint32_t *devices;
+  size_t count;
+} dm_task;
+
+static nw_status init(nw_node *n) {
+  dm_state *m = calloc(1, sizeof *m);
+  if (m && n->cfg.id == 0) {
+    m->total = nw_cluster_devices(n);
+    m->exp_end = calloc((size_t)m->total, sizeof *m->exp_end);
+    m->tasks_on = calloc((size_t)m->total, sizeof *m->tasks_on);
+    m->stage_end = calloc((size_t)n->cfg.nodes * NW_MAX_GPUS_PER_NODE, sizeof *m->stage_end);
+    if (!m->exp_end || !m->tasks_on || !m->stage_end) {
+      free(m->exp_end);
+      free(m->tasks_on);
+      free(m->stage_end);
+      free(m);
+      m = NULL;
+    }
+  }
+  n->sched = m;
+  return m ? NW_OK : NW_ERR_NOMEM;
+}
+
+static void fini(nw_node *n) {
+  dm_state *m = n->sched;
+  if (m) {
+    free(m->exp_end);
+    free(m->tasks_on);
+    free(m->stage_end);
+  }
+  free(m);
+  n->sched = NULL;
+}
+
+static void dm_task_free(void *p) {
+  dm_task *k = p;
+  free(k->devices);
+  free(k);
+}
+
+static void forget(nw_node *n, nw_task_state *t) {
+  dm_state *m = n->sched;
+  dm_task *k = t->policy_state;
+  if (n->cfg.id != 0 || !k)
+    return;
+  for (size_t i = 0; i < k->count; i++)
+    m->tasks_on[k->devices[i]]--;
+  k->count = 0;
 }
 
 static int uses_affinity(const nw_node *n) {
@@ -154,13 +223,37 @@ static void say_calibrating(nw_node *n, const nw_task_kind *k) {
           n->policy->name, k->name);
 }
 
+/* Node 0: task t was placed on the devices with given[g] > 0: each counts it as running there
+ * until it is forgotten. */
+static nw_status count_on(nw_node *n, nw_task_state *t, const uint64_t *given) {
+  dm_state *m = n->sched;
+  dm_task *k = calloc(1, sizeof *k);
+  size_t used = 0;
+  for (int g = 0; g < m->total; g++)
+    used += given[g] > 0;
+  if (!k || !(k->devices = malloc((used ? used : 1) * sizeof *k->devices))) {
+    free(k);
+    return NW_ERR_NOMEM;
+  }
+  for (int g = 0; g < m->total; g++)
+    if (given[g] > 0) {
+      k->devices[k->count++] = (uint32_t)g;
+      m->tasks_on[g]++;
+    }
+  t->policy_state = k;
+  t->policy_state_free = dm_task_free;
+  return NW_OK;
+}
+
 /* Node 0: HEFT over the subtasks in `order` (heft_rules.h), with StarPU's calibration: a
  * subtask that some device cannot predict goes to the unpredictable device with the fewest
  * subtasks so far, so that the model learns every device kind. */
 static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uint32_t *device) {
-  int total = 0;
-  for (int k = 0; k < n->cfg.nodes; k++)
-    total += n->cfg.devices_per_node[k];
+  dm_state *m = n->sched;
+  int total = m->total;
+  double now = n->be.ops->now(n->be.be);
+  /* Times relative to now: a device no running task was placed on is free now (0), exactly as
+   * for a task that runs alone. */
   double *exp_end = calloc((size_t)total, sizeof *exp_end);
   double *len = malloc((size_t)total * sizeof *len), *pen = malloc((size_t)total * sizeof *pen);
   uint64_t *given = calloc((size_t)total, sizeof *given);
@@ -176,6 +269,11 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     dev[g].node = node_of(n, g, &local);
     int gpu = dev[g].desc.gpu > 0 ? dev[g].desc.gpu : 0;
     dev[g].stage = (size_t)dev[g].node * NW_MAX_GPUS_PER_NODE + (size_t)gpu;
+    if (m->tasks_on[g] > 0) {
+      exp_end[g] = m->exp_end[g] > now ? m->exp_end[g] - now : 0.0;
+      double stage = m->stage_end[dev[g].stage] - now;
+      stage_end[dev[g].stage] = stage > stage_end[dev[g].stage] ? stage : stage_end[dev[g].stage];
+    }
   }
   int data = variant(n) != VAR_DM;
   for (uint64_t i = 0; st == NW_OK && i < t->info.subtasks; i++) {
@@ -207,6 +305,12 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     given[best]++;
     device[s] = (uint32_t)best;
   }
+  for (int g = 0; st == NW_OK && g < total; g++) { /* kept for the next task's decisions */
+    m->exp_end[g] = now + exp_end[g];
+    m->stage_end[dev[g].stage] = now + stage_end[dev[g].stage];
+  }
+  if (st == NW_OK)
+    st = count_on(n, t, given);
   free(exp_end);
   free(len);
   free(pen);
@@ -223,46 +327,37 @@ static void prefetch(nw_node *n, nw_task_state *t, int d, uint64_t s) {
   nw_prepared_free(p, t->info.nspaces);
 }
 
-/* The k-th subtask of device d's queue (0: its head), if it has that many. */
-static int queued_at(const nw_device_slot *s, uint64_t k, uint64_t *id) {
-  for (size_t i = s->qhead; i < s->qn; i++) {
-    uint64_t len = s->queue[i].last - s->queue[i].first;
-    if (k < len) {
-      *id = s->queue[i].first + k;
-      return 1;
-    }
-    k -= len;
-  }
-  return 0;
-}
-
-/* Keeps the reads of the first prefetch_depth queued subtasks of device d on their way. A
- * window, not the whole queue: requesting every placed subtask's data at once floods the
- * network in an order the devices do not follow (matmul on 14 paper-cluster nodes: 57.6 s
- * against 33.8 s without; EXPERIMENTS.md). */
-static void prefetch_window(nw_node *n, nw_task_state *t, int d) {
+/* Keeps the reads of the first prefetch_depth queued subtasks of device d (of any task) on
+ * their way. A window, not the whole queue: requesting every placed subtask's data at once
+ * floods the network in an order the devices do not follow (matmul on 14 paper-cluster nodes:
+ * 57.6 s against 33.8 s without; EXPERIMENTS.md). */
+static void prefetch_window(nw_node *n, int d) {
+  nw_task_state *t;
   uint64_t id;
   for (uint64_t k = 0; k < (uint64_t)n->cfg.sched.prefetch_depth; k++)
-    if (queued_at(&t->dev[d], k, &id))
+    if (nw_queue_at(n, d, k, &t, &id))
       prefetch(n, t, d, id);
 }
 
-/* This node's part: subtasks in decision order, each to its local device; then go. */
+/* This node's part: subtasks in decision order, each to its local device (dmdas: in priority
+ * order behind what other tasks queued there); then go. */
 static void apply(nw_node *n, nw_task_state *t, const uint64_t *ids, const uint16_t *devs,
                   uint64_t count) {
+  int by_priority = variant(n) == VAR_DMDAS;
   for (uint64_t i = 0; i < count; i++) {
-    nw_device_slot *slot = &t->dev[devs[i]];
     uint64_t s = ids[i];
-    slot->range_len++;
-    if (slot->qn > slot->qhead && slot->queue[slot->qn - 1].last == s)
-      slot->queue[slot->qn - 1].last++;
-    else if (nw_pipeline_append(slot, (nw_range){s, s + 1}) != NW_OK) {
+    t->dev[devs[i]].range_len++;
+    nw_status st = by_priority
+                       ? nw_queue_push_prio(n, devs[i], t, s,
+                                            t->kind->priority ? t->kind->priority(&t->info, s) : 0)
+                       : nw_queue_push_one(n, devs[i], t, s);
+    if (st != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
   }
   for (int d = 0; d < n->cfg.devices && !n->error[0]; d++)
-    prefetch_window(n, t, d);
+    prefetch_window(n, d);
   nw_pipeline_go(n, t);
 }
 
@@ -371,12 +466,12 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
     on_assign(n, src, r, t);
 }
 
-/* Nothing is stolen: a device whose queue is empty is done with the task. */
-static void dry(nw_node *n, nw_task_state *t, int d) {
-  nw_pipeline_retire(n, t, d);
+/* Nothing is stolen: a device whose queue is empty waits for the next task's decisions. */
+static void dry(nw_node *n, int d) {
+  nw_pipeline_retire(n, d);
 }
 
-static int reads_here(nw_node *n, nw_task_state *t, uint64_t s) {
+static int reads_here(nw_task_state *t, uint64_t s) {
   nw_access access[NW_MAX_BOUND_SPACES];
   nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
   char why[64];
@@ -388,68 +483,33 @@ static int reads_here(nw_node *n, nw_task_state *t, uint64_t s) {
     nw_region_free(&read[i]);
     nw_region_free(&write[i]);
   }
-  (void)n;
   return here;
 }
 
-/* dmdar: the first of the queue's first DMDAR_WINDOW subtasks whose reads are all here, else
- * the head. A subtask taken from inside a range splits it. */
-static int take_ready(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
-  nw_device_slot *s = &t->dev[d];
-  if (s->qhead == s->qn)
-    return 0;
-  size_t q = s->qhead;
-  uint64_t pick = s->queue[q].first, seen = 0;
-  for (size_t k = s->qhead; k < s->qn && seen < DMDAR_WINDOW; k++)
-    for (uint64_t c = s->queue[k].first; c < s->queue[k].last && seen < DMDAR_WINDOW; c++, seen++)
-      if (reads_here(n, t, c)) {
-        pick = c;
-        q = k;
-        goto found;
-      }
-found:;
-  nw_range *r = &s->queue[q];
-  if (pick == r->first) {
-    r->first++;
-  } else if (pick + 1 == r->last) {
-    r->last--;
-  } else { /* split: [first, pick) stays, [pick + 1, last) goes in after it */
-    nw_range tail = {pick + 1, r->last};
-    r->last = pick;
-    if (nw_pipeline_append(s, tail) != NW_OK) {
-      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-      return 0;
-    }
-    /* the appended tail belongs right after r: rotate it into place */
-    nw_range moved = s->queue[s->qn - 1];
-    memmove(&s->queue[q + 2], &s->queue[q + 1], (s->qn - 1 - (q + 1)) * sizeof moved);
-    s->queue[q + 1] = moved;
-  }
-  if (s->queue[q].first == s->queue[q].last) {
-    memmove(&s->queue[q], &s->queue[q + 1], (s->qn - q - 1) * sizeof *s->queue);
-    s->qn--;
-  }
-  *id = pick;
-  return 1;
-}
-
 /* The queue's head, and the window's next subtask starts to come. */
-static int pop_fifo(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
-  nw_device_slot *s = &t->dev[d];
-  if (s->qhead == s->qn)
+static int pop_fifo(nw_node *n, int d, nw_task_state **t, uint64_t *id) {
+  if (!nw_queue_pop(n, d, t, id))
     return 0;
-  nw_range *r = &s->queue[s->qhead];
-  *id = r->first++;
-  if (r->first == r->last)
-    s->qhead++;
-  prefetch_window(n, t, d);
+  prefetch_window(n, d);
   return 1;
 }
 
-static int pop_ready(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
-  if (!take_ready(n, t, d, id))
+/* dmdar: the first of the queue's first DMDAR_WINDOW subtasks whose reads are all here, else
+ * the head. */
+static int pop_ready(nw_node *n, int d, nw_task_state **t, uint64_t *id) {
+  uint64_t pick = 0, s;
+  nw_task_state *k;
+  for (uint64_t i = 0; i < DMDAR_WINDOW && nw_queue_at(n, d, i, &k, &s); i++)
+    if (reads_here(k, s)) {
+      pick = i;
+      break;
+    }
+  int got = nw_queue_take_at(n, d, pick, t, id);
+  if (got < 0)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  if (got <= 0)
     return 0;
-  prefetch_window(n, t, d);
+  prefetch_window(n, d);
   return 1;
 }
 
@@ -458,9 +518,12 @@ static int pop_ready(nw_node *n, nw_task_state *t, int d, uint64_t *id) {
       .name = nm,                                                                                  \
       .summary = sum,                                                                              \
       .uses_affinity = uses_affinity,                                                              \
+      .init = init,                                                                                \
+      .fini = fini,                                                                                \
       .task_start = task_start,                                                                    \
       .dry = dry,                                                                                  \
       .pop = popper,                                                                               \
+      .task_forget = forget,                                                                       \
       .on_message = on_message,                                                                    \
   }
 

@@ -101,11 +101,8 @@ static nw_status deal(nw_node *n, nw_task_state *t) {
     while (pos >= ((uint64_t)d + 1) * mine / devices) /* device d: [d*m/D, (d+1)*m/D) */
       d++;
     pos++;
-    nw_device_slot *slot = &t->dev[d];
-    slot->range_len++;
-    if (slot->qn > slot->qhead && slot->queue[slot->qn - 1].last == s)
-      slot->queue[slot->qn - 1].last++;
-    else if (nw_pipeline_append(slot, (nw_range){s, s + 1}) != NW_OK)
+    t->dev[d].range_len++;
+    if (nw_queue_push_one(n, d, t, s) != NW_OK)
       return NW_ERR_NOMEM;
   }
   return NW_OK;
@@ -305,9 +302,8 @@ static nw_status push_id(nw_range **a, size_t *count, size_t *cap, uint64_t id) 
 
 uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint64_t want,
                           nw_loot *out) {
-  nw_device_slot *s = &t->dev[v];
   const nw_task_locality *l = t->loc;
-  uint64_t q = nw_pipeline_queued(s), subtasks = t->info.subtasks;
+  uint64_t q = nw_queue_length(n, v, t), subtasks = t->info.subtasks;
   if (q == 0 || want == 0)
     return 0;
   uint64_t *ids = malloc(q * sizeof *ids);
@@ -316,41 +312,33 @@ uint64_t nw_locality_take(nw_node *n, nw_task_state *t, int v, int stealer, uint
   const uint64_t *theirs = l->local + (uint64_t)stealer * subtasks;
   const uint64_t *ours = l->local + (uint64_t)n->cfg.id * subtasks;
   uint64_t got = 0;
-  nw_range *keep = NULL;
-  size_t nkeep = 0, capkeep = 0;
   nw_status st = ids && gain && chosen ? NW_OK : NW_ERR_NOMEM;
   if (st == NW_OK) {
-    uint64_t i = 0;
-    for (size_t k = s->qhead; k < s->qn; k++)
-      for (uint64_t id = s->queue[k].first; id < s->queue[k].last; id++, i++) {
-        ids[i] = id;
-        gain[i] = (int64_t)theirs[id] - (int64_t)ours[id];
-      }
+    nw_queue_task_ids(n, v, t, ids);
+    for (uint64_t i = 0; i < q; i++)
+      gain[i] = (int64_t)theirs[ids[i]] - (int64_t)ours[ids[i]];
     got = nw_locality_choose(gain, q, want, chosen);
     st = got ? NW_OK : NW_ERR_NOMEM; /* want > 0 and q > 0: 0 only when it could not allocate */
   }
-  /* The loot and what stays keep the queue's order; consecutive ids merge into ranges. */
+  /* The loot keeps the queue's order; consecutive ids merge into ranges. */
   for (uint64_t i = 0; st == NW_OK && i < q; i++)
-    st = chosen[i] ? push_id(&out->r, &out->n, &out->cap, ids[i])
-                   : push_id(&keep, &nkeep, &capkeep, ids[i]);
+    if (chosen[i])
+      st = push_id(&out->r, &out->n, &out->cap, ids[i]);
+  if (st == NW_OK)
+    st = nw_queue_remove(n, v, t, chosen); /* what stays keeps its place */
   free(ids);
   free(gain);
   free(chosen);
   if (st != NW_OK) { /* the queue is untouched; what was gathered is dropped */
-    free(keep);
     out->n = 0;
     fail_oom(n);
     return 0;
   }
-  free(s->queue);
-  s->queue = keep;
-  s->qhead = 0;
-  s->qn = nkeep;
-  s->qcap = capkeep;
   return got;
 }
 
-int nw_locality_pick_victim(nw_node *n, nw_task_state *t, int d, int count, int per_device) {
+int nw_locality_pick_victim(nw_node *n, nw_task_state *t, unsigned char *tried, int count,
+                            int per_device) {
   const double *w = per_device ? t->loc->dev_weight : t->loc->node_weight;
-  return nw_locality_pick(w, t->dev[d].tried, count, n->be.ops->random(n->be.be));
+  return nw_locality_pick(w, tried, count, n->be.ops->random(n->be.be));
 }

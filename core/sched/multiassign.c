@@ -16,7 +16,7 @@
  */
 #include <stdlib.h>
 
-#include "node_internal.h"
+#include "policy.h"
 #include "steal_rules.h"
 
 /* Asks the eligibility rule about every stealer there could be: a device of another node
@@ -43,14 +43,15 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
   int best = -1;
   double best_left = 0;
   for (int d = 0; d < n->cfg.devices; d++) {
-    nw_device_slot *s = &t->dev[d];
-    nw_prepared *p = s->current;
-    if (s->state != DEV_EXECUTING || !p || p->lost || (local && d == stealer_dev) ||
+    const nw_device *v = &n->dev[d];
+    nw_prepared *p = nw_pipeline_current_of(n, d, t);
+    /* The victim's last subtask: nothing of any task queued or prefetched behind it. */
+    if (v->state != DEV_EXECUTING || !p || p->lost || (local && d == stealer_dev) ||
         !nw_multiassign_eligible(local, stealer_kind, n->cfg.device_kind[d],
-                                 nw_pipeline_queued(s) + (s->next ? 1 : 0), p->copy_node >= 0,
+                                 nw_queue_length(n, d, NULL) + (v->next ? 1 : 0), p->copy_node >= 0,
                                  p->origin_node >= 0))
       continue;
-    double rv = nw_pipeline_rate(s), elapsed = now - p->started_s;
+    double rv = nw_pipeline_rate(&t->dev[d]), elapsed = now - p->started_s;
     if (!nw_multiassign_worth(rs, fetch_s, rv, elapsed))
       continue;
     double left = rv > 0 ? 1.0 / rv - elapsed : elapsed; /* copy the worst straggler */
@@ -61,7 +62,7 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
   }
   if (best < 0)
     return 0;
-  nw_prepared *p = t->dev[best].current;
+  nw_prepared *p = n->dev[best].current;
   p->copy_node = stealer_node;
   p->copy_dev = stealer_dev;
   n->stats.multi_assigned++;
@@ -74,15 +75,13 @@ int nw_multiassign_offer(nw_node *n, nw_task_state *t, int stealer_node, int ste
 
 void nw_multiassign_accept(nw_node *n, nw_task_state *t, int d, int origin_node, int origin_dev,
                            uint64_t subtask) {
-  nw_device_slot *slot = &t->dev[d];
   nw_prepared *p = nw_pipeline_prepare(n, t, d, subtask, 0); /* the copy runs now: demand */
   if (!p)
     return;
   p->origin_node = origin_node;
   p->origin_dev = origin_dev;
-  slot->current = p;
-  slot->state = DEV_IDLE;
-  nw_pipeline_advance(n, t, d);
+  n->dev[d].current = p; /* the device had nothing in hand */
+  nw_pipeline_resume(n, d);
 }
 
 static void send_cancel(nw_node *n, int dst, uint64_t task, uint64_t subtask, int winner_node,
@@ -131,7 +130,7 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
   nw_task_state *t = nw_node_task(n, task);
   if (!t || t->finishing || origin_dev >= (uint32_t)n->cfg.devices)
     return; /* the original won already and said so */
-  nw_prepared *p = t->dev[origin_dev].current;
+  nw_prepared *p = nw_pipeline_current_of(n, (int)origin_dev, t);
   if (!p || p->subtask != subtask || p->copy_node != src || p->lost)
     return;
   p->lost = 1; /* discarded when it ends */
@@ -144,17 +143,18 @@ void nw_multiassign_on_finished(nw_node *n, int src, nw_reader *r) {
 /* Device d's copy (its current subtask) lost: drop it if it has not started, else discard it
  * when its kernel ends. Returns 1 when the device is free again. */
 static int lose_copy(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *s = &t->dev[d];
+  nw_device *v = &n->dev[d];
   n->stats.cancelled++;
   nw_dev_stats(n, d)->cancelled++;
-  nw_node_trace(n, NW_TRACE_CANCEL, d, t, s->current ? s->current->subtask : 0, -1, 0);
-  if (s->state == DEV_EXECUTING) {
-    s->current->lost = 1;
+  nw_node_trace(n, NW_TRACE_CANCEL, d, t, v->current ? v->current->subtask : 0, -1, 0);
+  if (v->state == DEV_EXECUTING) {
+    v->current->lost = 1;
     return 0;
   }
-  nw_pipeline_drop_prepared(n, t, d, s->current);
-  s->current = NULL;
-  s->state = DEV_IDLE;
+  nw_prepared *p = v->current;
+  v->current = NULL;
+  v->state = DEV_IDLE;
+  nw_pipeline_drop_prepared(n, d, p);
   return 1;
 }
 
@@ -193,10 +193,10 @@ void nw_multiassign_on_cancel(nw_node *n, nw_reader *r) {
   }
   /* The copy has not finished. */
   for (int d = 0; d < n->cfg.devices; d++) {
-    nw_prepared *p = t->dev[d].current;
+    nw_prepared *p = nw_pipeline_current_of(n, d, t);
     if (p && p->subtask == subtask && p->origin_node >= 0) {
       if (lose_copy(n, t, d))
-        nw_pipeline_advance(n, t, d);
+        nw_pipeline_advance(n, d);
       return;
     }
   }
@@ -212,8 +212,8 @@ void nw_multiassign_task_ended(nw_node *n, nw_task_state *t) {
   }
   t->nparked = 0;
   for (int d = 0; d < n->cfg.devices; d++) {
-    nw_prepared *p = t->dev[d].current;
-    if (p && p->origin_node >= 0 && !p->lost)
-      lose_copy(n, t, d);
+    nw_prepared *p = nw_pipeline_current_of(n, d, t);
+    if (p && p->origin_node >= 0 && !p->lost && lose_copy(n, t, d))
+      nw_pipeline_advance(n, d); /* the device goes on with other tasks' work */
   }
 }

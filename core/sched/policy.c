@@ -32,9 +32,11 @@ int nw_msg_is_policy(nw_msg_type type) {
          type == MSG_POLICY;
 }
 
-/* Device indices fit in 16 bits (NW_MAX_DEVICES_PER_NODE); task ids in the other 48. */
-uint64_t nw_policy_token(uint64_t task, int d) {
-  return (task << 16) | (uint64_t)d;
+int nw_tasks_running(const nw_node *n) {
+  for (const nw_task_state *t = n->tasks; t; t = t->next)
+    if (!t->finishing)
+      return 1;
+  return 0;
 }
 
 int nw_cluster_devices(const nw_node *n) {

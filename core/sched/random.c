@@ -6,8 +6,9 @@
  * computational power. Here every subtask of a task is ready at its start, so node 0 draws the
  * device of every subtask at once (n->be.ops->random: reproducible from the run's seed), keeps
  * its own share and sends every other node one message with the device of each subtask. Each
- * node appends its subtasks to its devices' queues in id order and starts them. Nothing moves
- * afterwards: a device that runs dry retires for the task (w-rand never steals).
+ * node appends its subtasks to its devices' queues (behind what other tasks queued there) in id
+ * order and starts them. Nothing moves afterwards: a device that runs dry waits for the next
+ * task's draws (w-rand never steals).
  *
  * A device's weight is its nominal flop/s when the backend knows it for every device of the
  * cluster (nw_node_config.cluster; the simulator does), otherwise StarPU's fixed relative
@@ -51,22 +52,15 @@ static int draw(nw_node *n, const double *cum, int total) {
   return lo;
 }
 
-/* Appends subtask s to local device d's queue, merging with its last range when consecutive. */
-static nw_status append_one(nw_device_slot *slot, uint64_t s) {
-  slot->range_len++;
-  if (slot->qn > slot->qhead && slot->queue[slot->qn - 1].last == s) {
-    slot->queue[slot->qn - 1].last++;
-    return NW_OK;
-  }
-  return nw_pipeline_append(slot, (nw_range){s, s + 1});
-}
-
 /* Deals this node's subtasks (device[s]: cluster device of subtask s) and starts its devices. */
 static void deal_and_go(nw_node *n, nw_task_state *t, const uint16_t *device) {
   int first = nw_cluster_first_device(n, n->cfg.id);
   for (uint64_t s = 0; s < t->info.subtasks; s++) {
     int d = (int)device[s] - first;
-    if (d >= 0 && d < n->cfg.devices && append_one(&t->dev[d], s) != NW_OK) {
+    if (d < 0 || d >= n->cfg.devices)
+      continue;
+    t->dev[d].range_len++;
+    if (nw_queue_push_one(n, d, t, s) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }

@@ -19,6 +19,14 @@
  * 3. Nothing moves afterwards: a device that runs dry retires (the paper's static scheme; it
  *    also has a dynamic one, which is what unicorn and eager are).
  *
+ * Across tasks the split is of the pool of ready subtasks, not of each task alone: node 0
+ * carries, per device, how far the subtasks it was dealt so far fall short of (or beyond) its
+ * share (a credit), and the next task's boundaries round the shares plus the credits, so that
+ * many small tasks (one subtask each, say) spread over the devices in proportion to their
+ * rates instead of all landing where one task's rounding puts them. Each device runs the oldest
+ * ready subtask of its share first (its queue is in task order). The credits start from zero
+ * whenever no task is running, so a task that runs alone is split exactly as by itself.
+ *
  * Where the backend does not know the devices' speeds (the real backend: nw_device_desc.flops
  * 0), the rates are StarPU's relative speed-ups, 1 per CPU core and 13.33 per GPU (as random.c
  * weighs devices), without the bandwidth terms; the run's JSON says which ("roofline":
@@ -118,18 +126,60 @@ static void device_weights(nw_node *n, nw_task_state *t, double *w) {
   }
 }
 
-/* b[g]: where device g's range starts; b[total]: the task's subtask count. */
-static void boundaries(uint64_t subtasks, const double *w, int total, uint64_t *b) {
-  double sum = 0, at = 0;
+/* b[g]: where device g's range starts; b[total]: the task's subtask count. Device g's share is
+ * its weight's, plus its credit (what earlier tasks of the pool gave it too few), rounded along
+ * the cumulative sum; the credits then take what the rounding left over. */
+static void boundaries(uint64_t subtasks, const double *w, int total, double *credit, uint64_t *b) {
+  double sum = 0, at = 0, carried = 0, before = 0;
   for (int g = 0; g < total; g++)
     sum += w[g] > 0 ? w[g] : 0;
   b[0] = 0;
   for (int g = 0; g < total; g++) {
     at += w[g] > 0 ? w[g] : 0;
-    double end = sum > 0 ? (double)subtasks * (at / sum) : (double)subtasks * (g + 1) / total;
-    uint64_t e = g + 1 == total ? subtasks : (uint64_t)(end + 0.5);
+    double ideal = sum > 0 ? (double)subtasks * (at / sum) : (double)subtasks * (g + 1) / total;
+    carried += credit[g];
+    double end = ideal + carried;
+    uint64_t e = g + 1 == total             ? subtasks
+                 : end + 0.5 < (double)b[g] ? b[g]
+                                            : (uint64_t)(end + 0.5);
     b[g + 1] = e < b[g] ? b[g] : e > subtasks ? subtasks : e;
+    credit[g] += (ideal - before) - (double)(b[g + 1] - b[g]);
+    before = ideal;
   }
+}
+
+/* Node 0's pool: the credits of the cluster's devices, and how many dealt tasks still run. */
+typedef struct roofline_pool {
+  double *credit;
+  int total;
+  uint64_t running;
+} roofline_pool;
+
+static nw_status init(nw_node *n) {
+  roofline_pool *p = calloc(1, sizeof *p);
+  if (p && n->cfg.id == 0) {
+    p->total = nw_cluster_devices(n);
+    if (!(p->credit = calloc((size_t)p->total, sizeof *p->credit))) {
+      free(p);
+      p = NULL;
+    }
+  }
+  n->sched = p;
+  return p ? NW_OK : NW_ERR_NOMEM;
+}
+
+static void fini(nw_node *n) {
+  roofline_pool *p = n->sched;
+  if (p)
+    free(p->credit);
+  free(p);
+  n->sched = NULL;
+}
+
+static void forget(nw_node *n, nw_task_state *t) {
+  roofline_pool *p = n->sched;
+  if (n->cfg.id == 0 && t->policy_state == p && p->running > 0) /* dealt here: counted */
+    p->running--;
 }
 
 /* Deals this node's ranges and starts its devices. */
@@ -138,7 +188,7 @@ static void deal_and_go(nw_node *n, nw_task_state *t, const uint64_t *b) {
   for (int d = 0; d < n->cfg.devices; d++) {
     nw_range r = {b[first + d], b[first + d + 1]};
     t->dev[d].range_len = r.last - r.first;
-    if (r.last > r.first && nw_pipeline_append(&t->dev[d], r) != NW_OK) {
+    if (nw_queue_push(n, d, t, r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
@@ -171,8 +221,14 @@ static void task_start(nw_node *n, nw_task_state *t) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return;
   }
+  roofline_pool *p = n->sched;
+  if (p->running == 0) /* the pool was empty: nothing is owed */
+    for (int g = 0; g < total; g++)
+      p->credit[g] = 0;
+  p->running++;
+  t->policy_state = p; /* marks it counted (not owned: no policy_state_free) */
   device_weights(n, t, w);
-  boundaries(t->info.subtasks, w, total, b);
+  boundaries(t->info.subtasks, w, total, p->credit, b);
   for (int g = 0; g < total; g++)
     if (nw_cluster_device(n, g).kind == NW_DEVICE_CPU)
       n->stats.roofline_cpu_subtasks += b[g + 1] - b[g];
@@ -213,7 +269,10 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
 const nw_policy nw_policy_roofline = {
     .name = "roofline",
     .summary = "PRS's static split: each node's subtasks p to CPUs by equation (8), no stealing",
+    .init = init,
+    .fini = fini,
     .task_start = task_start,
     .dry = nw_pipeline_retire,
+    .task_forget = forget,
     .on_message = on_message,
 };

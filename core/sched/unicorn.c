@@ -5,10 +5,12 @@
  * locality_sched.c); a device that runs dry steals (steal.c: two-level or one-level, with
  * aggression), or steals before it runs dry (ProSteal, 4.3.2); an idle device at maximum
  * aggression may run a copy of a straggling subtask (multi-assign, 4.3.3, multiassign.c).
- * This file only connects those parts to the policy table.
+ * Tasks running at once share the devices: each task's ranges start past those of the tasks
+ * already running, a device runs its queue in task order, and a device with nothing left of
+ * any task steals from any running task (steal.c). This file only connects those parts to the
+ * policy table.
  */
 #include "policy.h"
-#include "steal_rules.h"
 
 /* Device g of the cluster gets [g*S/total, (g+1)*S/total): equal contiguous ranges. Counted
  * from the device after the ranges of the tasks already running (deal_offset), so that with
@@ -25,7 +27,7 @@ static void deal_equal(nw_node *n, nw_task_state *t) {
     uint64_t s = t->info.subtasks;
     nw_range r = {g * s / total, (g + 1) * s / total};
     t->dev[d].range_len = r.last - r.first;
-    if (nw_pipeline_append(&t->dev[d], r) != NW_OK) {
+    if (nw_queue_push(n, d, t, r) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       return;
     }
@@ -38,30 +40,17 @@ static int uses_affinity(const nw_node *n) {
 }
 
 static void task_start(nw_node *n, nw_task_state *t) {
+  nw_steal_task_started(n, t);
   if (n->cfg.sched.locality)
     nw_locality_start(n, t, NULL);
   else
     deal_equal(n, t);
 }
 
-/* ProSteal: when what is left of the device's range falls to k, start a stealing round while
- * it still computes, so that new work arrives before it runs dry. */
-static void busy(nw_node *n, nw_task_state *t, int d) {
-  nw_device_slot *slot = &t->dev[d];
-  if (!n->cfg.sched.prosteal || slot->steal_active || slot->prosteal_off)
-    return;
-  uint64_t left = nw_pipeline_queued(slot) + (slot->next ? 1 : 0);
-  double wait = slot->steal_answers ? slot->steal_wait_s / (double)slot->steal_answers : 0.0;
-  uint64_t k = nw_prosteal_k(slot->range_len, wait, slot->max_fetch_s, nw_pipeline_rate(slot));
-  if (k == 0 || left > k)
-    return;
-  n->stats.prosteal_rounds++;
-  nw_steal_begin(n, t, d);
-}
-
 /* A copy (paper 4.3.3) goes to its original's node, which decides who commits; an original
  * that finished before its copy wins and cancels the copy. */
-static int take_result(nw_node *n, nw_task_state *t, nw_exec *e) {
+static int take_result(nw_node *n, nw_exec *e) {
+  nw_task_state *t = e->task;
   nw_prepared *p = e->prep;
   if (p->origin_node >= 0) {
     nw_multiassign_copy_finished(n, t, e);
@@ -97,22 +86,24 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
   }
 }
 
-/* A back-off after a failed round (steal.c) is over: try again. */
-static void on_timer(nw_node *n, nw_task_state *t, int d) {
-  if (!t->finishing && t->dev[d].state == DEV_BACKOFF)
-    nw_steal_begin(n, t, d);
+static void task_end(nw_node *n, nw_task_state *t) {
+  nw_multiassign_task_ended(n, t);
+  nw_steal_task_ended(n, t);
 }
 
 const nw_policy nw_policy_unicorn = {
     .name = "unicorn",
     .summary = "Unicorn: equal contiguous ranges, work stealing, ProSteal, multi-assign, locality",
     .uses_affinity = uses_affinity,
+    .init = nw_steal_init,
+    .fini = nw_steal_fini,
     .task_start = task_start,
     .dry = nw_steal_begin,
-    .busy = busy,
+    .busy = nw_steal_busy,
+    .executed = nw_steal_executed,
     .take_result = take_result,
     .may_run_twice = nw_multiassign_possible,
-    .task_end = nw_multiassign_task_ended,
+    .task_end = task_end,
     .on_message = on_message,
-    .on_timer = on_timer,
+    .on_timer = nw_steal_on_timer,
 };

@@ -260,14 +260,16 @@ static void dump_nodes(loop *l) {
               (unsigned long long)t->id, t->finishing, t->running, (unsigned long long)t->done,
               (unsigned long long)t->info.subtasks, t->masters_pending, t->updates_pending,
               t->acks_pending);
-      for (int d = 0; d < t->ndev; d++) {
-        nw_device_slot *sl = &t->dev[d];
-        fprintf(stderr, "    dev %d state %d queued %llu current %lld (waiting %d) next %lld\n", d,
-                (int)sl->state, (unsigned long long)nw_pipeline_queued(sl),
-                sl->current ? (long long)sl->current->subtask : -1LL,
-                sl->current ? sl->current->waiting : 0,
-                sl->next ? (long long)sl->next->subtask : -1LL);
-      }
+      for (int d = 0; d < t->ndev; d++)
+        fprintf(stderr, "    dev %d queued %llu\n", d, (unsigned long long)t->dev[d].queued);
+    }
+    for (int d = 0; d < n->cfg.devices; d++) {
+      const nw_device *v = &n->dev[d];
+      fprintf(stderr,
+              "  dev %d state %d asked %d queued %llu current %lld (waiting %d) next %lld\n", d,
+              (int)v->state, v->asked, (unsigned long long)v->queue.count,
+              v->current ? (long long)v->current->subtask : -1LL,
+              v->current ? v->current->waiting : 0, v->next ? (long long)v->next->subtask : -1LL);
     }
     for (nw_space_state *sp = n->spaces; sp; sp = sp->next)
       fprintf(stderr, "  space %llu v%llu owned %llu resident %llu inflight %llu\n",
