@@ -31,14 +31,16 @@ static uint64_t min64(uint64_t a, uint64_t b) {
   return a < b ? a : b;
 }
 
-int chol_fill_input(float *a, uint64_t n, uint64_t seed) {
+/* The input: M M^T / n + I, plus K if skew (cholesky_check.h). */
+static int fill(float *a, uint64_t n, uint64_t seed, int skew) {
   double *m = malloc(n * n * sizeof *m), *c = malloc(CHUNK * CHUNK * sizeof *c);
   if (!m || !c) {
     free(m);
     free(c);
     return -1;
   }
-  uint64_t s = nw_app_splitmix64(seed);
+  uint64_t s = nw_app_splitmix64(seed), r = nw_app_splitmix64(s ^ 0x5EC0DE5EC0DEull);
+  double scale = 1.0 / sqrt((double)n);
   for (uint64_t e = 0; e < n * n; e++)
     m[e] = 2.0 * (double)nw_app_unit24(nw_app_splitmix64(s + e)) - 1.0;
   for (uint64_t i0 = 0; i0 < n; i0 += CHUNK)
@@ -46,13 +48,30 @@ int chol_fill_input(float *a, uint64_t n, uint64_t seed) {
       uint64_t ni = min64(CHUNK, n - i0), nj = min64(CHUNK, n - j0);
       chunk_product(m, n, i0, ni, j0, nj, n, c);
       for (uint64_t i = i0; i < i0 + ni; i++)
-        for (uint64_t j = j0; j < j0 + nj && j <= i; j++)
-          a[i * n + j] = a[j * n + i] =
-              (float)(c[(i - i0) * nj + (j - j0)] / (double)n + (i == j ? 1.0 : 0.0));
+        for (uint64_t j = j0; j < j0 + nj && j <= i; j++) {
+          double sym = c[(i - i0) * nj + (j - j0)] / (double)n + (i == j ? 1.0 : 0.0), k = 0.0;
+          if (skew && i != j)
+            k = (2.0 * (double)nw_app_unit24(nw_app_splitmix64(r + i * n + j)) - 1.0) * scale;
+          a[i * n + j] = (float)(sym + k);
+          a[j * n + i] = (float)(sym - k);
+        }
     }
   free(m);
   free(c);
   return 0;
+}
+
+int chol_fill_input(float *a, uint64_t n, uint64_t seed) {
+  return fill(a, n, seed, 0);
+}
+
+int chol_lu_fill_input(float *a, uint64_t n, uint64_t seed) {
+  return fill(a, n, seed, 1);
+}
+
+double chol_gamma(uint64_t n) {
+  double ku = (double)(n + 2) * (double)FLT_EPSILON / 2.0;
+  return ku / (1.0 - ku);
 }
 
 /* Sum over the whole symmetric matrix of the squares of (a - x x^T) (a given) or of x x^T (a
@@ -93,8 +112,8 @@ int chol_residual(const float *a, const float *l, uint64_t n, double *residual, 
   double size = square_sum(NULL, x, n, c);
   free(x);
   free(c);
-  double ku = (double)(n + 2) * (double)FLT_EPSILON / 2.0, scale = norm > 0.0 ? sqrt(norm) : 1.0;
+  double scale = norm > 0.0 ? sqrt(norm) : 1.0;
   *residual = sqrt(diff) / scale;
-  *bound = ku / (1.0 - ku) * sqrt(size) / scale;
+  *bound = chol_gamma(n) * sqrt(size) / scale;
   return 0;
 }

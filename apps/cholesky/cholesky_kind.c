@@ -1,68 +1,31 @@
 /* cholesky_kind.c: the Cholesky's four task kinds (POTRF, TRSM, SYRK, GEMM): subscriptions,
- * kernels, cost model and priorities.
- *
- * Every task has one subtask and every bound space is one whole tile, subscribed whole: the
- * CPU view of a tile is the tile (leading dimension b), and a GPU view holds its subscription's
- * bounding rectangle packed (narwhal.h, nw_gpu_view), which for a whole tile is the tile again,
- * its leading dimension the view's pitch. So the CPU kernel, the modelled GPU's emulation and
- * the CUDA kernel make the same call on different pointers.
+ * kernels, cost model and priorities. Every task has one subtask, and every bound space is one
+ * whole tile (cholesky_views.h).
  */
 #include <stdio.h>
 
-#include "cholesky.h"
+#include "cholesky_views.h"
 
-#define F ((uint64_t)sizeof(float))
-
-static nw_status sub_tile(nw_subscriber *s, int space, nw_access acc, const nw_task_info *t) {
-  uint64_t b = ((const chol_conf *)t->conf)->b;
-  return nw_subscribe(s, space, acc, 0, b * F, b * F, b);
-}
-
-static float *cpu_tile(const nw_view *v, int space) {
-  return nw_view_at(&v[space], 0);
-}
-
-static float *gpu_tile(const nw_gpu_view *v, int space) {
-  return nw_gpu_view_at(&v[space], 0);
-}
-
-static int gpu_ld(const nw_gpu_view *v, int space) {
-  return (int)(v[space].pitch / F);
-}
-
-static int side(const nw_task_info *t) {
-  return (int)((const chol_conf *)t->conf)->b;
-}
-
-static double cube(const nw_task_info *t) {
-  double b = (double)((const chol_conf *)t->conf)->b;
-  return b * b * b;
-}
-
-static double tiles_bytes(const nw_task_info *t, double tiles) {
-  double b = (double)((const chol_conf *)t->conf)->b;
-  return tiles * b * b * (double)F;
-}
-
-/* StarPU's critical-path priorities (its Cholesky example's unbounded priorities): tasks of an
- * earlier step first, and within a step the ones nearer the next diagonal tile, which the
- * next POTRF waits for. POTRF(k) gets 2 nb - 2k, TRSM(k,i) 2 nb - 2k - i, SYRK(k,i)
- * 2 nb - 2k - 2i and GEMM(k,i,j) 2 nb - 2k - i - j: the formula 2 nb - 2k - i - j with
- * SYRK's j = i and POTRF's i + j taken as 0. */
-int chol_priority(const chol_conf *c, int kind) {
+/* StarPU's critical-path priorities (its Cholesky example's unbounded priorities): larger runs
+ * first, and a task's priority falls by 2 per step and by 1 per tile row or column it lies from
+ * the start, so the diagonal tile's factorisation and the tasks near it, which the next steps
+ * wait for, run before the updates far down the trailing matrix. POTRF(k) gets 2 nb - 2k,
+ * TRSM(k,i) 2 nb - 2k - i, SYRK(k,i) 2 nb - 2k - 2i and GEMM(k,i,j) 2 nb - 2k - i - j: 2 nb - 2k
+ * less each of i and j that lies past k. The LU variant's tasks get the same formula: GETRF(k)
+ * 2 nb - 2k, the row TRSM of (k,j) 2 nb - 2k - j, the column TRSM of (i,k) 2 nb - 2k - i,
+ * GEMM(k,i,j) 2 nb - 2k - i - j. */
+int chol_priority(const chol_conf *c) {
   if (!c->prio)
     return 0;
-  int64_t base = 2 * (int64_t)c->nb - 2 * (int64_t)c->k, i = (int64_t)c->i, j = (int64_t)c->j;
-  switch (kind) {
-  case CHOL_POTRF:
-    return (int)base;
-  case CHOL_TRSM:
-    return (int)(base - i);
-  case CHOL_SYRK:
-    return (int)(base - 2 * i);
-  default:
-    return (int)(base - i - j);
-  }
+  int64_t p = 2 * (int64_t)c->nb - 2 * (int64_t)c->k;
+  p -= c->i > c->k ? (int64_t)c->i : 0;
+  p -= c->j > c->k ? (int64_t)c->j : 0;
+  return (int)p;
+}
+
+static int priority(const nw_task_info *t, uint64_t subtask) {
+  (void)subtask;
+  return chol_priority(t->conf);
 }
 
 /* A tile that is not positive definite means a wrong input or a wrong earlier tile: the kernel
@@ -80,164 +43,146 @@ static void potrf_info(const nw_task_info *t, int info) {
 
 static nw_status potrf_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   (void)subtask;
-  return sub_tile(s, CHOL_POTRF_A, NW_READ_WRITE, t);
+  return chol_sub_tile(s, CHOL_POTRF_A, NW_READ_WRITE, t);
 }
 
 static void potrf_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   (void)subtask;
-  potrf_info(t, chol_tile_potrf(side(t), cpu_tile(v, CHOL_POTRF_A), side(t)));
+  potrf_info(t, chol_tile_potrf(chol_side(t), chol_cpu_tile(v, CHOL_POTRF_A), chol_side(t)));
 }
 
 static void potrf_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   (void)subtask;
-  potrf_info(t, chol_tile_potrf(side(t), gpu_tile(v, CHOL_POTRF_A), gpu_ld(v, CHOL_POTRF_A)));
+  potrf_info(t, chol_tile_potrf(chol_side(t), chol_gpu_tile(v, CHOL_POTRF_A),
+                                chol_gpu_ld(v, CHOL_POTRF_A)));
 }
 
 static void potrf_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v,
                        void *stream) {
   (void)subtask;
-  nw_chol_cuda_potrf(side(t), gpu_tile(v, CHOL_POTRF_A), gpu_ld(v, CHOL_POTRF_A), stream);
+  nw_chol_cuda_potrf(chol_side(t), chol_gpu_tile(v, CHOL_POTRF_A), chol_gpu_ld(v, CHOL_POTRF_A),
+                     stream);
 }
 
 static double potrf_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return cube(t) / 3.0;
+  return chol_cube(t) / 3.0;
 }
 
 static double potrf_bytes(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return tiles_bytes(t, 2); /* the tile read and written */
-}
-
-static int potrf_priority(const nw_task_info *t, uint64_t subtask) {
-  (void)subtask;
-  return chol_priority(t->conf, CHOL_POTRF);
+  return chol_tiles_bytes(t, 2); /* the tile read and written */
 }
 
 /* ---- TRSM(k,i): tile (i,k) := (i,k) L_kk^-T ---- */
 
 static nw_status trsm_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   (void)subtask;
-  nw_status st = sub_tile(s, CHOL_TRSM_L, NW_READ_ONLY, t);
-  return st == NW_OK ? sub_tile(s, CHOL_TRSM_A, NW_READ_WRITE, t) : st;
+  nw_status st = chol_sub_tile(s, CHOL_TRSM_L, NW_READ_ONLY, t);
+  return st == NW_OK ? chol_sub_tile(s, CHOL_TRSM_A, NW_READ_WRITE, t) : st;
 }
 
 static void trsm_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   (void)subtask;
-  int b = side(t);
-  chol_tile_trsm(b, cpu_tile(v, CHOL_TRSM_L), b, cpu_tile(v, CHOL_TRSM_A), b);
+  int b = chol_side(t);
+  chol_tile_trsm(b, chol_cpu_tile(v, CHOL_TRSM_L), b, chol_cpu_tile(v, CHOL_TRSM_A), b);
 }
 
 static void trsm_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   (void)subtask;
-  chol_tile_trsm(side(t), gpu_tile(v, CHOL_TRSM_L), gpu_ld(v, CHOL_TRSM_L),
-                 gpu_tile(v, CHOL_TRSM_A), gpu_ld(v, CHOL_TRSM_A));
+  chol_tile_trsm(chol_side(t), chol_gpu_tile(v, CHOL_TRSM_L), chol_gpu_ld(v, CHOL_TRSM_L),
+                 chol_gpu_tile(v, CHOL_TRSM_A), chol_gpu_ld(v, CHOL_TRSM_A));
 }
 
 static void trsm_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v, void *stream) {
   (void)subtask;
-  nw_chol_cuda_trsm(side(t), gpu_tile(v, CHOL_TRSM_L), gpu_ld(v, CHOL_TRSM_L),
-                    gpu_tile(v, CHOL_TRSM_A), gpu_ld(v, CHOL_TRSM_A), stream);
+  nw_chol_cuda_trsm(chol_side(t), chol_gpu_tile(v, CHOL_TRSM_L), chol_gpu_ld(v, CHOL_TRSM_L),
+                    chol_gpu_tile(v, CHOL_TRSM_A), chol_gpu_ld(v, CHOL_TRSM_A), stream);
 }
 
 static double trsm_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return cube(t);
+  return chol_cube(t);
 }
 
 /* TRSM and SYRK alike: one tile read, one read and written. */
 static double three_tiles(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return tiles_bytes(t, 3);
-}
-
-static int trsm_priority(const nw_task_info *t, uint64_t subtask) {
-  (void)subtask;
-  return chol_priority(t->conf, CHOL_TRSM);
+  return chol_tiles_bytes(t, 3);
 }
 
 /* ---- SYRK(k,i): tile (i,i) -= (i,k) (i,k)^T, lower triangle ---- */
 
 static nw_status syrk_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   (void)subtask;
-  nw_status st = sub_tile(s, CHOL_SYRK_L, NW_READ_ONLY, t);
-  return st == NW_OK ? sub_tile(s, CHOL_SYRK_A, NW_READ_WRITE, t) : st;
+  nw_status st = chol_sub_tile(s, CHOL_SYRK_L, NW_READ_ONLY, t);
+  return st == NW_OK ? chol_sub_tile(s, CHOL_SYRK_A, NW_READ_WRITE, t) : st;
 }
 
 static void syrk_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   (void)subtask;
-  int b = side(t);
-  chol_tile_syrk(b, cpu_tile(v, CHOL_SYRK_L), b, cpu_tile(v, CHOL_SYRK_A), b);
+  int b = chol_side(t);
+  chol_tile_syrk(b, chol_cpu_tile(v, CHOL_SYRK_L), b, chol_cpu_tile(v, CHOL_SYRK_A), b);
 }
 
 static void syrk_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   (void)subtask;
-  chol_tile_syrk(side(t), gpu_tile(v, CHOL_SYRK_L), gpu_ld(v, CHOL_SYRK_L),
-                 gpu_tile(v, CHOL_SYRK_A), gpu_ld(v, CHOL_SYRK_A));
+  chol_tile_syrk(chol_side(t), chol_gpu_tile(v, CHOL_SYRK_L), chol_gpu_ld(v, CHOL_SYRK_L),
+                 chol_gpu_tile(v, CHOL_SYRK_A), chol_gpu_ld(v, CHOL_SYRK_A));
 }
 
 static void syrk_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v, void *stream) {
   (void)subtask;
-  nw_chol_cuda_syrk(side(t), gpu_tile(v, CHOL_SYRK_L), gpu_ld(v, CHOL_SYRK_L),
-                    gpu_tile(v, CHOL_SYRK_A), gpu_ld(v, CHOL_SYRK_A), stream);
+  nw_chol_cuda_syrk(chol_side(t), chol_gpu_tile(v, CHOL_SYRK_L), chol_gpu_ld(v, CHOL_SYRK_L),
+                    chol_gpu_tile(v, CHOL_SYRK_A), chol_gpu_ld(v, CHOL_SYRK_A), stream);
 }
 
 /* b^3 as StarPU counts a SYRK of b x b tiles (b^2 (b + 1), taken as b^3), so the four kinds add
  * up to the factorisation's n^3 / 3 exactly. */
 static double syrk_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return cube(t);
-}
-
-static int syrk_priority(const nw_task_info *t, uint64_t subtask) {
-  (void)subtask;
-  return chol_priority(t->conf, CHOL_SYRK);
+  return chol_cube(t);
 }
 
 /* ---- GEMM(k,i,j): tile (i,j) -= (i,k) (j,k)^T ---- */
 
 static nw_status gemm_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   (void)subtask;
-  nw_status st = sub_tile(s, CHOL_GEMM_LI, NW_READ_ONLY, t);
+  nw_status st = chol_sub_tile(s, CHOL_GEMM_LI, NW_READ_ONLY, t);
   if (st == NW_OK)
-    st = sub_tile(s, CHOL_GEMM_LJ, NW_READ_ONLY, t);
-  return st == NW_OK ? sub_tile(s, CHOL_GEMM_A, NW_READ_WRITE, t) : st;
+    st = chol_sub_tile(s, CHOL_GEMM_LJ, NW_READ_ONLY, t);
+  return st == NW_OK ? chol_sub_tile(s, CHOL_GEMM_A, NW_READ_WRITE, t) : st;
 }
 
 static void gemm_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   (void)subtask;
-  int b = side(t);
-  chol_tile_gemm(b, cpu_tile(v, CHOL_GEMM_LI), b, cpu_tile(v, CHOL_GEMM_LJ), b,
-                 cpu_tile(v, CHOL_GEMM_A), b);
+  int b = chol_side(t);
+  chol_tile_gemm(b, chol_cpu_tile(v, CHOL_GEMM_LI), b, chol_cpu_tile(v, CHOL_GEMM_LJ), b,
+                 chol_cpu_tile(v, CHOL_GEMM_A), b);
 }
 
 static void gemm_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   (void)subtask;
-  chol_tile_gemm(side(t), gpu_tile(v, CHOL_GEMM_LI), gpu_ld(v, CHOL_GEMM_LI),
-                 gpu_tile(v, CHOL_GEMM_LJ), gpu_ld(v, CHOL_GEMM_LJ), gpu_tile(v, CHOL_GEMM_A),
-                 gpu_ld(v, CHOL_GEMM_A));
+  chol_tile_gemm(chol_side(t), chol_gpu_tile(v, CHOL_GEMM_LI), chol_gpu_ld(v, CHOL_GEMM_LI),
+                 chol_gpu_tile(v, CHOL_GEMM_LJ), chol_gpu_ld(v, CHOL_GEMM_LJ),
+                 chol_gpu_tile(v, CHOL_GEMM_A), chol_gpu_ld(v, CHOL_GEMM_A));
 }
 
 static void gemm_cuda(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v, void *stream) {
   (void)subtask;
-  nw_chol_cuda_gemm(side(t), gpu_tile(v, CHOL_GEMM_LI), gpu_ld(v, CHOL_GEMM_LI),
-                    gpu_tile(v, CHOL_GEMM_LJ), gpu_ld(v, CHOL_GEMM_LJ), gpu_tile(v, CHOL_GEMM_A),
-                    gpu_ld(v, CHOL_GEMM_A), stream);
+  nw_chol_cuda_gemm(chol_side(t), chol_gpu_tile(v, CHOL_GEMM_LI), chol_gpu_ld(v, CHOL_GEMM_LI),
+                    chol_gpu_tile(v, CHOL_GEMM_LJ), chol_gpu_ld(v, CHOL_GEMM_LJ),
+                    chol_gpu_tile(v, CHOL_GEMM_A), chol_gpu_ld(v, CHOL_GEMM_A), stream);
 }
 
 static double gemm_flops(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return 2.0 * cube(t);
+  return 2.0 * chol_cube(t);
 }
 
 static double gemm_bytes(const nw_task_info *t, uint64_t subtask, nw_device_kind kind) {
   (void)subtask, (void)kind;
-  return tiles_bytes(t, 4); /* two tiles read, one read and written */
-}
-
-static int gemm_priority(const nw_task_info *t, uint64_t subtask) {
-  (void)subtask;
-  return chol_priority(t->conf, CHOL_GEMM);
+  return chol_tiles_bytes(t, 4); /* two tiles read, one read and written */
 }
 
 static void chol_cuda_init(void) {
@@ -253,7 +198,7 @@ const nw_task_kind nw_chol_potrf_kind = {
     .cuda_kernel = potrf_cuda,
     .gpu_emulated_kernel = potrf_emulated,
     .cuda_thread_init = chol_cuda_init,
-    .priority = potrf_priority,
+    .priority = priority,
     .bytes = potrf_bytes,
 };
 
@@ -265,7 +210,7 @@ const nw_task_kind nw_chol_trsm_kind = {
     .cuda_kernel = trsm_cuda,
     .gpu_emulated_kernel = trsm_emulated,
     .cuda_thread_init = chol_cuda_init,
-    .priority = trsm_priority,
+    .priority = priority,
     .bytes = three_tiles,
 };
 
@@ -277,7 +222,7 @@ const nw_task_kind nw_chol_syrk_kind = {
     .cuda_kernel = syrk_cuda,
     .gpu_emulated_kernel = syrk_emulated,
     .cuda_thread_init = chol_cuda_init,
-    .priority = syrk_priority,
+    .priority = priority,
     .bytes = three_tiles,
 };
 
@@ -289,6 +234,6 @@ const nw_task_kind nw_chol_gemm_kind = {
     .cuda_kernel = gemm_cuda,
     .gpu_emulated_kernel = gemm_emulated,
     .cuda_thread_init = chol_cuda_init,
-    .priority = gemm_priority,
+    .priority = priority,
     .bytes = gemm_bytes,
 };

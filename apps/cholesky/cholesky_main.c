@@ -1,10 +1,6 @@
-/* cholesky_main.c: the Cholesky application's arguments, driver and check (see cholesky.h).
- *
- * The driver submits every task of the factorisation at once, in the right-looking order of
- * StarPU's cholesky_implicit.c (for each step: POTRF, the column's TRSMs, then the trailing
- * SYRKs and GEMMs), and waits for them all. It states no dependency: each task binds the
- * tiles it reads read-only and the one it updates read-write, and the runtime starts a task
- * once the earlier tasks writing what it reads, or touching what it writes, have completed.
+/* cholesky_main.c: the Cholesky application's parameters, driver and check (see cholesky.h):
+ * the tiles made, filled and placed, the task graph run (cholesky_graph.c), the factor read
+ * back and checked (cholesky_check.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,26 +11,33 @@
 #include "../common/place.h"
 #include "cholesky.h"
 #include "cholesky_check.h"
+#include "cholesky_graph.h"
 
 #define F ((uint64_t)sizeof(float))
 
-/* At most this many tiles per side: the factorisation runs nb + nb (nb - 1) +
- * nb (nb - 1) (nb - 2) / 6 tasks (5984 for 32), all submitted at once, and the runtime finds a
- * queued task's dependencies by comparing it with every task queued before it, a cost that
- * grows as the square of the tasks queued: 32 tiles per side take about a minute of the
- * simulator's time on a 2-core machine, 64 (45760 tasks) hours. */
-#define CHOL_MAX_TILES 32
+/* At most this many tasks: they are all submitted at once, and the runtime finds a queued
+ * task's dependencies by comparing it with every task queued before it, a cost that grows as
+ * the square of the tasks queued. 6000 lets the Cholesky have 32 tiles per side (5984 tasks,
+ * about a minute of the simulator's time on a 2-core machine) and the LU 25 (5525); 64 tiles
+ * per side (45760 tasks) would take hours. */
+#define CHOL_MAX_TASKS 6000
 /* At most this tile side: BLAS, LAPACK and cuSOLVER take int sizes, and a tile is one space
  * (16384^2 floats: 1 GiB). */
 #define CHOL_MAX_BLOCK 16384
 
-static nw_status chol_params(const nw_app_args *a, uint64_t *prio, char *why, size_t len) {
-  if (nw_app_param_keys(a, "cholesky", "prio", why, len) != 0)
+/* prio=on|off (default on) and variant=cholesky|lu (default cholesky). */
+static nw_status chol_params(const nw_app_args *a, uint64_t *prio, int *lu, char *why, size_t len) {
+  if (nw_app_param_keys(a, "cholesky", "prio,variant", why, len) != 0)
     return NW_ERR_ARG;
-  const char *p = nw_app_param_get(a, "prio");
+  const char *p = nw_app_param_get(a, "prio"), *v = nw_app_param_get(a, "variant");
   *prio = !p || strcmp(p, "on") == 0;
+  *lu = v && strcmp(v, "lu") == 0;
   if (p && !*prio && strcmp(p, "off") != 0) {
     snprintf(why, len, "cholesky: --app-param prio=%s: not on or off", p);
+    return NW_ERR_ARG;
+  }
+  if (v && !*lu && strcmp(v, "cholesky") != 0) {
+    snprintf(why, len, "cholesky: --app-param variant=%s: not cholesky or lu", v);
     return NW_ERR_ARG;
   }
   return NW_OK;
@@ -42,7 +45,8 @@ static nw_status chol_params(const nw_app_args *a, uint64_t *prio, char *why, si
 
 static nw_status chol_check_args(const nw_app_args *a, char *why, size_t len) {
   uint64_t prio;
-  if (chol_params(a, &prio, why, len) != NW_OK)
+  int lu;
+  if (chol_params(a, &prio, &lu, why, len) != NW_OK)
     return NW_ERR_ARG;
   if (a->n == 0 || a->block == 0) { /* named alone, where the grid's check names both */
     snprintf(why, len, "cholesky: %s 0: no tiles (the %s must be positive)",
@@ -56,20 +60,16 @@ static nw_status chol_check_args(const nw_app_args *a, char *why, size_t len) {
              CHOL_MAX_BLOCK);
     return NW_ERR_ARG;
   }
-  if (a->n / a->block > CHOL_MAX_TILES) {
+  uint64_t nb = a->n / a->block, tasks = chol_task_count(nb, lu);
+  if (tasks > CHOL_MAX_TASKS) {
     snprintf(why, len,
-             "cholesky: --n %llu / --block %llu gives %llu tiles per side; at most %d (a larger "
-             "--block gives fewer)",
-             (unsigned long long)a->n, (unsigned long long)a->block,
-             (unsigned long long)(a->n / a->block), CHOL_MAX_TILES);
+             "cholesky: --n %llu / --block %llu gives %llu tiles per side, %llu tasks; at most %d "
+             "(a larger --block gives fewer)",
+             (unsigned long long)a->n, (unsigned long long)a->block, (unsigned long long)nb,
+             (unsigned long long)tasks, CHOL_MAX_TASKS);
     return NW_ERR_ARG;
   }
   return NW_OK;
-}
-
-/* The lower triangle's tiles, row by row: (i, j), j <= i, is tile i (i + 1) / 2 + j. */
-static uint64_t tile_index(uint64_t i, uint64_t j) {
-  return i * (i + 1) / 2 + j;
 }
 
 /* Tile (i, j) of the n x n matrix m into a packed b x b tile, and back. */
@@ -83,15 +83,22 @@ static void tile_put(float *m, const float *tile, uint64_t n, uint64_t b, uint64
     memcpy(m + (i * b + r) * n + j * b, tile + r * b, b * F);
 }
 
-/* Writes the input's lower tiles into their spaces. */
-static nw_status write_tiles(nw_space **tiles, const float *a, uint64_t n, uint64_t b) {
+/* The tiles that exist: the lower triangle's (j <= i), or every one for the LU. */
+static int tile_exists(uint64_t i, uint64_t j, int lu) {
+  return lu || j <= i;
+}
+
+/* Writes the input's tiles into their spaces. */
+static nw_status write_tiles(nw_space **tiles, const float *a, uint64_t n, uint64_t b, int lu) {
+  uint64_t nb = n / b;
   float *tile = malloc(b * b * F);
   nw_status st = tile ? NW_OK : NW_ERR_NOMEM;
-  for (uint64_t i = 0; i < n / b && st == NW_OK; i++)
-    for (uint64_t j = 0; j <= i && st == NW_OK; j++) {
-      tile_get(a, tile, n, b, i, j);
-      st = nw_space_write(tiles[tile_index(i, j)], 0, tile, b * b * F);
-    }
+  for (uint64_t i = 0; i < nb && st == NW_OK; i++)
+    for (uint64_t j = 0; j < nb && st == NW_OK; j++)
+      if (tile_exists(i, j, lu)) {
+        tile_get(a, tile, n, b, i, j);
+        st = nw_space_write(tiles[chol_tile_index(i, j, nb, lu)], 0, tile, b * b * F);
+      }
   free(tile);
   return st;
 }
@@ -106,103 +113,38 @@ static nw_status place_tiles(nw_runtime *rt, nw_space **tiles, uint64_t count, u
   return st;
 }
 
-/* The tasks of the factorisation, created, bound and submitted into tasks[*made...]. */
-typedef struct chol_submit {
-  nw_runtime *rt;
-  nw_space **tiles;
-  nw_task **tasks;
-  uint64_t made;
-} chol_submit;
-
-static nw_status submit(chol_submit *s, const nw_task_kind *kind, const chol_conf *c,
-                        nw_space *const *bind, const nw_access *access, int nbind) {
-  nw_task *t = NULL;
-  nw_status st = nw_task_create(s->rt, kind, 1, c, sizeof *c, &t);
-  for (int i = 0; i < nbind && st == NW_OK; i++)
-    st = nw_task_bind(t, bind[i], access[i]);
-  if (st == NW_OK)
-    st = nw_task_submit(t);
-  if (st != NW_OK) {
-    nw_task_destroy(t);
-    return st;
-  }
-  s->tasks[s->made++] = t;
-  return NW_OK;
-}
-
-static nw_status submit_step(chol_submit *s, uint64_t k, uint64_t b, uint64_t nb, uint64_t prio) {
-  nw_space **tl = s->tiles;
-  const nw_access r = NW_READ_ONLY, rw = NW_READ_WRITE;
-  chol_conf c = {.k = k, .i = k, .j = k, .b = b, .nb = nb, .prio = prio};
-  nw_status st = submit(s, &nw_chol_potrf_kind, &c, (nw_space *[]){tl[tile_index(k, k)]},
-                        (nw_access[]){rw}, 1);
-  for (uint64_t i = k + 1; i < nb && st == NW_OK; i++) {
-    c.i = i, c.j = k;
-    st =
-        submit(s, &nw_chol_trsm_kind, &c,
-               (nw_space *[]){tl[tile_index(k, k)], tl[tile_index(i, k)]}, (nw_access[]){r, rw}, 2);
-  }
-  for (uint64_t j = k + 1; j < nb && st == NW_OK; j++) {
-    c.i = j, c.j = j;
-    st =
-        submit(s, &nw_chol_syrk_kind, &c,
-               (nw_space *[]){tl[tile_index(j, k)], tl[tile_index(j, j)]}, (nw_access[]){r, rw}, 2);
-    for (uint64_t i = j + 1; i < nb && st == NW_OK; i++) {
-      c.i = i, c.j = j;
-      st = submit(s, &nw_chol_gemm_kind, &c,
-                  (nw_space *[]){tl[tile_index(i, k)], tl[tile_index(j, k)], tl[tile_index(i, j)]},
-                  (nw_access[]){r, r, rw}, 3);
-    }
-  }
-  return st;
-}
-
-static nw_status factorise(nw_runtime *rt, nw_space **tiles, uint64_t b, uint64_t nb,
-                           uint64_t prio) {
-  uint64_t count = nb + nb * (nb - 1) + nb * (nb - 1) * (nb - 2) / 6;
-  chol_submit s = {.rt = rt, .tiles = tiles, .tasks = calloc(count, sizeof(nw_task *))};
-  if (!s.tasks)
-    return NW_ERR_NOMEM;
-  nw_status st = NW_OK;
-  for (uint64_t k = 0; k < nb && st == NW_OK; k++)
-    st = submit_step(&s, k, b, nb, prio);
-  for (uint64_t t = 0; t < s.made; t++) { /* waits for all, even after a failure */
-    nw_status w = nw_task_wait(s.tasks[t]);
-    if (st == NW_OK)
-      st = w;
-    nw_task_destroy(s.tasks[t]);
-  }
-  free(s.tasks);
-  return st;
-}
-
-/* Reads the factor back and compares L L^T with the input a. Silent when it passes. */
-static nw_status check(nw_space **tiles, const float *a, uint64_t n, uint64_t b, int *ok) {
-  float *l = calloc(n * n, F), *tile = malloc(b * b * F);
-  nw_status st = l && tile ? NW_OK : NW_ERR_NOMEM;
-  for (uint64_t i = 0; i < n / b && st == NW_OK; i++)
-    for (uint64_t j = 0; j <= i && st == NW_OK; j++) {
-      st = nw_space_read(tiles[tile_index(i, j)], 0, tile, b * b * F);
-      if (st == NW_OK)
-        tile_put(l, tile, n, b, i, j);
-    }
+/* Reads the factors back and checks them against the input a. Silent when they pass. */
+static nw_status check(nw_space **tiles, const float *a, uint64_t n, uint64_t b, int lu, int *ok) {
+  uint64_t nb = n / b;
+  float *f = calloc(n * n, F), *tile = malloc(b * b * F);
+  nw_status st = f && tile ? NW_OK : NW_ERR_NOMEM;
+  for (uint64_t i = 0; i < nb && st == NW_OK; i++)
+    for (uint64_t j = 0; j < nb && st == NW_OK; j++)
+      if (tile_exists(i, j, lu)) {
+        st = nw_space_read(tiles[chol_tile_index(i, j, nb, lu)], 0, tile, b * b * F);
+        if (st == NW_OK)
+          tile_put(f, tile, n, b, i, j);
+      }
   double residual = 0.0, bound = 0.0;
-  if (st == NW_OK && chol_residual(a, l, n, &residual, &bound) != 0)
+  if (st == NW_OK && (lu ? chol_lu_residual(a, f, n, &residual, &bound)
+                         : chol_residual(a, f, n, &residual, &bound)) != 0)
     st = NW_ERR_NOMEM;
   *ok = st == NW_OK && isfinite(residual) && residual <= bound;
   if (st == NW_OK && !*ok)
-    fprintf(stderr, "cholesky: residual ||A - L L^T||_F / ||A||_F is %.3g, above the bound %.3g\n",
-            residual, bound);
-  free(l);
+    fprintf(stderr, "cholesky: residual ||A - %s||_F / ||A||_F is %.3g, above the bound %.3g\n",
+            lu ? "L U" : "L L^T", residual, bound);
+  free(f);
   free(tile);
   return st;
 }
 
 static nw_status chol_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome *out) {
-  uint64_t n = args->n, b = args->block, nb = n / b, count = nb * (nb + 1) / 2, prio = 1;
+  uint64_t n = args->n, b = args->block, nb = n / b, prio = 1;
+  int lu = 0;
   char why[200];
   out->verified = -1; /* phantom mode has no bytes to check; the tool rejects --verify there */
-  nw_status st = chol_params(args, &prio, why, sizeof why);
+  nw_status st = chol_params(args, &prio, &lu, why, sizeof why);
+  uint64_t count = chol_tile_count(nb, lu);
   int functional = nw_runtime_functional(rt);
   nw_space **tiles = calloc(count, sizeof *tiles);
   float *a = NULL;
@@ -212,17 +154,18 @@ static nw_status chol_main(nw_runtime *rt, const nw_app_args *args, nw_app_outco
     st = nw_space_create(rt, b * b * F, b * F, &tiles[t]);
   if (st == NW_OK && functional) {
     a = malloc(n * n * F);
-    st = a && chol_fill_input(a, n, args->seed) == 0 ? NW_OK : NW_ERR_NOMEM;
+    st = a && (lu ? chol_lu_fill_input : chol_fill_input)(a, n, args->seed) == 0 ? NW_OK
+                                                                                 : NW_ERR_NOMEM;
     if (st == NW_OK)
-      st = write_tiles(tiles, a, n, b);
+      st = write_tiles(tiles, a, n, b, lu);
   }
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
     st = place_tiles(rt, tiles, count, b, args->seed);
   if (st == NW_OK)
-    st = factorise(rt, tiles, b, nb, prio);
+    st = chol_graph_run(rt, tiles, b, nb, prio, lu);
   if (st == NW_OK && functional && args->verify != 0) {
     int ok = 0;
-    st = check(tiles, a, n, b, &ok);
+    st = check(tiles, a, n, b, lu, &ok);
     out->verified = ok;
   }
   for (uint64_t t = 0; tiles && t < count; t++)
@@ -236,7 +179,9 @@ static nw_status chol_main(nw_runtime *rt, const nw_app_args *args, nw_app_outco
 const nw_app nw_cholesky_app = {
     .name = "cholesky",
     .kinds = (const nw_task_kind *const[]){&nw_chol_potrf_kind, &nw_chol_trsm_kind,
-                                           &nw_chol_syrk_kind, &nw_chol_gemm_kind, NULL},
+                                           &nw_chol_syrk_kind, &nw_chol_gemm_kind,
+                                           &nw_chol_lu_getrf_kind, &nw_chol_lu_trsm_row_kind,
+                                           &nw_chol_lu_trsm_col_kind, &nw_chol_lu_gemm_kind, NULL},
     .check_args = chol_check_args,
     .main = chol_main,
 };

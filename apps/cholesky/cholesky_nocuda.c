@@ -1,8 +1,8 @@
-/* cholesky_nocuda.c: the Cholesky's GPU operations in a build without CUDA. Nothing calls them
- * there (the real backend only drives GPUs when built with CUDA, and the simulator runs the
- * host emulations); a call is a bug, reported instead of computing nothing. A CUDA build links
- * cholesky_cuda.c into the program itself, so the linker never takes this file from the
- * library. */
+/* cholesky_nocuda.c: the Cholesky's (and its LU variant's) GPU operations in a build without CUDA.
+ * Nothing calls them there (the real backend only drives GPUs when built with CUDA, and the
+ * simulator runs the host emulations); a call is a bug, reported instead of computing nothing. A
+ * CUDA build links cholesky_cuda.c into the program itself, so the linker never takes this file
+ * from the library. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,5 +33,26 @@ void nw_chol_cuda_syrk(int b, const float *l, int ldl, float *a, int lda, void *
 void nw_chol_cuda_gemm(int b, const float *li, int ldi, const float *lj, int ldj, float *a, int lda,
                        void *stream) {
   (void)b, (void)li, (void)ldi, (void)lj, (void)ldj, (void)a, (void)lda, (void)stream;
+  no_cuda();
+}
+
+void nw_chol_cuda_getrf(int b, float *a, int ld, void *stream) {
+  (void)b, (void)a, (void)ld, (void)stream;
+  no_cuda();
+}
+
+void nw_chol_cuda_trsm_row(int b, const float *d, int ldd, float *a, int lda, void *stream) {
+  (void)b, (void)d, (void)ldd, (void)a, (void)lda, (void)stream;
+  no_cuda();
+}
+
+void nw_chol_cuda_trsm_col(int b, const float *d, int ldd, float *a, int lda, void *stream) {
+  (void)b, (void)d, (void)ldd, (void)a, (void)lda, (void)stream;
+  no_cuda();
+}
+
+void nw_chol_cuda_lu_gemm(int b, const float *l, int ldl, const float *u, int ldu, float *a,
+                          int lda, void *stream) {
+  (void)b, (void)l, (void)ldl, (void)u, (void)ldu, (void)a, (void)lda, (void)stream;
   no_cuda();
 }
