@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # cholesky.sh CASE NARWHAL SRC_DIR: the tiled Cholesky (apps/cholesky) in the simulator, 2 nodes,
-# n 256 in tiles of 64 (20 tasks of one subtask each), functional. Each run must pass the app's
-# residual check (verified true: ||A - L L^T||_F / ||A||_F within its bound).
+# n 256 in tiles of 64 (20 tasks of one subtask each; 30 for the LU variant), functional. Each
+# run must pass the app's residual check (verified true: ||A - L L^T||_F / ||A||_F, or
+# ||A - L U||_F / ||A||_F, within its bound).
 #   policies  every scheduling policy on CPUs: verified, 20 tasks and subtasks, and GFlop/s
 #             times makespan equal to n^3 / 3 (the kinds' flops add up to the factorisation's);
-#             also with StarPU's priorities off, and with the tiles all on node 0
-#   gpus      modelled GPUs alone (every task through the kinds' GPU emulation: 20 launches) and
-#             beside CPUs under the policies that send tasks to them (at least one launch)
+#             also with StarPU's priorities off, with the tiles all on node 0, and the LU variant
+#             (30 tasks, 2 n^3 / 3)
+#   gpus      modelled GPUs alone (every task through the kinds' GPU emulation: one launch per
+#             task) and beside CPUs under the policies that send tasks to them (at least one)
 #   bad       bad inputs: exit 2 and one line on stderr naming the input
 #   memory    tiles that cannot fit an address-space limit: exit 2 and the runtime's one line
 set -u
@@ -23,10 +25,13 @@ verdict() { # verdict OK WHAT
 }
 
 # run WHAT MIN_LAUNCHES MAX_LAUNCHES ARGS...: one run, verified, its launches on modelled GPUs
-# in [MIN, MAX], 20 tasks and subtasks, flops / GFlop/s equal to the makespan.
+# in [MIN, MAX], 20 tasks and subtasks (30 with variant=lu, in ARGS), and the kinds' flops,
+# GFlop/s times makespan, n^3 / 3 (2 n^3 / 3).
 run() {
   local what=$1 lo=$2 hi=$3
   shift 3
+  local tasks=20 flops=1
+  case " $* " in *" variant=lu "*) tasks=30 flops=2 ;; esac
   timeout 120 "$nw" "${common[@]}" "$@" --json >"$tmp/out" 2>"$tmp/err"
   local st=$?
   local v s t g m l
@@ -36,9 +41,9 @@ run() {
   [ -s "$tmp/err" ] && cat "$tmp/err"
   local ok
   ok=$(awk -v st="$st" -v v="$v" -v s="$s" -v t="$t" -v g="$g" -v m="$m" -v l="$l" -v lo="$lo" \
-    -v hi="$hi" -v n=$n 'BEGIN {
-      want = n * n * n / 3 / 1e9; got = g * m; rel = got > want ? got - want : want - got
-      print (st == 0 && v == "true" && s == 20 && t == 20 && m > 0 && rel <= 1e-9 * want &&
+    -v hi="$hi" -v n=$n -v tasks=$tasks -v flops=$flops 'BEGIN {
+      want = flops * n * n * n / 3 / 1e9; got = g * m; rel = got > want ? got - want : want - got
+      print (st == 0 && v == "true" && s == tasks && t == tasks && m > 0 && rel <= 1e-9 * want &&
              l >= lo && l <= hi) ? 1 : 0 }')
   verdict "$ok" "$what"
 }
@@ -64,22 +69,31 @@ policies)
     run "--sched $policy, prio=off" 0 0 --sched "$policy" --app-param prio=off
   done
   run "--placement node0" 0 0 --placement node0
-  run "--placement spread, 4 nodes" 0 0 --nodes 4 ;;
+  run "--placement spread, 4 nodes" 0 0 --nodes 4
+  for policy in unicorn eager dmdas heft; do
+    run "--sched $policy, variant=lu" 0 0 --sched "$policy" --app-param variant=lu
+  done ;;
 gpus)
   for policy in unicorn eager dmda heft roofline; do
     run "--sched $policy --devices gpu" 20 20 --sched "$policy" --devices gpu
   done
   for policy in random dm dmda dmdas heft roofline; do
     run "--sched $policy --devices cpu+gpu" 1 20 --sched "$policy" --devices cpu+gpu
-  done ;;
+  done
+  run "--sched dmda --devices gpu, variant=lu" 30 30 --sched dmda --devices gpu \
+    --app-param variant=lu
+  run "--sched heft --devices cpu+gpu, variant=lu" 1 30 --sched heft --devices cpu+gpu \
+    --app-param variant=lu ;;
 bad)
   bad "--block 64 does not divide --n 250" --n 250
   bad "--block 0: no tiles" --block 0
   bad "--n 0: no tiles" --n 0
-  bad "gives 33 tiles per side; at most 32" --n 2112
+  bad "gives 33 tiles per side, 6545 tasks; at most 6000" --n 2112
+  bad "gives 26 tiles per side, 6201 tasks; at most 6000" --n 1664 --app-param variant=lu
   bad "--block 32768 is larger than 16384" --n 32768 --block 32768
   bad "--app-param prio=maybe: not on or off" --app-param prio=maybe
-  bad "--app-param bogus: unknown key (prio)" --app-param bogus=1
+  bad "--app-param variant=qr: not cholesky or lu" --app-param variant=qr
+  bad "--app-param bogus: unknown key (prio, variant)" --app-param bogus=1
   bad "--placement rows: cholesky cannot place its inputs that way" --placement rows ;;
 memory)
   # 32 x 32 tiles of 1024, 2.2 GB of spaces with a copy on each of 2 nodes and the driver's,
