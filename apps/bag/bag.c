@@ -1,9 +1,11 @@
 /* bag.c: the bag-of-tasks application (bag.h): its kind, arguments and driver. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "bag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CELL ((uint64_t)sizeof(bag_cell))
 
@@ -39,6 +41,11 @@ static void bag_cpu(const nw_task_info *t, uint64_t s, const nw_view *v) {
   }
   bag_cell cell = {c->task, s, bag_value(c->task, s, c->flops, read)};
   memcpy(nw_view_at(&v[out], s * CELL), &cell, sizeof cell);
+  if (c->sleep_us) {
+    struct timespec ts = {c->sleep_us / 1000000, (long)(c->sleep_us % 1000000) * 1000};
+    while (nanosleep(&ts, &ts) != 0)
+      ;
+  }
 }
 
 static double bag_flops(const nw_task_info *t, uint64_t s, nw_device_kind k) {
@@ -57,18 +64,19 @@ const nw_task_kind nw_bag_kind = {.name = "bag-task",
                                   .flops = bag_flops,
                                   .bytes = bag_bytes};
 
-static int bag_params(const nw_app_args *a, uint64_t *flops, uint64_t *chain, char *why,
-                      size_t len) {
-  if (nw_app_param_keys(a, "bag", "flops,chain", why, len))
+static int bag_params(const nw_app_args *a, uint64_t *flops, uint64_t *chain, uint64_t *sleep_us,
+                      char *why, size_t len) {
+  if (nw_app_param_keys(a, "bag", "flops,chain,sleep_us", why, len))
     return -1;
-  if (nw_app_param_uint(a, "bag", "flops", 0, 1ull << 40, 1000000, flops, why, len))
+  if (nw_app_param_uint(a, "bag", "flops", 0, 1ull << 40, 1000000, flops, why, len) ||
+      nw_app_param_uint(a, "bag", "sleep_us", 0, 10000000, 0, sleep_us, why, len))
     return -1;
   return nw_app_param_uint(a, "bag", "chain", 0, 1, 0, chain, why, len);
 }
 
 static nw_status bag_check(const nw_app_args *a, char *why, size_t len) {
-  uint64_t flops, chain;
-  if (bag_params(a, &flops, &chain, why, len))
+  uint64_t flops, chain, sleep_us;
+  if (bag_params(a, &flops, &chain, &sleep_us, why, len))
     return NW_ERR_ARG;
   if (a->n == 0 || a->n > (1u << 24) || a->block == 0 || a->block > (1u << 20)) {
     snprintf(why, len,
@@ -93,9 +101,9 @@ static int task_right(nw_space *x, uint64_t t, uint64_t subtasks, uint64_t flops
 }
 
 static nw_status bag_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
-  uint64_t flops = 0, chain = 0, tasks = a->n, s = a->block;
+  uint64_t flops = 0, chain = 0, sleep_us = 0, tasks = a->n, s = a->block;
   char why[256];
-  if (bag_params(a, &flops, &chain, why, sizeof why))
+  if (bag_params(a, &flops, &chain, &sleep_us, why, sizeof why))
     return NW_ERR_ARG;
   nw_space **x = calloc(tasks, sizeof *x);
   nw_task **task = calloc(tasks, sizeof *task);
@@ -105,7 +113,7 @@ static nw_status bag_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
     st = nw_space_create(rt, s * CELL, CELL, &x[t]);
   /* All submitted before any wait: the policy sees the whole bag at once. */
   for (uint64_t t = 0; st == NW_OK && t < tasks; t++) {
-    bag_conf conf = {t, flops, chain && t > 0};
+    bag_conf conf = {t, flops, chain && t > 0, (uint32_t)sleep_us};
     st = nw_task_create(rt, &nw_bag_kind, s, &conf, sizeof conf, &task[t]);
     if (st == NW_OK && conf.chain)
       st = nw_task_bind(task[t], x[t - 1], NW_READ_ONLY);

@@ -7,7 +7,11 @@
  * as one dependent chain of multiply-adds, and writes one cell of its task's space: its task,
  * its subtask and the chain's result, which the driver checks against the same arithmetic done
  * serially (functional runs). With chain=1, subtask s of task t also reads cell s of task t-1's
- * space and folds it into its result, so a read of the wrong version shows.
+ * space and folds it into its result, so a read of the wrong version shows. With
+ * `--app-param sleep_us=U` the CPU kernel also sleeps U microseconds: on hardware, a subtask
+ * that waits instead of computing, so that devices sharing a machine's cores (several ranks
+ * on one host) keep one pace and a test sees the policy's decisions, not the OS's time
+ * slicing. The simulator charges the cost model's flops only.
  */
 #ifndef NW_APP_BAG_H
 #define NW_APP_BAG_H
@@ -18,6 +22,7 @@ typedef struct bag_conf {
   uint64_t task;  /* 0-based position in the bag */
   uint64_t flops; /* per subtask */
   int chain;      /* reads the previous task's space (bound at index 0) */
+  uint32_t sleep_us;
 } bag_conf;
 
 /* One cell: the task, the subtask, the result. */

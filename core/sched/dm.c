@@ -72,6 +72,10 @@ typedef struct dm_state {
   double *exp_end;
   double *stage_end; /* [node * NW_MAX_GPUS_PER_NODE + gpu] */
   uint64_t *tasks_on;
+  /* Subtasks each device was given to be measured (an uncalibrated kind), over every task: the
+   * next one goes to the device with the fewest, so that many small tasks calibrate every
+   * device rather than each task's first subtask landing on device 0. */
+  uint64_t *calibrating;
 } dm_state;
 
 /* Node 0: the devices one task was placed on, to count it off when it is forgotten. */
@@ -87,10 +91,12 @@ static nw_status init(nw_node *n) {
     m->exp_end = calloc((size_t)m->total, sizeof *m->exp_end);
     m->tasks_on = calloc((size_t)m->total, sizeof *m->tasks_on);
     m->stage_end = calloc((size_t)n->cfg.nodes * NW_MAX_GPUS_PER_NODE, sizeof *m->stage_end);
-    if (!m->exp_end || !m->tasks_on || !m->stage_end) {
+    m->calibrating = calloc((size_t)m->total, sizeof *m->calibrating);
+    if (!m->exp_end || !m->tasks_on || !m->stage_end || !m->calibrating) {
       free(m->exp_end);
       free(m->tasks_on);
       free(m->stage_end);
+      free(m->calibrating);
       free(m);
       m = NULL;
     }
@@ -105,6 +111,7 @@ static void fini(nw_node *n) {
     free(m->exp_end);
     free(m->tasks_on);
     free(m->stage_end);
+    free(m->calibrating);
   }
   free(m);
   n->sched = NULL;
@@ -288,7 +295,7 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
       start[g] = dg->stage_s > 0
                      ? nw_heft_staged_start(exp_end[g], stage_end[dev[g].stage], dg->stage_s)
                      : exp_end[g];
-      if (len[g] < 0 && (calib < 0 || given[g] < given[calib]))
+      if (len[g] < 0 && (calib < 0 || m->calibrating[g] < m->calibrating[calib]))
         calib = g;
     }
     if (st != NW_OK)
@@ -296,6 +303,7 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     int best = calib >= 0 ? calib : nw_heft_pick(total, start, len, pen);
     if (calib >= 0) {
       say_calibrating(n, t->kind);
+      m->calibrating[calib]++;
     } else {
       if (dev[best].desc.stage_s > 0)
         stage_end[dev[best].stage] = start[best]; /* the stage has passed it on */
@@ -406,7 +414,7 @@ static void assign(nw_node *n, nw_task_state *t) {
     }
     if (!w.oom)
       n->stats.bytes_network += w.len; /* the decision travels with its real size */
-    nw_node_send(n, k, NW_CHANNEL_DATA, &w, 0);
+    nw_node_send(n, k, NW_CHANNEL_CONTROL, &w, 0);
   }
   apply(n, t, ids, devs, mine);
   free(order);

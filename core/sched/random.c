@@ -81,7 +81,7 @@ static void send_assignment(nw_node *n, nw_task_state *t, int dst, const uint16_
   }
   if (!w.oom)
     n->stats.bytes_network += w.len;
-  nw_node_send(n, dst, NW_CHANNEL_DATA, &w, 0);
+  nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
 static void task_start(nw_node *n, nw_task_state *t) {
