@@ -16,10 +16,7 @@
 #include "node_internal.h"
 
 nw_space_state *nw_space_find(nw_node *n, uint64_t id) {
-  for (nw_space_state *s = n->spaces; s; s = s->next)
-    if (s->id == id)
-      return s;
-  return NULL;
+  return nw_idmap_get(&n->space_ids, id);
 }
 
 /* Finds the space, or makes this node's state for it as it stands at its creation: the creator
@@ -75,6 +72,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
          nw_chunked_add_range(&s->resident, 0, size) == NW_OK;
   if (ok && master == n->cfg.id)
     ok = nw_directory_create(n->cfg.nodes, pitch, size, creator, &s->dir) == NW_OK;
+  ok = ok && nw_idmap_put(&n->space_ids, id, s) == NW_OK;
   if (!ok) {
     nw_directory_free(s->dir);
     nw_region_free(&s->owned);
@@ -185,6 +183,7 @@ static void trace_answered(nw_node *n, nw_space_state *s, int src, const nw_regi
 }
 
 void nw_space_free_all(nw_node *n) {
+  nw_idmap_free(&n->space_ids);
   while (n->spaces) {
     nw_space_state *s = n->spaces;
     n->spaces = s->next;
@@ -194,6 +193,7 @@ void nw_space_free_all(nw_node *n) {
     nw_region_free(&s->inflight);
     nw_tally_free(&s->received);
     nw_tally_free(&s->served);
+    free(s->readers);
     while (s->held) {
       nw_held_fetch *h = s->held;
       s->held = h->next;

@@ -33,9 +33,25 @@ static nw_status reserve(nw_queue *q) {
   return NW_OK;
 }
 
-static void counted(nw_queue *q, nw_task_state *t, int d, int64_t delta) {
+/* Keeps the counts: the queue's, the task's on the device, and the task's on the node, which
+ * puts it in or takes it out of the node's list of tasks with queued subtasks. */
+static void counted(nw_node *n, nw_queue *q, nw_task_state *t, int d, int64_t delta) {
   q->count += (uint64_t)delta;
   t->dev[d].queued += (uint64_t)delta;
+  uint64_t before = t->queued_here;
+  t->queued_here += (uint64_t)delta;
+  if (before == 0 && t->queued_here > 0) {
+    t->queued_prev = NULL;
+    t->queued_next = n->queued_tasks;
+    if (n->queued_tasks)
+      n->queued_tasks->queued_prev = t;
+    n->queued_tasks = t;
+  } else if (before > 0 && t->queued_here == 0) {
+    *(t->queued_prev ? &t->queued_prev->queued_next : &n->queued_tasks) = t->queued_next;
+    if (t->queued_next)
+      t->queued_next->queued_prev = t->queued_prev;
+    t->queued_next = t->queued_prev = NULL;
+  }
 }
 
 static nw_status append(nw_node *n, int d, nw_task_state *t, nw_range r, int merge) {
@@ -46,14 +62,14 @@ static nw_status append(nw_node *n, int d, nw_task_state *t, nw_range r, int mer
     nw_queued *last = &q->e[q->n - 1];
     if (last->task == t && last->r.last == r.first && last->prio == 0) {
       last->r.last = r.last;
-      counted(q, t, d, (int64_t)(r.last - r.first));
+      counted(n, q, t, d, (int64_t)(r.last - r.first));
       return NW_OK;
     }
   }
   if (reserve(q) != NW_OK)
     return NW_ERR_NOMEM;
   q->e[q->n++] = (nw_queued){t, r, 0};
-  counted(q, t, d, (int64_t)(r.last - r.first));
+  counted(n, q, t, d, (int64_t)(r.last - r.first));
   return NW_OK;
 }
 
@@ -76,14 +92,14 @@ nw_status nw_queue_push_prio(nw_node *n, int d, nw_task_state *t, uint64_t s, in
     nw_queued *before = &q->e[at - 1];
     if (before->task == t && before->prio == prio && before->r.last == s) {
       before->r.last++;
-      counted(q, t, d, 1);
+      counted(n, q, t, d, 1);
       return NW_OK;
     }
   }
   memmove(&q->e[at + 1], &q->e[at], (q->n - at) * sizeof *q->e);
   q->e[at] = (nw_queued){t, {s, s + 1}, prio};
   q->n++;
-  counted(q, t, d, 1);
+  counted(n, q, t, d, 1);
   return NW_OK;
 }
 
@@ -94,7 +110,7 @@ int nw_queue_pop(nw_node *n, int d, nw_task_state **t, uint64_t *s) {
   nw_queued *e = &q->e[q->head];
   *t = e->task;
   *s = e->r.first++;
-  counted(q, e->task, d, -1);
+  counted(n, q, e->task, d, -1);
   if (e->r.first == e->r.last)
     q->head++;
   return 1;
@@ -152,7 +168,7 @@ int nw_queue_take_at(nw_node *n, int d, uint64_t k, nw_task_state **t, uint64_t 
     q->e[i].r.last = *s;
     q->n++;
   }
-  counted(q, *t, d, -1);
+  counted(n, q, *t, d, -1);
   if (q->e[i].r.first == q->e[i].r.last) {
     memmove(&q->e[i], &q->e[i + 1], (q->n - i - 1) * sizeof *q->e);
     q->n--;
@@ -177,7 +193,7 @@ uint64_t nw_queue_take_tail(nw_node *n, int d, const nw_task_state *t, uint64_t 
   e->r.last -= take;
   if (from)
     *from = e->task;
-  counted(q, e->task, d, -(int64_t)take);
+  counted(n, q, e->task, d, -(int64_t)take);
   if (e->r.first == e->r.last) {
     memmove(&q->e[i - 1], &q->e[i], (q->n - i) * sizeof *q->e);
     q->n--;
@@ -228,25 +244,23 @@ nw_status nw_queue_remove(nw_node *n, int d, const nw_task_state *t, const unsig
   q->n = m;
   q->cap = cap;
   if (owner)
-    counted(q, owner, d, -(int64_t)dropped);
+    counted(n, q, owner, d, -(int64_t)dropped);
   return NW_OK;
 }
 
 void nw_queue_forget(nw_node *n, nw_task_state *t) {
-  for (int d = 0; d < n->cfg.devices; d++) {
+  for (int d = 0; d < n->cfg.devices && t->queued_here > 0; d++) {
     nw_queue *q = queue_of(n, d);
-    if (t->dev && t->dev[d].queued == 0)
+    if (t->dev[d].queued == 0)
       continue;
     size_t m = q->head;
     for (size_t i = q->head; i < q->n; i++) {
       if (q->e[i].task == t)
-        q->count -= q->e[i].r.last - q->e[i].r.first;
+        counted(n, q, t, d, -(int64_t)(q->e[i].r.last - q->e[i].r.first));
       else
         q->e[m++] = q->e[i];
     }
     q->n = m;
-    if (t->dev)
-      t->dev[d].queued = 0;
   }
 }
 

@@ -158,6 +158,8 @@ static nw_status create_task(nw_runtime *rt, const char *fn, nw_task *parent,
                  .conf_size = conf_size,
                  .live_next = rt->live_tasks,
                  .parent = parent};
+  if (rt->live_tasks)
+    rt->live_tasks->live_prev = t;
   rt->live_tasks = t;
   if (parent) {
     t->sibling = parent->children;
@@ -199,11 +201,9 @@ void nw_task_destroy(nw_task *t) {
         *p = t->sibling;
         break;
       }
-  for (nw_task **p = &t->rt->live_tasks; *p; p = &(*p)->live_next)
-    if (*p == t) {
-      *p = t->live_next;
-      break;
-    }
+  *(t->live_prev ? &t->live_prev->live_next : &t->rt->live_tasks) = t->live_next;
+  if (t->live_next)
+    t->live_next->live_prev = t->live_prev;
   free(t->deps);
   free(t->conf);
   free(t);
@@ -234,11 +234,11 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
         "nw_task_depend: nested task '%s' may depend only on tasks nested in the same "
         "parent ('%s'); others may be waiting for that parent",
         t->kind->name, t->parent->kind->name);
-  nw_task **a = realloc(t->deps, (size_t)(t->ndeps + 1) * sizeof *a);
+  uint64_t *a = realloc(t->deps, (size_t)(t->ndeps + 1) * sizeof *a);
   if (!a)
     return nw_runtime_fail(t->rt, NW_ERR_NOMEM, "nw_task_depend: out of memory");
   t->deps = a;
-  t->deps[t->ndeps++] = on;
+  t->deps[t->ndeps++] = on->seq; /* `on` may be destroyed before t is queued */
   return NW_OK;
 }
 
@@ -424,6 +424,7 @@ nw_status nw_task_submit(nw_task *t) {
   if (st != NW_OK)
     return st;
   t->submitted = 1;
+  t->seq = ++t->rt->submitted;
   t->flops = flops;
   nw_driver_call c = {.kind = CALL_TASK_SUBMIT, .task = t};
   return call(t->rt, &c);

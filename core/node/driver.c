@@ -102,8 +102,11 @@ static void space_read(nw_node *n, nw_driver_call *c) {
 }
 
 /* The task queued or running that binds space s, or NULL: the driver may write or place a
- * space only while no task uses it (narwhal.h). */
+ * space only while no task uses it (narwhal.h). Node 0 counts them per space (graph.c); the
+ * queue is walked only to name one. */
 static const nw_task *task_using(const nw_node *n, const nw_space_state *s) {
+  if (s->uses == 0)
+    return NULL;
   for (const nw_submitted *e = n->submitted; e; e = e->next)
     for (int i = 0; i < e->task->nbound; i++)
       if (e->task->space[i]->id == s->id)
@@ -250,8 +253,9 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     n->error[0] = '\0';
     return;
   }
-  nw_submitted **at = nw_nested_queue_slot(n, t);
-  if (!at) { /* api.c creates nested tasks only while their parent waits for its callback */
+  e->task = t;
+  nw_status st = nw_graph_insert(n, e);
+  if (st == NW_ERR_STATE) { /* api.c creates nested tasks only while their parent waits */
     free(e);
     snprintf(n->error, sizeof n->error,
              "task '%s': its parent task is no longer queued, so it cannot nest in it",
@@ -260,9 +264,11 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
     n->error[0] = '\0';
     return;
   }
-  e->task = t;
-  e->next = *at;
-  *at = e;
+  if (st != NW_OK) {
+    nw_node_fail(n, "node 0: out of memory queueing a task");
+    answer(n, c, st);
+    return;
+  }
   if (t->parent)
     t->parent->open_children++;
   if (n->tasks_submitted++ == 0)
@@ -270,13 +276,6 @@ static void task_submit(nw_node *n, nw_driver_call *c) {
   n->stats.total_flops += t->flops;
   answer(n, c, NW_OK);
   nw_task_start_ready(n);
-}
-
-static nw_submitted **find_slot(nw_node *n, const nw_task *t) {
-  nw_submitted **at = &n->submitted;
-  while (*at && (*at)->task != t)
-    at = &(*at)->next;
-  return *at ? at : NULL;
 }
 
 /* Answers a driver wait early with the oldest due spawn callback, for the driver to run
@@ -294,9 +293,8 @@ static int offer_spawn(nw_node *n, nw_driver_call *c) {
  * (a driver busy in its own code runs none). */
 static void offer_spawn_to_waiter(nw_node *n) {
   nw_driver_call **waiting = n->until_call ? &n->until_call : NULL;
-  for (nw_submitted *e = n->submitted; e && !waiting; e = e->next)
-    if (e->wait_call)
-      waiting = &e->wait_call;
+  if (!waiting && n->wait_entry && n->wait_entry->wait_call)
+    waiting = &n->wait_entry->wait_call; /* the driver makes one call at a time */
   if (!waiting)
     return;
   nw_driver_call *c = *waiting;
@@ -325,54 +323,61 @@ static void task_wait(nw_node *n, nw_driver_call *c) {
     answer_until(n);
     return;
   }
-  nw_submitted **at = find_slot(n, c->task);
-  if (!at) { /* already complete */
+  nw_submitted *e = c->task->entry;
+  if (!e) { /* already complete */
     answer(n, c, c->task->result);
     return;
   }
-  (*at)->wait_call = c;
+  e->wait_call = c;
+  n->wait_entry = e;
+}
+
+/* A started task's subtasks are over (it completed, or waits for its spawn callback). */
+static void subtasks_ended(nw_node *n, nw_task *t) {
+  if (!t->started || t->body_done)
+    return;
+  n->running_tasks--;
+  n->running_subtasks -= t->subtasks;
+}
+
+static void failed_entry(nw_node *n, nw_submitted *e, void *ctx) {
+  nw_status st = *(const nw_status *)ctx;
+  e->task->complete = 1;
+  e->task->result = st;
+  if (e->wait_call)
+    answer(n, e->wait_call, st);
 }
 
 /* Fails every task still queued, so no driver waits forever: the run is broken. */
 static void fail_queue(nw_node *n, nw_status st) {
-  while (n->submitted) {
-    nw_submitted *e = n->submitted;
-    n->submitted = e->next;
-    n->queue_removals++;
-    e->task->complete = 1;
-    e->task->result = st;
-    if (e->wait_call)
-      answer(n, e->wait_call, st);
-    free(e);
-  }
+  nw_graph_clear(n, failed_entry, &st);
+  n->wait_entry = NULL;
+  n->running_tasks = n->running_subtasks = 0;
   n->spawn_due_n = 0;
   answer_until(n);
 }
 
-/* The task at *at completed: its waiter is answered, and a parent whose callback has
- * returned completes with its last nested task. */
-/* The task of entry *at is complete: out of the queue, and its waiter (if any) onto *woken, to
+/* The task of entry e is complete: out of the queue, and its waiter (if any) onto *woken, to
  * be answered with answer_woken once the tasks that may start now have started. The next
  * task's start is then not held up behind waking the driver's thread: on the real backend a
  * futex wake of a sleeping thread cost the event loop 7 us of a 73 us two-rank Task Bench
- * step before its next task start went out (EXPERIMENTS.md, section 33). */
-static void complete_entry(nw_node *n, nw_submitted **at, nw_driver_call **woken) {
-  nw_submitted *e = *at;
+ * step before its next task start went out (EXPERIMENTS.md, section 33). A parent whose
+ * callback has returned completes with its last nested task. */
+static void complete_entry(nw_node *n, nw_submitted *e, nw_driver_call **woken) {
   nw_task *t = e->task, *parent = t->parent; /* read before the waiter may free t */
-  *at = e->next;
-  n->queue_removals++;
+  subtasks_ended(n, t);
+  nw_graph_remove(n, e);
   t->complete = 1;
   t->result = NW_OK;
   if (e->wait_call) {
     e->wait_call->woken_next = *woken;
     *woken = e->wait_call;
   }
+  if (n->wait_entry == e)
+    n->wait_entry = NULL;
   free(e);
-  if (parent && --parent->open_children == 0 && parent->spawn_returned) {
-    nw_submitted **pat = find_slot(n, parent);
-    if (pat)
-      complete_entry(n, pat, woken);
-  }
+  if (parent && --parent->open_children == 0 && parent->spawn_returned && parent->entry)
+    complete_entry(n, parent->entry, woken);
 }
 
 static void answer_woken(nw_node *n, nw_driver_call *woken) {
@@ -390,8 +395,8 @@ static void spawn_done(nw_node *n, nw_driver_call *c) {
   nw_status st = c->status;
   answer(n, c, NW_OK);
   t->spawn_returned = 1;
-  nw_submitted **at = find_slot(n, t);
-  if (!at) {
+  nw_submitted *e = t->entry;
+  if (!e) {
     nw_node_fail(n, "node 0: a spawn callback returned for a task that is not queued");
     return;
   }
@@ -401,7 +406,7 @@ static void spawn_done(nw_node *n, nw_driver_call *c) {
   }
   nw_driver_call *woken = NULL;
   if (t->open_children == 0)
-    complete_entry(n, at, &woken);
+    complete_entry(n, e, &woken);
   nw_task_start_ready(n);
   answer_woken(n, woken);
   answer_until(n);
@@ -411,9 +416,7 @@ static void spawn_done(nw_node *n, nw_driver_call *c) {
  * callback, hand the callback to the driver), start what may start now. A failure also
  * answers a pending read, so the driver never stays blocked. */
 void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
-  nw_submitted **at = &n->submitted;
-  while (*at && !((*at)->task->started && (*at)->task->id == id))
-    at = &(*at)->next;
+  nw_submitted *e = st == NW_OK ? nw_graph_by_id(n, id) : NULL;
   if (st != NW_OK && n->read_call) {
     nw_driver_call *c = n->read_call;
     n->read_call = NULL;
@@ -426,9 +429,10 @@ void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
     fail_queue(n, st);
     return;
   }
-  nw_task *t = *at ? (*at)->task : NULL;
+  nw_task *t = e ? e->task : NULL;
   nw_driver_call *woken = NULL;
   if (t && t->kind->spawn && !t->body_done) {
+    subtasks_ended(n, t);
     t->body_done = 1;
     if (nw_nested_spawn_due(n, t) != NW_OK) {
       nw_node_fail(n, "node 0: out of memory");
@@ -436,7 +440,7 @@ void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st) {
     }
     offer_spawn_to_waiter(n);
   } else if (t) {
-    complete_entry(n, at, &woken);
+    complete_entry(n, e, &woken);
   }
   nw_task_start_ready(n);
   answer_woken(n, woken);

@@ -11,8 +11,10 @@
  * Why nested tasks cannot deadlock with the queue: a nested task binds only spaces its parent
  * binds, never more strongly than a parent's read-only binding (api.c), and it goes into the
  * queue right after its parent's other descendants, before every task submitted after the
- * parent. Its conflict check ignores its ancestors (which are incomplete by construction), so
- * it waits only for tasks that do not wait for it.
+ * parent (graph.c). It waits only for the parent's earlier descendants it conflicts with, never
+ * for its ancestors (incomplete by construction), so it waits only for tasks that do not wait
+ * for it; and a later task that conflicts with it conflicts with its parent, which completes
+ * after it.
  */
 #include <stdlib.h>
 
@@ -23,23 +25,6 @@ int nw_nested_is_ancestor(const nw_task *a, const nw_task *b) {
     if (p == a)
       return 1;
   return 0;
-}
-
-nw_submitted **nw_nested_queue_slot(nw_node *n, const nw_task *t) {
-  nw_submitted **at = &n->submitted;
-  if (!t->parent) {
-    while (*at)
-      at = &(*at)->next;
-    return at;
-  }
-  while (*at && (*at)->task != t->parent)
-    at = &(*at)->next;
-  if (!*at)
-    return NULL; /* the parent is not queued: api.c allows nesting only in its callback */
-  at = &(*at)->next;
-  while (*at && nw_nested_is_ancestor(t->parent, (*at)->task))
-    at = &(*at)->next;
-  return at;
 }
 
 nw_status nw_nested_spawn_due(nw_node *n, nw_task *t) {

@@ -61,6 +61,7 @@ void nw_node_destroy(nw_node *n) {
   if (n->policy->fini)
     n->policy->fini(n);
   nw_pipeline_free(n); /* before the tasks its devices may still hold subtasks of */
+  nw_idmap_free(&n->task_ids);
   nw_task_state *lists[2] = {n->tasks, n->zombies};
   for (int i = 0; i < 2; i++)
     while (lists[i]) {
@@ -75,11 +76,7 @@ void nw_node_destroy(nw_node *n) {
     free(s->buf);
     free(s);
   }
-  while (n->submitted) {
-    nw_submitted *s = n->submitted;
-    n->submitted = s->next;
-    free(s);
-  }
+  nw_graph_clear(n, NULL, NULL);
   free(n->spawn_due);
   nw_space_free_all(n);
   nw_bufpool_free(&n->views);
@@ -129,10 +126,7 @@ void nw_node_trace_span(nw_node *n, nw_trace_kind kind, int device, const nw_tas
 }
 
 nw_task_state *nw_node_task(nw_node *n, uint64_t id) {
-  for (nw_task_state *t = n->tasks; t; t = t->next)
-    if (t->id == id)
-      return t;
-  return NULL;
+  return nw_idmap_get(&n->task_ids, id);
 }
 
 void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes) {

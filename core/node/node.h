@@ -176,6 +176,7 @@ struct nw_runtime {
   void *be;
   /* The driver's task handles not yet destroyed (api.c): a dependency must name one. */
   struct nw_task *live_tasks;
+  uint64_t submitted; /* tasks submitted so far: the next one's nw_task.seq */
   /* The task whose spawn callback the driver's thread is running, innermost first (api.c). */
   struct nw_task *spawning;
   /* Spaces destroyed inside a spawn callback, freed at the run's end (api.c). */

@@ -12,6 +12,7 @@
 #include "bufpool.h"
 #include "chunked.h"
 #include "directory.h"
+#include "idmap.h"
 #include "node.h"
 #include "queue.h"
 #include "reduce.h"
@@ -60,6 +61,12 @@ typedef struct nw_space_state {
   int updating;
   nw_held_fetch *held;
   nw_trace_ask *asked; /* --trace only: this node's requests and when it made them */
+  /* Node 0's task graph (graph.c): the last queued task to write the space, the queued ones
+   * that read it since, and how many queued tasks bind it at all. */
+  struct nw_submitted *writer;
+  struct nw_submitted **readers;
+  size_t nreaders, capreaders;
+  uint64_t uses;
   struct nw_space_state *next;
 } nw_space_state;
 
@@ -208,6 +215,10 @@ struct nw_task_state {
   unsigned char *conf;
   nw_bound bound[NW_MAX_BOUND_SPACES];
   nw_device_slot *dev; /* one per local device: what it did of this task */
+  /* Its subtasks in this node's device queues, and its place in the node's list of tasks
+   * with some (queue.c): where a steal agent looks, without walking every running task. */
+  uint64_t queued_here;
+  struct nw_task_state *queued_next, *queued_prev;
   int ndev, nodes;
   nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
   /* What this node held of each bound space when the task started (its temporary directory,
@@ -233,7 +244,7 @@ struct nw_task_state {
   int reducing;       /* begun, and waiting for a child's partial result */
   double red_start_s; /* when this node's part began (TASK_FINISH) */
   int red_round[NW_MAX_BOUND_SPACES];
-  nw_partial *red_in[NW_MAX_BOUND_SPACES][NW_REDUCE_ROUNDS];
+  nw_partial *(*red_in)[NW_REDUCE_ROUNDS]; /* [space][round]; allocated at the first one */
   nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */
   size_t nparked, capparked;
   /* node 0 only */
@@ -311,12 +322,16 @@ struct nw_task {
   nw_reduce_op reduce_op[NW_MAX_BOUND_SPACES]; /* 0: the space's writes may not overlap */
   nw_elem_type reduce_type[NW_MAX_BOUND_SPACES];
   int submitted; /* the driver's: nw_task_submit was called (only the driver thread reads it) */
-  /* Tasks it waits for besides what its spaces imply (nw_task_depend), all submitted before
-   * it; node 0 compares them with its queue's entries and never reads through them. */
-  struct nw_task **deps;
+  /* Its place in the order of submission (from 1, given by nw_task_submit), and the tasks it
+   * waits for besides what its spaces imply (nw_task_depend), all submitted before it, by
+   * that number: node 0 finds them among its queued entries, since a handle may have been
+   * destroyed by then. */
+  uint64_t seq;
+  uint64_t *deps;
   int ndeps;
-  struct nw_task *live_next; /* the runtime's live handles (api.c) */
-  int started, complete;     /* node 0's: TASK_START went out; every subtask done */
+  struct nw_submitted *entry;            /* node 0's: its queue entry while queued */
+  struct nw_task *live_next, *live_prev; /* the runtime's live handles (api.c) */
+  int started, complete;                 /* node 0's: TASK_START went out; every subtask done */
   /* Node 0 of a resilient run (recover.c): when it last started, and whether a recovery rolled
    * it back and has not started it again yet. */
   double started_s;
@@ -333,15 +348,20 @@ struct nw_task {
   uint64_t open_children;
 };
 
-/* Node 0's queue of submitted tasks, in submission order, until each completes. */
+/* Node 0's queue of submitted tasks, in queue order, until each completes (graph.c). */
 typedef struct nw_submitted {
   nw_task *task;
   nw_driver_call *wait_call; /* a driver blocked in nw_task_wait on it */
-  /* Not started because an entry before it conflicts: 1 + the node's queue_removals then.
-   * Entries only leave ahead of it by removal, so while that count is unchanged it stays
-   * blocked and nw_task_start_ready skips the O(queue) check (issue 16). 0: not known. */
-  uint64_t blocked_at;
-  struct nw_submitted *next;
+  /* Queue order, larger later: a nested task's lies between its neighbours' (graph.c). */
+  uint64_t order;
+  /* The task graph (graph.c): incomplete entries before it that it waits for, the entries
+   * that wait for it, and its place in each bound space's list of readers (-1: none). */
+  uint64_t preds;
+  struct nw_submitted **succ;
+  size_t nsucc, capsucc;
+  int reader_at[NW_MAX_BOUND_SPACES];
+  int ready; /* in the node's ready list */
+  struct nw_submitted *next, *prev;
 } nw_submitted;
 
 /* One GPU of this node: its software cache (paper 4.4) over its memory budget. */
@@ -387,7 +407,11 @@ struct nw_node {
   nw_device_stats device_stats_unlisted; /* nw_dev_stats: devices past NW_STATS_MAX_DEVICES */
   nw_trace trace;                        /* cfg.trace: what happened where (trace.h) */
   nw_space_state *spaces;
+  nw_idmap space_ids;                /* spaces by id */
   nw_task_state *tasks, *tasks_tail; /* under way here, oldest first */
+  nw_idmap task_ids;                 /* the same by id */
+  uint64_t tasks_active;             /* of them, those not finishing (nw_tasks_running) */
+  nw_task_state *queued_tasks;       /* tasks with subtasks in this node's queues (queue.c) */
   nw_task_state *zombies;            /* finished tasks with execs still running */
   nw_stashed *stash;
   uint64_t last_started_task; /* tasks are numbered from 1 */
@@ -400,9 +424,14 @@ struct nw_node {
    * none: per device or cluster-wide, across tasks. */
   void *sched;
   /* node 0 */
-  nw_submitted *submitted; /* submission order, a nested task right after its parent's
-                            * other descendants; started entries are running */
-  uint64_t queue_removals; /* entries that left `submitted` so far (nw_submitted.blocked_at) */
+  nw_submitted *submitted, *submitted_tail; /* queue order, a nested task right after its
+                                             * parent's other descendants (graph.c) */
+  nw_idmap queued_seq, queued_id; /* queued entries by submission number, and started ones by
+                                   * task id */
+  nw_submitted **ready;           /* entries whose predecessors completed, not started yet */
+  size_t nready, capready;
+  uint64_t running_tasks, running_subtasks; /* started tasks whose subtasks run, and theirs */
+  nw_submitted *wait_entry;                 /* the entry the driver waits for, if any */
   /* Tasks whose spawn callback is due, oldest first, for the driver's next wait (nested.c). */
   nw_task **spawn_due;
   size_t spawn_due_n, spawn_due_cap;
@@ -507,6 +536,9 @@ void nw_task_on_reduce(nw_node *n, int src, nw_reader *r);
 /* Node 0: starts every queued task that may start now (task.c, "Which tasks run"). */
 void nw_task_start_ready(nw_node *n);
 void nw_task_free(nw_task_state *t);
+/* The task ends here (TASK_FINISH, or a recovery rolled it back): no policy deals its work any
+ * more. */
+void nw_task_mark_finishing(nw_node *n, nw_task_state *t);
 /* Forgets a task: frees it, or keeps it as a zombie while execs still run. */
 void nw_task_release(nw_node *n, nw_task_state *t);
 /* An exec of t returned: frees t if it was a zombie waiting for it. */
@@ -643,13 +675,31 @@ void nw_driver_read_progress(nw_node *n);
 void nw_driver_task_complete(nw_node *n, uint64_t id, nw_status st);
 void nw_driver_on_place_ack(nw_node *n);
 
+/* graph.c: node 0's task graph, which queued task waits for which */
+/* Queues entry e (of e->task): at the end, or for a nested task right after its parent's
+ * queued descendants; counts the incomplete entries before it that it waits for, and puts it
+ * in the ready list when there are none. NW_ERR_STATE when a nested task's parent is not
+ * queued. */
+nw_status nw_graph_insert(nw_node *n, nw_submitted *e);
+/* Entry e's task completed: out of the queue, and the entries that waited only for it into
+ * the ready list. The caller frees e. */
+void nw_graph_remove(nw_node *n, nw_submitted *e);
+/* Entry e's task started with id `id` (found by it from now on), or was rolled back (started
+ * 0: ready to start again). */
+nw_status nw_graph_started(nw_node *n, nw_submitted *e, uint64_t id);
+void nw_graph_unstarted(nw_node *n, nw_submitted *e);
+/* The queued entry of started task `id`, or NULL. */
+nw_submitted *nw_graph_by_id(nw_node *n, uint64_t id);
+/* The ready entries in queue order into *out (the list is emptied; the caller frees *out). */
+size_t nw_graph_take_ready(nw_node *n, nw_submitted ***out);
+/* Drops the whole queue (a failed run, the node's end); each entry's task goes to done(ctx, e)
+ * before the entry is freed. */
+void nw_graph_clear(nw_node *n, void (*done)(nw_node *n, nw_submitted *e, void *ctx), void *ctx);
+
 /* nested.c: node 0's side of nested tasks */
 /* Whether task a is an ancestor of task b (b was created in a's spawn callback, or in one of
  * its nested tasks'). */
 int nw_nested_is_ancestor(const nw_task *a, const nw_task *b);
-/* Where task t goes in node 0's queue: at the end, or for a nested task right after its
- * parent's queued descendants. NULL if t's parent is not queued. */
-nw_submitted **nw_nested_queue_slot(nw_node *n, const nw_task *t);
 /* Task t's spawn callback is due: queued for the driver, oldest first. */
 nw_status nw_nested_spawn_due(nw_node *n, nw_task *t);
 /* The oldest due spawn callback's task, taken off the list, or NULL. */

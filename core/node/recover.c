@@ -241,16 +241,19 @@ static void renumber(nw_node *n, const int *members, int count) {
 static void rollback(nw_node *n) {
   while (n->tasks) {
     nw_task_state *t = n->tasks;
-    if (n->cfg.id == 0) {
-      for (nw_submitted *e = n->submitted; e; e = e->next)
-        if (e->task->started && e->task->id == t->id) {
-          e->task->started = 0;
-          e->task->restart_pending = 1;
-          n->stats.tasks_restarted++;
-          n->stats.subtasks_reexecuted += t->done;
-        }
+    nw_submitted *e = n->cfg.id == 0 ? nw_graph_by_id(n, t->id) : NULL;
+    if (e) { /* to be started again, with the ids of the tasks that start after the recovery */
+      if (!e->task->body_done) {
+        n->running_tasks--;
+        n->running_subtasks -= e->task->subtasks;
+      }
+      nw_graph_unstarted(n, e);
+      e->task->started = 0;
+      e->task->restart_pending = 1;
+      n->stats.tasks_restarted++;
+      n->stats.subtasks_reexecuted += t->done;
     }
-    t->finishing = 1; /* what still runs of it is thrown away when it returns */
+    nw_task_mark_finishing(n, t); /* what still runs of it is thrown away when it returns */
     t->aborted = 1;
     nw_task_release(n, t);
   }
@@ -451,7 +454,6 @@ static void finish_recovery(nw_node *n) {
   }
   double now = n->be.ops->now(n->be.be);
   for (nw_submitted *e = n->submitted; e; e = e->next) {
-    e->blocked_at = 0; /* the queue's state changed: look again */
     if (e->task->restart_pending) {
       e->task->restart_pending = 0;
       n->stats.time_lost_s += now - e->task->started_s;

@@ -31,11 +31,11 @@ static void partial_free(nw_partial *p) {
 }
 
 void nw_reduce_tree_free(nw_task_state *t) {
-  for (int i = 0; i < NW_MAX_BOUND_SPACES; i++)
-    for (int r = 0; r < NW_REDUCE_ROUNDS; r++) {
+  for (int i = 0; t->red_in && i < t->info.nspaces; i++)
+    for (int r = 0; r < NW_REDUCE_ROUNDS; r++)
       partial_free(t->red_in[i][r]);
-      t->red_in[i][r] = NULL;
-    }
+  free(t->red_in);
+  t->red_in = NULL;
 }
 
 int nw_reduce_tree_needed(const nw_task_state *t) {
@@ -145,7 +145,7 @@ int nw_reduce_tree_step(nw_node *n, nw_task_state *t) {
         break;
       }
       if (rel + mask < nodes) {
-        nw_partial *p = t->red_in[i][r];
+        nw_partial *p = t->red_in ? t->red_in[i][r] : NULL;
         if (!p) {
           done = 0;
           break;
@@ -169,7 +169,7 @@ void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader 
     i++;
   /* Only from the child of that round, once per round, for a reduced space. */
   if (r->bad || i == t->info.nspaces || !t->bound[i].reduce.op || round >= NW_REDUCE_ROUNDS ||
-      t->red_in[i][round] || rel_index(n, t, i) + (1 << round) >= n->cfg.nodes ||
+      (t->red_in && t->red_in[i][round]) || rel_index(n, t, i) + (1 << round) >= n->cfg.nodes ||
       abs_index(n, t, i, rel_index(n, t, i) + (1 << round)) != src) {
     r->bad = 1;
     return;
@@ -198,6 +198,11 @@ void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader 
       r->bad = 1;
     else
       memcpy(p->bytes, bytes, raw);
+  }
+  if (!r->bad && !t->red_in && !(t->red_in = calloc((size_t)t->info.nspaces, sizeof *t->red_in))) {
+    partial_free(p);
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
   }
   if (r->bad) {
     partial_free(p);

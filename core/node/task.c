@@ -62,13 +62,22 @@ void nw_task_free(nw_task_state *t) {
   free(t);
 }
 
+void nw_task_mark_finishing(nw_node *n, nw_task_state *t) {
+  if (t->finishing)
+    return;
+  t->finishing = 1;
+  n->tasks_active--;
+}
+
 void nw_task_release(nw_node *n, nw_task_state *t) {
+  nw_task_mark_finishing(n, t);
   nw_pipeline_task_forget(n, t);
   if (n->policy->task_forget)
     n->policy->task_forget(n, t);
   *(t->prev ? &t->prev->next : &n->tasks) = t->next;
   *(t->next ? &t->next->prev : &n->tasks_tail) = t->prev;
   t->prev = NULL;
+  nw_idmap_remove(&n->task_ids, t->id);
   if (t->running > 0) { /* a losing instance still computes: keep what it points at */
     t->zombie = 1;
     t->next = n->zombies;
@@ -105,21 +114,7 @@ static void maybe_forget(nw_node *n, nw_task_state *t) {
   nw_task_release(n, t);
 }
 
-/* Whether later task b waits for earlier task a: it said so (nw_task_depend), or they share
- * a space that one of them writes (paper section 2: concurrent tasks share no space, or share
- * it read-only). */
-static int conflict(const nw_task *a, const nw_task *b) {
-  for (int i = 0; i < b->ndeps; i++)
-    if (b->deps[i] == a)
-      return 1;
-  for (int i = 0; i < a->nbound; i++)
-    for (int j = 0; j < b->nbound; j++)
-      if (a->space[i]->id == b->space[j]->id && ((a->access[i] | b->access[j]) & NW_WRITE_ONLY))
-        return 1;
-  return 0;
-}
-
-static void start_task(nw_node *n, nw_task *task);
+static void start_task(nw_node *n, nw_submitted *e);
 
 /* One task at a time: whether a task before e still runs its subtasks, or waits for its spawn
  * callback without being e's ancestor (the callback is about to submit nested tasks, which go
@@ -132,44 +127,65 @@ static int busy_before(const nw_node *n, const nw_submitted *e) {
   return 0;
 }
 
-/* Which tasks run: a queued task starts once no task submitted before it and not yet complete
- * conflicts with it, so every reader waits for the writers before it and every writer for the
- * readers and writers before it (the dependencies the model implies), and independent tasks
- * run at once, sharing the devices. Task ids are given here, in start order, which is the
- * order every node starts them in (node.c). With sequential_tasks, one task at a time. */
+static void started(nw_node *n) {
+  if (n->running_tasks > n->stats.tasks_concurrent_max)
+    n->stats.tasks_concurrent_max = n->running_tasks;
+}
+
+/* Which tasks run: a queued task starts once no task before it in the queue and not yet
+ * complete conflicts with it: they share a space one of them writes (paper section 2:
+ * concurrent tasks share no space, or share it read-only), or it said so (nw_task_depend). So
+ * every reader waits for the writers before it and every writer for the readers and writers
+ * before it, and independent tasks run at once, sharing the devices. graph.c counts each
+ * queued task's incomplete predecessors and lists those whose count is 0; they start here,
+ * in queue order. Task ids are given here, in start order, which is the order every node
+ * starts them in (node.c). With sequential_tasks, one task at a time, in queue order. */
 void nw_task_start_ready(nw_node *n) {
   if (nw_recover_busy(n))
     return; /* the recovery starts them when it is done (recover.c) */
-  int running = 0;
-  for (nw_submitted *e = n->submitted; e; e = e->next) {
-    if (e->task->started) {
-      running += !e->task->body_done; /* past its subtasks: holds no device (nested.c) */
-      continue;
+  if (n->cfg.sched.sequential_tasks) {
+    free(n->ready); /* not needed: the first queued task that may start is found below */
+    n->ready = NULL;
+    n->nready = n->capready = 0;
+    for (nw_submitted *e = n->submitted; e; e = e->next) {
+      e->ready = 0;
+      if (e->task->started)
+        continue;
+      if (busy_before(n, e))
+        return;
+      if (e->preds == 0) {
+        start_task(n, e);
+        started(n);
+      }
     }
-    if (n->cfg.sched.sequential_tasks && busy_before(n, e))
-      return;
-    if (e->blocked_at == n->queue_removals + 1)
-      continue;      /* nothing left the queue since it was found blocked */
-    int blocked = 0; /* a nested task's ancestors are incomplete until it is (nested.c) */
-    for (const nw_submitted *f = n->submitted; f != e && !blocked; f = f->next)
-      blocked = !nw_nested_is_ancestor(f->task, e->task) && conflict(f->task, e->task);
-    if (blocked) {
-      e->blocked_at = n->queue_removals + 1;
-      continue;
-    }
-    start_task(n, e->task);
-    running++;
-    if ((uint64_t)running > n->stats.tasks_concurrent_max)
-      n->stats.tasks_concurrent_max = (uint64_t)running;
+    return;
   }
+  nw_submitted **ready;
+  size_t count = nw_graph_take_ready(n, &ready);
+  for (size_t k = 0; k < count && !n->error[0]; k++)
+    if (!ready[k]->task->started && ready[k]->task->entry == ready[k]) {
+      start_task(n, ready[k]);
+      started(n);
+    }
+  free(ready);
 }
 
-static void start_task(nw_node *n, nw_task *task) {
+static void start_task(nw_node *n, nw_submitted *e) {
+  nw_task *task = e->task;
   task->started = 1;
   task->started_s = n->be.ops->now(n->be.be);
   n->stats.tasks_run++;
   n->stats.tasks_nested += task->parent != NULL;
   task->id = n->next_task_id++;
+  if (nw_graph_started(n, e, task->id) != NW_OK) {
+    nw_node_fail(n, "node 0: out of memory");
+    return;
+  }
+  /* Tasks already running hold the devices their ranges begin on: this one's initial split
+   * starts after theirs (nw_task_state.deal_offset). */
+  uint64_t offset = n->running_subtasks;
+  n->running_tasks++;
+  n->running_subtasks += task->subtasks;
   nw_writer w;
   nw_w_init(&w, MSG_TASK_START);
   nw_w_u64(&w, task->id);
@@ -193,13 +209,8 @@ static void start_task(nw_node *n, nw_task *task) {
     nw_w_u32(&w, (uint32_t)task->access[i] | (uint32_t)task->reduce_op[i] << 8 |
                      (uint32_t)task->reduce_type[i] << 16);
   }
-  /* Tasks already running hold the devices their ranges begin on: this one's initial split
-   * starts after theirs (nw_task_state.deal_offset). Sent only when not 0, so a task that
-   * starts alone sends the same bytes as before tasks ran concurrently. */
-  uint64_t offset = 0;
-  for (const nw_submitted *e = n->submitted; e; e = e->next)
-    if (e->task->started && !e->task->body_done && e->task != task)
-      offset += e->task->subtasks;
+  /* The offset is sent only when not 0, so a task that starts alone sends the same bytes as
+   * before tasks ran concurrently. */
   if (offset)
     nw_w_u64(&w, offset);
   for (int k = 0; k < n->cfg.nodes; k++) {
@@ -295,7 +306,13 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     nw_task_free(t);
     return;
   }
+  if (nw_idmap_put(&n->task_ids, t->id, t) != NW_OK) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    nw_task_free(t);
+    return;
+  }
   n->last_started_task = t->id;
+  n->tasks_active++;
   t->prev = n->tasks_tail;
   *(n->tasks_tail ? &n->tasks_tail->next : &n->tasks) = t;
   n->tasks_tail = t;
@@ -466,7 +483,7 @@ void nw_task_on_finish(nw_node *n, nw_reader *r) {
   nw_task_state *t = r->bad ? NULL : nw_node_task(n, id);
   if (!t)
     return; /* node 0 completed a task that wrote nothing before its own FINISH arrived */
-  t->finishing = 1;
+  nw_task_mark_finishing(n, t);
   if (n->policy->task_end)
     n->policy->task_end(n, t);
   nw_perf_flush(n);

@@ -33,10 +33,7 @@ int nw_msg_is_policy(nw_msg_type type) {
 }
 
 int nw_tasks_running(const nw_node *n) {
-  for (const nw_task_state *t = n->tasks; t; t = t->next)
-    if (!t->finishing)
-      return 1;
-  return 0;
+  return n->tasks_active > 0;
 }
 
 int nw_cluster_devices(const nw_node *n) {

@@ -236,24 +236,42 @@ static uint64_t agent_give(nw_node *n, nw_task_state *t, double rs, int aggr, in
   return quantum ? take(n, t, victim, quantum, aggr, stealer, out) : 0;
 }
 
-/* The running tasks an agent serves a request naming task `named` from: that one first, then
- * the others oldest first; *count of them into list (room for every task of the node). */
-static size_t candidates(nw_node *n, uint64_t named, nw_task_state **list) {
-  size_t count = 0;
-  nw_task_state *first = named ? nw_node_task(n, named) : NULL;
-  if (first && !first->finishing && !first->aborted)
-    list[count++] = first;
-  for (nw_task_state *t = n->tasks; t; t = t->next)
-    if (t != first && !t->finishing && !t->aborted)
-      list[count++] = t;
-  return count;
-}
+/* The tasks an agent serves a request naming task `first` from, one after another: that one
+ * first, then the others this node has queued subtasks of, then those it holds a prefetched
+ * or running subtask of (the only ones a steal or a copy can come from). A task held on two
+ * devices comes twice: the second time finds nothing more. */
+typedef struct walk {
+  nw_task_state *first, *queued;
+  int stage; /* 0: first; 1: the queued list; 2 + k: device k / 2's next (k even) or current */
+} walk;
 
-static size_t running_tasks(const nw_node *n) {
-  size_t count = 0;
-  for (const nw_task_state *t = n->tasks; t; t = t->next)
-    count++;
-  return count;
+static nw_task_state *next_candidate(const nw_node *n, walk *w) {
+  for (;;) {
+    nw_task_state *t;
+    if (w->stage == 0) {
+      w->stage = 1;
+      t = w->first;
+    } else if (w->stage == 1) {
+      if (!w->queued) {
+        w->stage = 2;
+        continue;
+      }
+      t = w->queued;
+      w->queued = t->queued_next;
+      if (t == w->first)
+        continue;
+    } else {
+      int k = w->stage++ - 2;
+      if (k >= 2 * n->cfg.devices)
+        return NULL;
+      const nw_prepared *p = k % 2 ? n->dev[k / 2].current : n->dev[k / 2].next;
+      t = p ? p->task : NULL;
+      if (t && (t->queued_here > 0 || t == w->first))
+        continue; /* seen already */
+    }
+    if (t && !t->finishing && !t->aborted)
+      return t;
+  }
 }
 
 /* The stealer's rate on task t: a local stealer's is known; a remote one's only for the task
@@ -270,28 +288,24 @@ static double stealer_rate(const nw_task_state *t, uint64_t named, double rs, in
 static int agent_serve(nw_node *n, uint64_t named, double rs, int aggr, int target, int local_dev,
                        int stealer, int stealer_dev, nw_device_kind kind, int multi, double fetch_s,
                        nw_loot *out, nw_task_state **from, uint64_t *copy, int *origin_dev) {
-  size_t count = running_tasks(n);
-  nw_task_state **list = malloc((count ? count : 1) * sizeof *list);
-  if (!list) {
-    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
-    return 0;
-  }
-  count = candidates(n, named, list);
+  nw_task_state *first = named ? nw_node_task(n, named) : NULL, *t;
+  walk w = {first, n->queued_tasks, 0};
   int got = 0;
-  for (size_t i = 0; i < count && !got; i++)
-    if (agent_give(n, list[i], stealer_rate(list[i], named, rs, local_dev), aggr, target, local_dev,
-                   stealer, out)) {
-      *from = list[i];
+  while (!got && (t = next_candidate(n, &w)))
+    if (agent_give(n, t, stealer_rate(t, named, rs, local_dev), aggr, target, local_dev, stealer,
+                   out)) {
+      *from = t;
       got = 1;
     }
-  for (size_t i = 0; i < count && !got && multi; i++)
-    if (nw_multiassign_offer(n, list[i], stealer, stealer_dev, kind,
-                             stealer_rate(list[i], named, rs, local_dev), fetch_s, copy,
-                             origin_dev)) {
-      *from = list[i];
+  if (!multi)
+    return got;
+  w = (walk){first, n->queued_tasks, 0};
+  while (!got && (t = next_candidate(n, &w)))
+    if (nw_multiassign_offer(n, t, stealer, stealer_dev, kind,
+                             stealer_rate(t, named, rs, local_dev), fetch_s, copy, origin_dev)) {
+      *from = t;
       got = 2;
     }
-  free(list);
   return got;
 }
 
