@@ -182,7 +182,7 @@ int nw_exec_run_gpu_batch(nw_exec *const *execs, int k, unsigned char *memory, v
  * memory, as the worker kernel runs it on the GPU's (core/device/mtc_ops.c): 0, or -1 for an
  * operation it does not know or arguments out of its range. */
 int nw_exec_has_mtc(const nw_exec *exec);
-int nw_exec_mtc_task(const nw_exec *exec, unsigned char *memory, struct nw_mtc_task *task);
+int nw_exec_mtc_task(nw_exec *exec, unsigned char *memory, struct nw_mtc_task *task);
 int nw_mtc_run_host(const struct nw_mtc_task *task);
 /* The kind's name, for a backend's one-line reports. */
 const char *nw_exec_kind_name(const nw_exec *exec);

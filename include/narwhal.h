@@ -39,18 +39,25 @@ typedef struct nw_task nw_task;             /* a task, as the driver sees it */
 typedef struct nw_subscriber nw_subscriber; /* passed to subscription callbacks */
 
 /* What a callback knows about its task: the configuration bytes given at creation and the
- * address spaces bound to it, in binding order (index 0, 1, ...). */
+ * address spaces bound to it, in binding order (index 0, 1, ...): space_size[i] and
+ * space_pitch[i] for i from 0 to nspaces - 1. The runtime points them at arrays of its own
+ * that live as long as the task does; a program that fills an nw_task_info itself (to call a
+ * kernel directly, say) points them at arrays of nspaces entries. */
 typedef struct nw_task_info {
   uint64_t task_id;
   uint64_t subtasks;
   const void *conf;
   size_t conf_size;
   int nspaces;
-  uint64_t space_size[8];
-  uint64_t space_pitch[8];
+  const uint64_t *space_size;
+  const uint64_t *space_pitch;
 } nw_task_info;
 
-#define NW_MAX_BOUND_SPACES 8
+/* The most spaces one task binds (nw_task_bind refuses the next, naming the task and this
+ * limit). The runtime's per-task and per-subtask records grow with the spaces a task binds, not
+ * with this bound, which only keeps a mistaken program from asking for absurd amounts; StarPU
+ * likewise lifts its 8 buffers per task with dynamically allocated handles. */
+#define NW_MAX_BOUND_SPACES 1024
 
 /* A subtask's view of one bound space. For a read-only space it covers the whole space (only
  * the subscribed bytes are sure to be current; with --check-views on, only they are there).

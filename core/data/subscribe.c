@@ -143,3 +143,13 @@ nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
                            nw_region *write, char *why, size_t why_len) {
   return nw_subscriptions_scratch(kind, info, access, subtask, read, write, NULL, why, why_len);
 }
+
+nw_region *nw_subscription_sets(int nspaces) {
+  return calloc(2 * (size_t)(nspaces > 0 ? nspaces : 1), sizeof(nw_region));
+}
+
+void nw_subscription_sets_free(nw_region *sets, int nspaces) {
+  for (int i = 0; sets && i < 2 * nspaces; i++)
+    nw_region_free(&sets[i]);
+  free(sets);
+}

@@ -47,18 +47,20 @@ uint64_t nw_exec_gpu_threads(const nw_exec *e) {
 }
 
 /* The views' bases hold offsets into the GPU's memory until the device side adds its base;
- * the scratch buffer's view, if any, follows the bound spaces'. */
-static void gpu_views(const nw_exec *e, unsigned char *memory, nw_gpu_view *out) {
+ * the scratch buffer's view, if any, follows the bound spaces'. Into the exec's own array for
+ * them (allocated with it: nothing to allocate on the device's thread). */
+static const nw_gpu_view *gpu_views(nw_exec *e, unsigned char *memory) {
   int ns = e->task->info.nspaces;
+  nw_gpu_view *out = e->gview_run;
   for (int i = 0; i < ns + (e->gview[ns].space_pitch != 0); i++) {
     out[i] = e->gview[i];
     out[i].base = e->gview[i].space_pitch ? memory + (uintptr_t)e->gview[i].base : NULL;
   }
+  return out;
 }
 
 void nw_exec_run_gpu(nw_exec *e, unsigned char *memory, void *stream) {
-  nw_gpu_view v[NW_MAX_VIEWS];
-  gpu_views(e, memory, v);
+  const nw_gpu_view *v = gpu_views(e, memory);
   if (e->task->kind->cuda_kernel)
     e->task->kind->cuda_kernel(&e->task->info, e->subtask, v, stream);
 }
@@ -77,39 +79,27 @@ uint64_t nw_exec_task_id(const nw_exec *e) {
   return e->task->id;
 }
 
-/* The views of a batch's execs, one array per exec, for a batched kernel entry; NULL when
- * memory runs out. */
-static nw_gpu_view *batch_views(nw_exec *const *e, int k, unsigned char *memory,
-                                const nw_gpu_view **rows, uint64_t *subtasks) {
-  nw_gpu_view *v = malloc((size_t)k * NW_MAX_VIEWS * sizeof *v);
-  for (int j = 0; v && j < k; j++) {
-    gpu_views(e[j], memory, v + (size_t)j * NW_MAX_VIEWS);
-    rows[j] = v + (size_t)j * NW_MAX_VIEWS;
-    subtasks[j] = e[j]->subtask;
-  }
-  return v;
-}
-
 int nw_exec_run_gpu_batch(nw_exec *const *e, int k, unsigned char *memory, void *stream,
                           int emulated) {
   const nw_task_kind *kind = e[0]->task->kind;
   const nw_gpu_view **rows = malloc((size_t)k * sizeof *rows);
   uint64_t *subtasks = malloc((size_t)k * sizeof *subtasks);
-  nw_gpu_view *v = rows && subtasks ? batch_views(e, k, memory, rows, subtasks) : NULL;
-  if (v && emulated)
+  int ok = rows && subtasks;
+  for (int j = 0; ok && j < k; j++) { /* one array of views per exec, its own */
+    rows[j] = gpu_views(e[j], memory);
+    subtasks[j] = e[j]->subtask;
+  }
+  if (ok && emulated)
     kind->gpu_emulated_batch_kernel(&e[0]->task->info, subtasks, k, rows);
-  else if (v)
+  else if (ok)
     kind->cuda_batch_kernel(&e[0]->task->info, subtasks, k, rows, stream);
-  int ok = v != NULL;
-  free(v);
   free(rows);
   free(subtasks);
   return ok;
 }
 
 void nw_exec_run_gpu_emulated(nw_exec *e, unsigned char *memory) {
-  nw_gpu_view v[NW_MAX_VIEWS];
-  gpu_views(e, memory, v);
+  const nw_gpu_view *v = gpu_views(e, memory);
   if (e->task->kind->gpu_emulated_kernel)
     e->task->kind->gpu_emulated_kernel(&e->task->info, e->subtask, v);
 }
@@ -118,11 +108,10 @@ int nw_exec_has_mtc(const nw_exec *e) {
   return e->task->kind->mtc_task != NULL;
 }
 
-int nw_exec_mtc_task(const nw_exec *e, unsigned char *memory, nw_mtc_task *task) {
+int nw_exec_mtc_task(nw_exec *e, unsigned char *memory, nw_mtc_task *task) {
   if (!e->task->kind->mtc_task)
     return -1;
-  nw_gpu_view v[NW_MAX_VIEWS];
-  gpu_views(e, memory, v);
+  const nw_gpu_view *v = gpu_views(e, memory);
   *task = (nw_mtc_task){0};
   return e->task->kind->mtc_task(&e->task->info, e->subtask, v, task) == 0 ? 0 : -1;
 }

@@ -176,21 +176,12 @@ static int all_valid(const nw_prepared *p, int nspaces) {
   return 1;
 }
 
-int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p) {
+/* Staging with scratch arrays of ns entries (key, has, created zeroed) from the caller. */
+static int stage_in_with(nw_node *n, int d, nw_prepared *p, int ns, nw_cache_key *key, int *has,
+                         int *created) {
   nw_task_state *t = p->task;
-  if (p->gpu_stage == GPU_ON_DEVICE)
-    return 1;
-  int ns = slots(t, p);
-  if (p->gpu_stage == GPU_COPYING) {
-    if (!all_valid(p, ns))
-      return 0;
-    p->gpu_stage = GPU_ON_DEVICE;
-    return 1;
-  }
   int g = n->cfg.device_gpu[d];
   nw_gpu_cache *c = &n->gpu[g].cache;
-  nw_cache_key key[NW_MAX_VIEWS];
-  int has[NW_MAX_VIEWS] = {0}, created[NW_MAX_VIEWS] = {0};
   uint64_t need = 0;
   for (int i = 0; i < ns; i++) {
     if (i == t->info.nspaces) {
@@ -272,6 +263,42 @@ int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p) {
   }
   p->gpu_stage = GPU_COPYING;
   return nw_gpu_stage_in(n, d, p);
+}
+
+/* A subtask's views per bound space, and its scratch buffer's: the few a task usually binds on
+ * the stack, more from the heap. */
+enum { STAGE_ON_STACK = 17 };
+
+int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p) {
+  if (p->gpu_stage == GPU_ON_DEVICE)
+    return 1;
+  int ns = slots(p->task, p);
+  if (p->gpu_stage == GPU_COPYING) {
+    if (!all_valid(p, ns))
+      return 0;
+    p->gpu_stage = GPU_ON_DEVICE;
+    return 1;
+  }
+  nw_cache_key key_stack[STAGE_ON_STACK];
+  int flags_stack[2 * STAGE_ON_STACK] = {0};
+  nw_cache_key *key = key_stack;
+  int *flags = flags_stack;
+  if (ns > STAGE_ON_STACK) {
+    key = malloc((size_t)ns * sizeof *key);
+    flags = calloc(2 * (size_t)ns, sizeof *flags);
+    if (!key || !flags) {
+      free(key);
+      free(flags);
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return 0;
+    }
+  }
+  int r = stage_in_with(n, d, p, ns, key, flags, flags + ns);
+  if (key != key_stack) {
+    free(key);
+    free(flags);
+  }
+  return r;
 }
 
 void nw_gpu_exec_views(nw_node *n, nw_exec *e) {

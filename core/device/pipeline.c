@@ -25,6 +25,39 @@ double nw_pipeline_rate(const nw_device_slot *s) {
   return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
 }
 
+/* One block: the struct, then the read and write regions, then the cache entries. */
+nw_prepared *nw_prepared_new(int nspaces) {
+  size_t ns = (size_t)nspaces;
+  nw_prepared *p =
+      calloc(1, sizeof *p + 2 * ns * sizeof(nw_region) + (ns + 1) * sizeof(nw_cache_entry *));
+  if (!p)
+    return NULL;
+  p->read = (nw_region *)(p + 1);
+  p->write = p->read + ns;
+  p->entry = (nw_cache_entry **)(p->write + ns);
+  return p;
+}
+
+/* One block too: the struct, then its arrays (every entry 8 bytes or a multiple of them). */
+static nw_exec *exec_new(int nspaces) {
+  size_t ns = (size_t)nspaces;
+  size_t bytes = sizeof(nw_exec) + (ns + 1) * (sizeof(nw_view) + 2 * sizeof(nw_gpu_view)) +
+                 ns * (2 * sizeof(unsigned char *) + sizeof(size_t) + sizeof(unsigned char *) +
+                       sizeof(uint64_t));
+  nw_exec *e = calloc(1, bytes);
+  if (!e)
+    return NULL;
+  e->views = (nw_view *)(e + 1);
+  e->gview = (nw_gpu_view *)(e->views + ns + 1);
+  e->gview_run = e->gview + ns + 1;
+  e->write_buf = (unsigned char **)(e->gview_run + ns + 1);
+  e->check_read = e->write_buf + ns;
+  e->check_shadow = e->check_read + ns;
+  e->write_cap = (size_t *)(e->check_shadow + ns);
+  e->check_len = (uint64_t *)(e->write_cap + ns);
+  return e;
+}
+
 void nw_prepared_free(nw_prepared *p, int nspaces) {
   if (!p)
     return;
@@ -75,7 +108,7 @@ static void note_ready(nw_node *n, int d, nw_prepared *p) {
  * transfer its pipeline asked for while the previous subtask ran. */
 nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t subtask,
                                  int prefetch) {
-  nw_prepared *p = calloc(1, sizeof *p);
+  nw_prepared *p = nw_prepared_new(t->info.nspaces);
   if (!p) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     return NULL;
@@ -87,12 +120,9 @@ nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t s
   p->subtask = subtask;
   p->prepared_s = p->current_s = n->be.ops->now(n->be.be);
   p->copy_node = p->origin_node = -1;
-  nw_access access[NW_MAX_BOUND_SPACES];
-  for (int i = 0; i < t->info.nspaces; i++)
-    access[i] = t->bound[i].access;
   char why[256];
   p->scratch.with_buffer = n->cfg.functional;
-  nw_status st = nw_subscriptions_scratch(t->kind, &t->info, access, subtask, p->read, p->write,
+  nw_status st = nw_subscriptions_scratch(t->kind, &t->info, t->access, subtask, p->read, p->write,
                                           &p->scratch, why, sizeof why);
   for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
     if (!nw_region_empty(&p->read[i]))
@@ -143,7 +173,7 @@ static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, cons
  * so that a discarded or concurrent subtask never touches shared bytes, or in place where
  * that cannot happen (writes_in_place). */
 static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
-  nw_exec *e = calloc(1, sizeof *e);
+  nw_exec *e = exec_new(t->info.nspaces);
   if (!e)
     return NULL;
   e->task = t;

@@ -205,6 +205,12 @@ void nw_task_destroy(nw_task *t) {
   if (t->live_next)
     t->live_next->live_prev = t->live_prev;
   free(t->deps);
+  free(t->space);
+  free(t->access);
+  free(t->reduce_op);
+  free(t->reduce_type);
+  free(t->space_size);
+  free(t->space_pitch);
   free(t->conf);
   free(t);
 }
@@ -242,6 +248,33 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
   return NW_OK;
 }
 
+/* Room for twice as many bindings (a task binds as many spaces as it needs). */
+static nw_status grow_bindings(nw_task *t) {
+  size_t cap = t->capbound ? 2 * (size_t)t->capbound : 4;
+  nw_space **space = realloc(t->space, cap * sizeof *space);
+  if (space)
+    t->space = space;
+  nw_access *access = realloc(t->access, cap * sizeof *access);
+  if (access)
+    t->access = access;
+  nw_reduce_op *op = realloc(t->reduce_op, cap * sizeof *op);
+  if (op)
+    t->reduce_op = op;
+  nw_elem_type *type = realloc(t->reduce_type, cap * sizeof *type);
+  if (type)
+    t->reduce_type = type;
+  uint64_t *size = realloc(t->space_size, cap * sizeof *size);
+  if (size)
+    t->space_size = size;
+  uint64_t *pitch = realloc(t->space_pitch, cap * sizeof *pitch);
+  if (pitch)
+    t->space_pitch = pitch;
+  if (!space || !access || !op || !type || !size || !pitch)
+    return NW_ERR_NOMEM; /* what did grow is kept, and freed with the task */
+  t->capbound = (int)cap;
+  return NW_OK;
+}
+
 nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   if (!s)
     return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: task '%s': the space is NULL",
@@ -255,8 +288,10 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
   if (access != NW_READ_ONLY && access != NW_WRITE_ONLY && access != NW_READ_WRITE)
     return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: unknown access mode %d", (int)access);
   if (t->nbound == NW_MAX_BOUND_SPACES)
-    return nw_runtime_fail(t->rt, NW_ERR_ARG, "nw_task_bind: at most %d spaces per task",
-                           NW_MAX_BOUND_SPACES);
+    return nw_runtime_fail(t->rt, NW_ERR_ARG,
+                           "nw_task_bind: task '%s' binds %d spaces already, the most one task may "
+                           "bind (NW_MAX_BOUND_SPACES)",
+                           t->kind->name, NW_MAX_BOUND_SPACES);
   for (int i = 0; i < t->nbound; i++)
     if (t->space[i] == s)
       return nw_runtime_fail(t->rt, NW_ERR_STATE,
@@ -280,7 +315,13 @@ nw_status nw_task_bind(nw_task *t, nw_space *s, nw_access access) {
           "reading it)",
           t->kind->name, i, p->kind->name, access == NW_WRITE_ONLY ? "write-only" : "read-write");
   }
+  if (t->nbound == t->capbound && grow_bindings(t) != NW_OK)
+    return nw_runtime_fail(t->rt, NW_ERR_NOMEM, "nw_task_bind: out of memory");
   t->space[t->nbound] = s;
+  t->space_size[t->nbound] = s->size;
+  t->space_pitch[t->nbound] = s->pitch;
+  t->reduce_op[t->nbound] = 0;
+  t->reduce_type[t->nbound] = 0;
   t->access[t->nbound++] = access;
   return NW_OK;
 }
@@ -316,13 +357,17 @@ nw_status nw_task_reduce(nw_task *t, nw_space *s, nw_reduce_op op, nw_elem_type 
 }
 
 static nw_task_info info_of(const nw_task *t) {
-  nw_task_info info = {
-      .subtasks = t->subtasks, .conf = t->conf, .conf_size = t->conf_size, .nspaces = t->nbound};
-  for (int i = 0; i < t->nbound; i++) {
-    info.space_size[i] = t->space[i]->size;
-    info.space_pitch[i] = t->space[i]->pitch;
-  }
-  return info;
+  return (nw_task_info){.subtasks = t->subtasks,
+                        .conf = t->conf,
+                        .conf_size = t->conf_size,
+                        .nspaces = t->nbound,
+                        .space_size = t->space_size,
+                        .space_pitch = t->space_pitch};
+}
+
+/* count arrays of n regions each, in one block (NULL on no memory; free the first). */
+static nw_region *region_sets(int n, int count) {
+  return calloc((size_t)(n ? n : 1) * (size_t)count, sizeof(nw_region));
 }
 
 static void free_sets(nw_region *sets, int n) {
@@ -334,7 +379,10 @@ static void free_sets(nw_region *sets, int n) {
  * pair and reports it with the first byte the two share. Only
  * called once the write sets were found to overlap, so its quadratic search is rare. */
 static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space) {
-  nw_region rd[NW_MAX_BOUND_SPACES], wa[NW_MAX_BOUND_SPACES], wb[NW_MAX_BOUND_SPACES], common;
+  nw_region *rd = region_sets(t->nbound, 3), common;
+  if (!rd)
+    return nw_runtime_fail(t->rt, NW_ERR_NOMEM, "task '%s': out of memory", t->kind->name);
+  nw_region *wa = rd + t->nbound, *wb = wa + t->nbound;
   char why[400];
   nw_region_init(&common, info->space_pitch[space]);
   for (uint64_t a = 0; a < t->subtasks; a++) {
@@ -352,6 +400,7 @@ static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space)
       nw_region_bounds(&common, &lo, &hi);
       nw_region_free(&common);
       free_sets(wa, t->nbound);
+      free(rd);
       return nw_runtime_fail(
           t->rt, NW_ERR_ARG,
           "task '%s': subtasks %llu and %llu both write byte %llu of space index %d; "
@@ -363,6 +412,7 @@ static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space)
     free_sets(wa, t->nbound);
   }
   nw_region_free(&common);
+  free(rd);
   return NW_ERR_INTERNAL;
 }
 
@@ -372,8 +422,16 @@ static nw_status report_overlap(nw_task *t, const nw_task_info *info, int space)
  * nodes, so the result would be undefined (README, "Overlapping writes"). */
 static nw_status check_subscriptions(nw_task *t, double *flops) {
   nw_task_info info = info_of(t);
-  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES], all[NW_MAX_BOUND_SPACES];
-  uint64_t sum[NW_MAX_BOUND_SPACES] = {0};
+  *flops = 0;
+  nw_region *read = region_sets(t->nbound, 3);
+  uint64_t *sum = calloc((size_t)(t->nbound ? t->nbound : 1), sizeof *sum);
+  if (!read || !sum) {
+    free(read);
+    free(sum);
+    return nw_runtime_fail(t->rt, NW_ERR_NOMEM, "task '%s': out of memory checking subscriptions",
+                           t->kind->name);
+  }
+  nw_region *write = read + t->nbound, *all = write + t->nbound;
   for (int i = 0; i < t->nbound; i++)
     nw_region_init(&all[i], info.space_pitch[i]);
   char why[400];
@@ -400,6 +458,8 @@ static nw_status check_subscriptions(nw_task *t, double *flops) {
     free_sets(write, t->nbound);
     if (st != NW_OK) {
       free_sets(all, t->nbound);
+      free(read);
+      free(sum);
       if (st == NW_ERR_NOMEM && !why[0])
         return nw_runtime_fail(t->rt, st, "task '%s': out of memory checking subscriptions",
                                t->kind->name);
@@ -413,6 +473,8 @@ static nw_status check_subscriptions(nw_task *t, double *flops) {
     if (nw_region_bytes(&all[i]) != sum[i])
       overlap = i;
   free_sets(all, t->nbound);
+  free(read);
+  free(sum);
   return overlap < 0 ? NW_OK : report_overlap(t, &info, overlap);
 }
 

@@ -171,8 +171,6 @@ static nw_status nested_edges(nw_node *n, nw_submitted *e) {
 
 nw_status nw_graph_insert(nw_node *n, nw_submitted *e) {
   nw_task *t = e->task;
-  for (int i = 0; i < NW_MAX_BOUND_SPACES; i++)
-    e->reader_at[i] = -1;
   nw_submitted *next = NULL;
   if (t->parent) {
     if (!t->parent->entry)
@@ -181,8 +179,14 @@ nw_status nw_graph_insert(nw_node *n, nw_submitted *e) {
     while (next && nw_nested_is_ancestor(t->parent, next->task))
       next = next->next;
   }
-  if (nw_idmap_put(&n->queued_seq, t->seq, e) != NW_OK)
+  e->reader_at = malloc((size_t)(t->nbound ? t->nbound : 1) * sizeof *e->reader_at);
+  if (!e->reader_at || nw_idmap_put(&n->queued_seq, t->seq, e) != NW_OK) {
+    free(e->reader_at);
+    e->reader_at = NULL;
     return NW_ERR_NOMEM;
+  }
+  for (int i = 0; i < t->nbound; i++)
+    e->reader_at[i] = -1;
   link_before(n, e, next);
   t->entry = e;
   for (int i = 0; i < t->nbound; i++) {
@@ -226,6 +230,8 @@ void nw_graph_remove(nw_node *n, nw_submitted *e) {
   free(e->succ);
   e->succ = NULL;
   e->nsucc = e->capsucc = 0;
+  free(e->reader_at);
+  e->reader_at = NULL;
   if (e->ready) { /* never started (a failed run): out of the ready list */
     for (size_t k = 0; k < n->nready; k++)
       if (n->ready[k] == e) {
@@ -272,6 +278,7 @@ void nw_graph_clear(nw_node *n, void (*done)(nw_node *n, nw_submitted *e, void *
     n->submitted = e->next;
     e->task->entry = NULL;
     free(e->succ);
+    free(e->reader_at);
     if (done)
       done(n, e, ctx);
     free(e);

@@ -108,14 +108,14 @@ typedef struct nw_scratch {
   int filled;      /* the callback asked to fill it: a GPU copies it in */
 } nw_scratch;
 
-/* Views of an exec: one per bound space, then the scratch buffer's (index nspaces). */
-#define NW_MAX_VIEWS (NW_MAX_BOUND_SPACES + 1)
-
+/* A subtask prepared on a device. Its arrays have one entry per bound space of its task (the
+ * cache entries one more: the scratch buffer's, index nspaces), allocated with it
+ * (nw_prepared_new): a task binds as many spaces as it needs. */
 typedef struct nw_prepared {
   nw_task_state *task;
   uint64_t subtask;
-  nw_region read[NW_MAX_BOUND_SPACES];
-  nw_region write[NW_MAX_BOUND_SPACES];
+  nw_region *read;
+  nw_region *write;
   int waiting;       /* reads not yet all resident */
   double prepared_s; /* when its reads were requested */
   double current_s;  /* when it became its device's current subtask (for demand_wait_s) */
@@ -128,7 +128,7 @@ typedef struct nw_prepared {
   int lost;
   /* On a GPU (gpu_stage.c): the cache entry holding each bound space's subscription on the
    * device, and how far staging got. */
-  nw_cache_entry *entry[NW_MAX_VIEWS]; /* [nspaces]: the scratch buffer's */
+  nw_cache_entry **entry; /* [nspaces]: the scratch buffer's */
   int gpu_stage; /* GPU_UNSTAGED, GPU_COPYING (room taken, copies under way), GPU_ON_DEVICE */
   nw_scratch scratch;
 } nw_prepared;
@@ -144,18 +144,21 @@ struct nw_exec {
   double started_s;
   nw_prepared *prep;
   int items; /* work-items: the cores of its work-group it runs on (1 elsewhere) */
-  nw_view views[NW_MAX_VIEWS]; /* [nspaces]: the scratch buffer, if the subtask has one */
-  unsigned char *write_buf[NW_MAX_BOUND_SPACES]; /* private write views (functional) */
-  size_t write_cap[NW_MAX_BOUND_SPACES];         /* their sizes, for the buffer pool */
+  /* Arrays of one entry per bound space (views and gview one more: [nspaces] is the scratch
+   * buffer's, if the subtask has one), allocated with the exec (pipeline.c). */
+  nw_view *views;
+  unsigned char **write_buf; /* private write views (functional) */
+  size_t *write_cap;         /* their sizes, for the buffer pool */
   /* On a GPU: views with base = offset into the GPU's memory (nw_exec_run_gpu adds the
    * memory's base), and the device-to-host copies of its results still under way. */
   int gpu;
-  nw_gpu_view gview[NW_MAX_VIEWS];
+  nw_gpu_view *gview;
+  nw_gpu_view *gview_run; /* gview with the memory's base added, as a kernel gets them */
   int copies_out;
   /* Checked views (viewcheck.h): private read views, write views' initial bytes. */
-  unsigned char *check_read[NW_MAX_BOUND_SPACES];
-  unsigned char *check_shadow[NW_MAX_BOUND_SPACES];
-  uint64_t check_len[NW_MAX_BOUND_SPACES];
+  unsigned char **check_read;
+  unsigned char **check_shadow;
+  uint64_t *check_len;
 };
 
 /* What a device is doing (its pipeline, pipeline.c). DEV_STEALING: idle, waiting for the work
@@ -213,17 +216,23 @@ struct nw_task_state {
   const nw_task_kind *kind;
   nw_task_info info;
   unsigned char *conf;
-  nw_bound bound[NW_MAX_BOUND_SPACES];
+  /* Per bound space (info.nspaces entries each, allocated at its start): the binding, the set
+   * S of paper section 3, what this node held at the start (its temporary directory: what
+   * "local" means for locality, paper 4.3.4, and its counters), the reduction tree's round,
+   * and the sizes and pitches info points at. */
+  nw_bound *bound;
+  nw_access *access;   /* bound[i].access, as the subscription callbacks' checks take them */
   nw_device_slot *dev; /* one per local device: what it did of this task */
   /* Its subtasks in this node's device queues, and its place in the node's list of tasks
    * with some (queue.c): where a steal agent looks, without walking every running task. */
   uint64_t queued_here;
   struct nw_task_state *queued_next, *queued_prev;
   int ndev, nodes;
-  nw_region written[NW_MAX_BOUND_SPACES]; /* set S of paper section 3, per bound space */
+  nw_region *written;
   /* What this node held of each bound space when the task started (its temporary directory,
    * paper section 3): what "local" means for locality (paper 4.3.4) and its counters. */
-  nw_region start_resident[NW_MAX_BOUND_SPACES];
+  nw_region *start_resident;
+  uint64_t *space_size, *space_pitch;
   nw_task_locality *loc; /* locality-aware scheduling; NULL when off */
   /* Subtasks of the tasks that were running when this one started: a policy that deals
    * ranges over the cluster's devices starts this task's there, so that tasks running at once
@@ -243,7 +252,7 @@ struct nw_task_state {
    * done), and the partial results children sent, per round, kept until their turn. */
   int reducing;       /* begun, and waiting for a child's partial result */
   double red_start_s; /* when this node's part began (TASK_FINISH) */
-  int red_round[NW_MAX_BOUND_SPACES];
+  int *red_round;
   nw_partial *(*red_in)[NW_REDUCE_ROUNDS]; /* [space][round]; allocated at the first one */
   nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */
   size_t nparked, capparked;
@@ -316,11 +325,13 @@ struct nw_task {
   uint64_t subtasks;
   unsigned char *conf;
   size_t conf_size;
-  int nbound;
-  nw_space *space[NW_MAX_BOUND_SPACES];
-  nw_access access[NW_MAX_BOUND_SPACES];
-  nw_reduce_op reduce_op[NW_MAX_BOUND_SPACES]; /* 0: the space's writes may not overlap */
-  nw_elem_type reduce_type[NW_MAX_BOUND_SPACES];
+  /* Its bound spaces, nbound of them (room for capbound), grown by nw_task_bind: */
+  int nbound, capbound;
+  nw_space **space;
+  nw_access *access;
+  nw_reduce_op *reduce_op; /* 0: the space's writes may not overlap */
+  nw_elem_type *reduce_type;
+  uint64_t *space_size, *space_pitch; /* what a callback's nw_task_info points at */
   int submitted; /* the driver's: nw_task_submit was called (only the driver thread reads it) */
   /* Its place in the order of submission (from 1, given by nw_task_submit), and the tasks it
    * waits for besides what its spaces imply (nw_task_depend), all submitted before it, by
@@ -359,8 +370,8 @@ typedef struct nw_submitted {
   uint64_t preds;
   struct nw_submitted **succ;
   size_t nsucc, capsucc;
-  int reader_at[NW_MAX_BOUND_SPACES];
-  int ready; /* in the node's ready list */
+  int *reader_at; /* one per bound space, allocated when it is queued */
+  int ready;      /* in the node's ready list */
   struct nw_submitted *next, *prev;
 } nw_submitted;
 
@@ -586,6 +597,8 @@ uint64_t nw_locality_local_bytes(const nw_task_state *t, const nw_region *read);
 void nw_exec_commit(nw_node *n, nw_exec *e);
 /* Subtasks of task t per second of device time on a device (0: none finished yet). */
 double nw_pipeline_rate(const nw_device_slot *s);
+/* A prepared subtask of a task of nspaces bound spaces, its arrays zeroed; NULL on no memory. */
+nw_prepared *nw_prepared_new(int nspaces);
 void nw_prepared_free(nw_prepared *p, int nspaces);
 /* Device d's current subtask when it is task t's (NULL otherwise), and its prefetched one. */
 nw_prepared *nw_pipeline_current_of(const nw_node *n, int d, const nw_task_state *t);
@@ -719,6 +732,10 @@ void nw_reduce_tree_on_partial(nw_node *n, nw_task_state *t, int src, nw_reader 
 void nw_reduce_tree_free(nw_task_state *t);
 
 /* subscribe.c */
+/* Room for a subtask's subscriptions to nspaces spaces: nspaces read regions, then nspaces
+ * write regions (NULL on no memory); and their end (the regions, then the block). */
+nw_region *nw_subscription_sets(int nspaces);
+void nw_subscription_sets_free(nw_region *sets, int nspaces);
 nw_status nw_subscriptions(const nw_task_kind *kind, const nw_task_info *info,
                            const nw_access *access, uint64_t subtask, nw_region *read,
                            nw_region *write, char *why, size_t why_len);

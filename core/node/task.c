@@ -39,8 +39,25 @@ static void free_execs(nw_exec **list, size_t count, int nspaces) {
   free(list);
 }
 
+/* The task's per-space arrays, one block (8-byte entries first, then 4-byte ones). */
+static nw_status alloc_spaces(nw_task_state *t, uint32_t ns) {
+  size_t n = ns ? ns : 1;
+  unsigned char *b = calloc(1, n * (sizeof(nw_bound) + 2 * sizeof(nw_region) +
+                                    2 * sizeof(uint64_t) + sizeof(nw_access) + sizeof(int)));
+  if (!b)
+    return NW_ERR_NOMEM;
+  t->bound = (nw_bound *)b;
+  t->written = (nw_region *)(t->bound + n);
+  t->start_resident = t->written + n;
+  t->space_size = (uint64_t *)(t->start_resident + n);
+  t->space_pitch = t->space_size + n;
+  t->access = (nw_access *)(t->space_pitch + n);
+  t->red_round = (int *)(t->access + n);
+  return NW_OK;
+}
+
 void nw_task_free(nw_task_state *t) {
-  int ns = t->info.nspaces;
+  int ns = t->bound ? t->info.nspaces : 0;
   free(t->dev);
   free_execs(t->deferred, t->ndeferred, ns);
   free_execs(t->parked, t->nparked, ns);
@@ -58,6 +75,7 @@ void nw_task_free(nw_task_state *t) {
       nw_region_free(&t->lost[i]);
     free(t->lost);
   }
+  free(t->bound); /* the block of every per-space array */
   free(t->conf);
   free(t);
 }
@@ -251,8 +269,14 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   uint64_t conf_size = nw_r_u64(r);
   const unsigned char *conf = nw_r_bytes(r, conf_size);
   uint32_t nspaces = nw_r_u32(r);
-  if (r->bad || nspaces > NW_MAX_BOUND_SPACES) {
+  /* 36 bytes describe a bound space: a count the message cannot hold is malformed */
+  if (r->bad || nspaces > NW_MAX_BOUND_SPACES || nspaces > (r->len - r->pos) / 36) {
     r->bad = 1;
+    free(t);
+    return;
+  }
+  if (alloc_spaces(t, nspaces) != NW_OK) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
     free(t);
     return;
   }
@@ -260,7 +284,7 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
   if (!t->kind) {
     nw_node_fail(n, "node %d: task kind '%.*s' is not registered here", n->cfg.id, (int)name_len,
                  name);
-    free(t);
+    nw_task_free(t);
     return;
   }
   t->conf = malloc(conf_size ? conf_size : 1);
@@ -270,7 +294,9 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
                            .subtasks = t->info.subtasks,
                            .conf = t->conf,
                            .conf_size = conf_size,
-                           .nspaces = (int)nspaces};
+                           .nspaces = (int)nspaces,
+                           .space_size = t->space_size,
+                           .space_pitch = t->space_pitch};
   for (uint32_t i = 0; i < nspaces; i++) {
     uint64_t id = nw_r_u64(r), size = nw_r_u64(r), pitch = nw_r_u64(r);
     int master = (int)nw_r_u32(r), creator = (int)nw_r_u32(r);
@@ -285,10 +311,11 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     }
     t->bound[i] = (nw_bound){
         s, a, {.op = op, .type = type, .kind = t->kind, .info = &t->info, .space = (int)i}};
+    t->access[i] = a;
     if (writes(a)) /* before any of its subtasks asks for data (issue 17) */
       nw_space_new_version(n, s);
-    t->info.space_size[i] = size;
-    t->info.space_pitch[i] = pitch;
+    t->space_size[i] = size;
+    t->space_pitch[i] = pitch;
     nw_region_init(&t->written[i], pitch);
     if (nw_chunked_flatten(&s->resident, &t->start_resident[i]) != NW_OK) {
       nw_node_fail(n, "node %d: out of memory", n->cfg.id);
@@ -329,8 +356,10 @@ static void complete_task(nw_node *n, nw_task_state *t) {
   nw_driver_task_complete(n, id, NW_OK);
 }
 
-static void broadcast_finish(nw_node *n, nw_task_state *t) {
-  int masters[NW_MAX_BOUND_SPACES], nm = 0;
+/* The distinct master nodes of the spaces t writes, into masters (room for nspaces); their
+ * count. */
+static int write_masters(const nw_task_state *t, int *masters) {
+  int nm = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
     if (!writes(t->bound[i].access))
       continue;
@@ -340,6 +369,12 @@ static void broadcast_finish(nw_node *n, nw_task_state *t) {
     if (!seen)
       masters[nm++] = m;
   }
+  return nm;
+}
+
+static void broadcast_finish(nw_node *n, nw_task_state *t) {
+  int masters[NW_MAX_BOUND_SPACES];
+  int nm = write_masters(t, masters);
   t->masters_pending = nm;
   /* Resilient runs: every other node's MSG_BACKUP of what it wrote (recover.c). */
   t->backups_pending = n->members && nm > 0 ? n->cfg.nodes - 1 : 0;

@@ -152,18 +152,16 @@ typedef struct dm_shape {
 } dm_shape;
 
 static nw_status shape_of(nw_task_state *t, uint64_t s, dm_shape *out) {
-  nw_access access[NW_MAX_BOUND_SPACES];
-  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  int ns = t->info.nspaces;
+  nw_region *sets = nw_subscription_sets(ns);
+  if (!sets)
+    return NW_ERR_NOMEM;
   char why[64];
-  for (int i = 0; i < t->info.nspaces; i++)
-    access[i] = t->bound[i].access;
-  nw_status st = nw_subscriptions(t->kind, &t->info, access, s, read, write, why, sizeof why);
+  nw_status st =
+      nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why, sizeof why);
   if (st == NW_OK)
-    nw_perf_shape(t, read, write, &out->footprint, &out->size);
-  for (int i = 0; i < t->info.nspaces; i++) {
-    nw_region_free(&read[i]);
-    nw_region_free(&write[i]);
-  }
+    nw_perf_shape(t, sets, sets + ns, &out->footprint, &out->size);
+  nw_subscription_sets_free(sets, ns);
   return st;
 }
 
@@ -480,17 +478,14 @@ static void dry(nw_node *n, int d) {
 }
 
 static int reads_here(nw_task_state *t, uint64_t s) {
-  nw_access access[NW_MAX_BOUND_SPACES];
-  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  int ns = t->info.nspaces;
+  nw_region *sets = nw_subscription_sets(ns);
   char why[64];
-  for (int i = 0; i < t->info.nspaces; i++)
-    access[i] = t->bound[i].access;
-  int here = nw_subscriptions(t->kind, &t->info, access, s, read, write, why, sizeof why) == NW_OK;
-  for (int i = 0; i < t->info.nspaces; i++) {
-    here = here && (nw_region_empty(&read[i]) || nw_space_has(t->bound[i].space, &read[i]));
-    nw_region_free(&read[i]);
-    nw_region_free(&write[i]);
-  }
+  int here = sets && nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why,
+                                      sizeof why) == NW_OK;
+  for (int i = 0; here && i < ns; i++)
+    here = nw_region_empty(&sets[i]) || nw_space_has(t->bound[i].space, &sets[i]);
+  nw_subscription_sets_free(sets, ns);
   return here;
 }
 

@@ -60,13 +60,14 @@ static nw_status compute_row(nw_node *n, nw_task_state *t) {
   nw_task_locality *l = t->loc;
   uint64_t subtasks = t->info.subtasks;
   uint64_t *row = l->local + (uint64_t)n->cfg.id * subtasks;
-  nw_access access[NW_MAX_BOUND_SPACES];
-  for (int i = 0; i < t->info.nspaces; i++)
-    access[i] = t->bound[i].access;
-  nw_region read[NW_MAX_BOUND_SPACES], write[NW_MAX_BOUND_SPACES];
+  int ns = t->info.nspaces;
+  nw_region *read = nw_subscription_sets(ns);
+  if (!read)
+    return NW_ERR_NOMEM;
+  nw_region *write = read + ns;
   char why[256];
   for (uint64_t s = 0; s < subtasks; s++) {
-    nw_status st = nw_subscriptions(t->kind, &t->info, access, s, read, write, why, sizeof why);
+    nw_status st = nw_subscriptions(t->kind, &t->info, t->access, s, read, write, why, sizeof why);
     if (st == NW_OK) {
       l->read[s] = 0;
       for (int i = 0; i < t->info.nspaces; i++)
@@ -81,9 +82,11 @@ static nw_status compute_row(nw_node *n, nw_task_state *t) {
       /* Node 0 checked every subscription at submission: a callback that answers differently
        * on different nodes or calls, or memory running out. */
       nw_node_fail(n, "node %d, task %llu: %s", n->cfg.id, (unsigned long long)t->id, why);
+      free(read);
       return st;
     }
   }
+  free(read); /* its regions were freed subtask by subtask */
   return NW_OK;
 }
 

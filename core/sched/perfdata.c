@@ -24,15 +24,14 @@ void nw_perf_arch(nw_device_kind kind, int cores, char out[NW_PERFMODEL_ARCH_MAX
 
 void nw_perf_shape(const nw_task_state *t, const nw_region *read, const nw_region *write,
                    uint64_t *footprint, uint64_t *size) {
-  uint64_t sizes[2 * NW_MAX_BOUND_SPACES];
-  int n = 0;
+  uint64_t h = NW_PERF_FOOTPRINT_START;
   *size = 0;
   for (int i = 0; i < t->info.nspaces; i++) {
-    sizes[n++] = nw_region_bytes(&read[i]);
-    sizes[n++] = nw_region_bytes(&write[i]);
-    *size += sizes[n - 2] + sizes[n - 1];
+    uint64_t r = nw_region_bytes(&read[i]), w = nw_region_bytes(&write[i]);
+    h = nw_perf_footprint_add(nw_perf_footprint_add(h, r), w);
+    *size += r + w;
   }
-  *footprint = nw_perf_footprint(sizes, n);
+  *footprint = h;
 }
 
 static int kind_index(const nw_node *n, const nw_task_kind *k) {

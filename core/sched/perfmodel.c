@@ -55,13 +55,18 @@ void nw_perfmodel_free(nw_perfmodel *m) {
   free(m);
 }
 
+uint64_t nw_perf_footprint_add(uint64_t h, uint64_t size) {
+  for (int byte = 0; byte < 8; byte++) {
+    h ^= (size >> (8 * byte)) & 0xff;
+    h *= 1099511628211ull; /* FNV 64-bit prime */
+  }
+  return h;
+}
+
 uint64_t nw_perf_footprint(const uint64_t *sizes, int n) {
-  uint64_t h = 14695981039346656037ull; /* FNV-1a 64-bit offset basis */
+  uint64_t h = NW_PERF_FOOTPRINT_START;
   for (int i = 0; i < n; i++)
-    for (int byte = 0; byte < 8; byte++) {
-      h ^= (sizes[i] >> (8 * byte)) & 0xff;
-      h *= 1099511628211ull; /* FNV 64-bit prime */
-    }
+    h = nw_perf_footprint_add(h, sizes[i]);
   return h;
 }
 

@@ -64,6 +64,9 @@ void nw_perfmodel_free(nw_perfmodel *m);
  * machine and in every run, so a saved model can be reused. As StarPU's footprint, a hash of
  * the buffer sizes. */
 uint64_t nw_perf_footprint(const uint64_t *sizes, int n);
+/* The same, one size at a time: h from NW_PERF_FOOTPRINT_START through each size in order. */
+#define NW_PERF_FOOTPRINT_START 14695981039346656037ull /* FNV-1a 64-bit offset basis */
+uint64_t nw_perf_footprint_add(uint64_t h, uint64_t size);
 
 /* Records one measured duration. kind: 1 to NW_PERFMODEL_KIND_MAX bytes; arch: 1 to
  * NW_PERFMODEL_ARCH_MAX bytes; seconds: finite, >= 0. NW_ERR_ARG for a bad argument, or for a

@@ -180,6 +180,8 @@ fft2d_app_param) args=(run --app fft2d --n 64 --block 16 --app-param iterations=
 app_param_malformed) args=(run --app taskbench --app-param iterations) want="--app-param: 'iterations' is not KEY=VALUE" ;;
 app_param_not_object) args=(run --config "$tmp/app-param-number.json") want="key 'app-param' must be an object of KEY: VALUE" ;;
 taskbench_unknown_pattern) args=(run --app taskbench --app-param pattern=ring) want="taskbench: --app-param pattern=ring: unknown pattern" ;;
+too_many_bound_spaces) args=(run --platform "$small" --nodes 2 --app bag --n 2 --block 2 --app-param inputs=1024) want="nw_task_bind: task 'bag-task' binds 1024 spaces already, the most one task may bind (NW_MAX_BOUND_SPACES)" ;;
+bag_unknown_param) args=(run --app bag --app-param spaces=3) want="bag: --app-param spaces: unknown key" ;;
 taskbench_unknown_param) args=(run --app taskbench --app-param radix=3) want="taskbench: --app-param radix: unknown key" ;;
 compression_network_phantom) args=(run --compression network --data phantom) want="--compression network needs --data functional (phantom data has no bytes to encode)" ;;
 compression_gpu_phantom) args=(run --compression gpu --data phantom) want="--compression gpu needs --data functional (phantom data has no bytes to encode)" ;;

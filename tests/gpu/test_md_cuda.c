@@ -70,12 +70,14 @@ int main(void) {
   uint64_t cells = c.grid * c.grid, size = cells * md_cell_bytes(&c);
   float *pos = alloc(size), *vel = alloc(size), *acc = alloc(size), *got = alloc(size);
   md_fill_state(&c, 9, pos, vel);
+  uint64_t sizes[3] = {size, size, size};
+  uint64_t pitches[3] = {md_row_bytes(&c), md_row_bytes(&c), md_row_bytes(&c)};
   nw_task_info t = {.subtasks = cells,
                     .conf = &c,
                     .conf_size = sizeof c,
                     .nspaces = 2,
-                    .space_size = {size, size},
-                    .space_pitch = {md_row_bytes(&c), md_row_bytes(&c)}};
+                    .space_size = sizes,
+                    .space_pitch = pitches};
   nw_view fv[2] = {{(unsigned char *)pos, 0, size}, {(unsigned char *)acc, 0, size}};
   for (uint64_t s = 0; s < cells; s++)
     nw_md_force_kind.cpu_kernel(&t, s, fv);
@@ -117,9 +119,7 @@ int main(void) {
   /* The step, from the accelerations above. */
   cuda_ok(cudaMemcpy(dacc, acc, size, cudaMemcpyHostToDevice), "copy to the GPU");
   cuda_ok(cudaMemcpy(dvel, vel, size, cudaMemcpyHostToDevice), "copy to the GPU");
-  t.nspaces = 3;
-  t.space_size[2] = size;
-  t.space_pitch[2] = md_row_bytes(&c);
+  t.nspaces = 3; /* the third entries of sizes and pitches were there already */
   nw_view mv[3] = {{(unsigned char *)acc, 0, size},
                    {(unsigned char *)pos, 0, size},
                    {(unsigned char *)vel, 0, size}};

@@ -673,7 +673,10 @@ static nw_status refusal_main(nw_runtime *rt, const nw_app_args *a, nw_app_outco
   nw_space_create(rt, 13 * 8, 64, &in);
   nw_space_create(rt, 200 * 8, 128, &o);
   nw_space_create(rt, 20, 20, &odd);
-  nw_space *many[8] = {in, in, in, in, in, in, in, in};
+  static nw_space
+      *many[NW_MAX_BOUND_SPACES]; /* one input more than a task can bind with its output */
+  for (int i = 0; i < NW_MAX_BOUND_SPACES; i++)
+    many[i] = in;
   nw_mapreduce_spec m = {.kind = &mr_kind,
                          .subtasks = 13,
                          .conf = &c,
@@ -703,7 +706,7 @@ static nw_status refusal_main(nw_runtime *rt, const nw_app_args *a, nw_app_outco
     break;
   case 5:
     m.inputs = many;
-    m.ninputs = 8;
+    m.ninputs = NW_MAX_BOUND_SPACES;
     break;
   case 6:
     m.output = NULL;
@@ -751,7 +754,7 @@ static void test_refusals(void) {
                                      "unknown reduction 42",
                                      "not a whole number of uint64 elements",
                                      "unknown flags 0x6",
-                                     "8 input spaces",
+                                     "1024 input spaces",
                                      "no output space",
                                      "already bound",
                                      "wait for it first",

@@ -171,8 +171,8 @@ static void force_batch(void) {
                     .conf = &c,
                     .conf_size = sizeof c,
                     .nspaces = 2,
-                    .space_size = {size, size},
-                    .space_pitch = {md_row_bytes(&c), md_row_bytes(&c)}};
+                    .space_size = (const uint64_t[]){size, size},
+                    .space_pitch = (const uint64_t[]){md_row_bytes(&c), md_row_bytes(&c)}};
   /* The CPU kernel on whole-space views (the node's copies, as for a write in place). */
   nw_view cv[2] = {{(unsigned char *)pos, 0, size}, {(unsigned char *)cpu, 0, size}};
   for (uint64_t s = 0; s < cells; s++)
@@ -261,8 +261,9 @@ static void integrate_views(void) {
                     .conf = &c,
                     .conf_size = sizeof c,
                     .nspaces = 3,
-                    .space_size = {size, size, size},
-                    .space_pitch = {md_row_bytes(&c), md_row_bytes(&c), md_row_bytes(&c)}};
+                    .space_size = (const uint64_t[]){size, size, size},
+                    .space_pitch =
+                        (const uint64_t[]){md_row_bytes(&c), md_row_bytes(&c), md_row_bytes(&c)}};
   const uint64_t s = 7;
   nw_gpu_view g[3] = {gpu_view(&c, acc, own_cell(&c, s)), gpu_view(&c, pos, own_cell(&c, s)),
                       gpu_view(&c, vel, own_cell(&c, s))};

@@ -106,9 +106,13 @@ static void adder_descriptor(void) {
     B[i] = ~i * 0xC2B2AE3D27D4EB4Full;
   }
   adder_conf c = {.n = N, .block = BLOCK, .flops = BLOCK};
-  nw_task_info t = {.subtasks = N / BLOCK, .conf = &c, .conf_size = sizeof c, .nspaces = 3};
-  for (int i = 0; i < 3; i++)
-    t.space_size[i] = t.space_pitch[i] = N * 8;
+  static const uint64_t sizes[3] = {N * 8, N * 8, N * 8};
+  nw_task_info t = {.subtasks = N / BLOCK,
+                    .conf = &c,
+                    .conf_size = sizeof c,
+                    .nspaces = 3,
+                    .space_size = sizes,
+                    .space_pitch = sizes};
   const void *spaces[3] = {A, B, C};
   descriptor_matches_emulation(&nw_adder_kind, &t, spaces, 3, ADDER_C, 8);
 }
@@ -119,9 +123,13 @@ static void mdlite_descriptor(void) {
   for (int i = 0; i < 4 * N; i++)
     in[i] = unit_hash((uint64_t)i + 7);
   mdlite_conf c = {.n = N, .block = BLOCK, .steps = 9};
-  nw_task_info t = {.subtasks = N / BLOCK, .conf = &c, .conf_size = sizeof c, .nspaces = 2};
-  for (int i = 0; i < 2; i++)
-    t.space_size[i] = t.space_pitch[i] = N * 16;
+  static const uint64_t sizes[2] = {N * 16, N * 16};
+  nw_task_info t = {.subtasks = N / BLOCK,
+                    .conf = &c,
+                    .conf_size = sizeof c,
+                    .nspaces = 2,
+                    .space_size = sizes,
+                    .space_pitch = sizes};
   const void *spaces[2] = {in, out};
   descriptor_matches_emulation(&nw_mdlite_kind, &t, spaces, 2, MDLITE_OUT, 16);
 }
