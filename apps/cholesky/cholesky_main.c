@@ -15,12 +15,10 @@
 
 #define F ((uint64_t)sizeof(float))
 
-/* At most this many tasks: they are all submitted at once, and the runtime finds a queued
- * task's dependencies by comparing it with every task queued before it, a cost that grows as
- * the square of the tasks queued. 6000 lets the Cholesky have 32 tiles per side (5984 tasks,
- * about a minute of the simulator's time on a 2-core machine) and the LU 25 (5525); 64 tiles
- * per side (45760 tasks) would take hours. */
-#define CHOL_MAX_TASKS 6000
+/* At most this many tasks: they are all submitted at once, and each queued task holds a few
+ * kilobytes on every node until it completes. 200,000 lets the Cholesky have 105 tiles per side
+ * (198,765 tasks) and the LU 83 (194,054). */
+#define CHOL_MAX_TASKS 200000
 /* At most this tile side: BLAS, LAPACK and cuSOLVER take int sizes, and a tile is one space
  * (16384^2 floats: 1 GiB). */
 #define CHOL_MAX_BLOCK 16384

@@ -88,8 +88,8 @@ bad)
   bad "--block 64 does not divide --n 250" --n 250
   bad "--block 0: no tiles" --block 0
   bad "--n 0: no tiles" --n 0
-  bad "gives 33 tiles per side, 6545 tasks; at most 6000" --n 2112
-  bad "gives 26 tiles per side, 6201 tasks; at most 6000" --n 1664 --app-param variant=lu
+  bad "gives 106 tiles per side, 204156 tasks; at most 200000" --n 6784
+  bad "gives 84 tiles per side, 201110 tasks; at most 200000" --n 5376 --app-param variant=lu
   bad "--block 32768 is larger than 16384" --n 32768 --block 32768
   bad "--app-param prio=maybe: not on or off" --app-param prio=maybe
   bad "--app-param variant=qr: not cholesky or lu" --app-param variant=qr
