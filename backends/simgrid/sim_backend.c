@@ -408,6 +408,8 @@ static void device_actor(int argc, char **argv) {
       continue;
     }
     sim_gpu *g = d->kind == NW_DEVICE_GPU ? &d->node->gpu[d->gpu] : NULL;
+    if (g && g->turns) /* no asynchronous copies: the kernel waits for the copy engines */
+      sg_mutex_lock(g->turns);
     if (g) {
       if (functional)
         nw_exec_run_gpu_emulated(e, sim_gpu_memory(g));
@@ -433,6 +435,8 @@ static void device_actor(int argc, char **argv) {
                           launch_bound(g, nw_exec_gpu_threads(e)));
     else
       sim_execute_slowed(d, sim_roofline_work(d, e));
+    if (g && g->turns)
+      sg_mutex_unlock(g->turns);
     if (d->kind == NW_DEVICE_CPU && !from_model && d->node->costs.done_s > 0)
       sg_actor_sleep_for(d->node->costs.done_s);
     nw_event *ev = sim_new_event(NW_EVENT_EXEC_DONE);
@@ -467,6 +471,8 @@ static void gpu_dispatch_actor(int argc, char **argv) {
       fprintf(stderr, "narwhal: out of memory for an agglomerated launch's views\n");
       exit(1);
     }
+    if (g->turns)
+      sg_mutex_lock(g->turns);
     sg_actor_sleep_for(g->launch_s);
     double work = 0;
     uint64_t threads = 0; /* the batch's: every subtask's, or 0 when one fills the GPU */
@@ -476,6 +482,8 @@ static void gpu_dispatch_actor(int argc, char **argv) {
       threads = j == 0 || (threads && t) ? threads + t : 0;
     }
     sim_execute_bounded(lane, fmax(work, g->fill_flops), launch_bound(g, threads));
+    if (g->turns)
+      sg_mutex_unlock(g->turns);
     g->launches++;
     g->launched += (uint64_t)k;
     g->largest = (uint64_t)k > g->largest ? (uint64_t)k : g->largest;
@@ -528,7 +536,11 @@ static void engine_actor(int argc, char **argv) {
       moved += raw;
     }
     e->moving = batch;
+    if (g->turns) /* no asynchronous copies: the transfer waits for the kernel */
+      sg_mutex_lock(g->turns);
     sg_mailbox_put(mb, batch, (long)moved);
+    if (g->turns)
+      sg_mutex_unlock(g->turns);
     e->moving = NULL;
     e->transfers++;
     while (batch) {
@@ -793,13 +805,20 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
     } props[] = {{"rle_per_byte", "seconds", DEFAULT_GPU_RLE_S_PER_BYTE, &gpu->rle_s_per_byte},
                  {"mem_bw", "bytes/s", 0, &gpu->mem_bw},
                  {"fill_flops", "flops", 0, &gpu->fill_flops},
-                 {"fill_threads", "threads", 0, &gpu->fill_threads}};
+                 {"fill_threads", "threads", 0, &gpu->fill_threads},
+                 {"async_copies", "0 or 1", 1, &gpu->async_copies}};
     nw_status st = NW_OK;
     for (size_t k = 0; st == NW_OK && k < sizeof props / sizeof props[0]; k++)
       st = gpu_property(cfg, name, gpu->host, props[k].key, props[k].unit, props[k].fallback,
                         props[k].out, res);
     if (st != NW_OK)
       return st;
+    if (gpu->async_copies != 0 && gpu->async_copies != 1) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.300s: host %s: property async_copies='%.40s' is not 0 or 1",
+               cfg->platform, name, sg_host_get_property_value(gpu->host, "async_copies"));
+      return NW_ERR_ARG;
+    }
     if (mem <= 0 || gpu->launch_s < 0) {
       snprintf(res->error, sizeof res->error,
                "platform %.300s: host %s needs a memsize property (bytes > 0)%s", cfg->platform,
@@ -990,6 +1009,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
         *e = (sim_engine){.node = sn, .gpu = g, .to_device = dir, .sem = sg_sem_init(0)};
         snprintf(e->mbox, sizeof e->mbox, "%s-%d-%d", dir ? "h2d" : "d2h", i, g);
       }
+      if (!sn->gpu[g].async_copies)
+        sn->gpu[g].turns = sg_mutex_init();
     }
     if (st == NW_OK)
       st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
@@ -1066,6 +1087,8 @@ static void free_world(sim_world *w) {
           sg_sem_destroy(e->sem);
       }
       free(sn->gpu[g].memory);
+      if (sn->gpu[g].turns)
+        sg_mutex_destroy(sn->gpu[g].turns);
     }
     if (sn->q.sem)
       sg_sem_destroy(sn->q.sem);

@@ -6,6 +6,7 @@
 
 #include <simgrid/actor.h>
 #include <simgrid/link.h>
+#include <simgrid/mutex.h>
 #include <simgrid/semaphore.h>
 #include <stdint.h>
 
@@ -64,6 +65,11 @@ typedef struct sim_gpu {
   struct sim_mtc *mtc;
   uint64_t launches, launched, largest; /* kernel launches, the subtasks they ran, the most */
   sim_engine engine[2];                 /* [0] device to host, [1] host to device */
+  /* A GPU without asynchronous copies (property async_copies=0, like the StarPU paper's Quadro
+   * FX4600): its copies and its kernels take turns, each holding this while it runs. NULL:
+   * copies overlap kernels. */
+  double async_copies;
+  sg_mutex_t turns;
 } sim_gpu;
 
 typedef struct sim_device {

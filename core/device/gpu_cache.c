@@ -174,6 +174,13 @@ nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key, const 
   return NULL;
 }
 
+int nw_cache_holds(const nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need) {
+  for (const nw_cache_entry *e = *bucket_of(c, key); e; e = e->hnext)
+    if (!e->dead && key_equal(&e->key, key) && nw_region_contains(&e->held, need))
+      return 1;
+  return 0;
+}
+
 int nw_cache_fits(const nw_gpu_cache *c, uint64_t bytes) {
   /* What nw_devmem_alloc could ever grant: the rounded size within the budget (the same as
    * "no larger than the budget" whenever the budget is a multiple of the alignment). */

@@ -90,6 +90,10 @@ void nw_cache_free(nw_gpu_cache *c);
  * started by another subtask): the caller waits for it. */
 nw_cache_entry *nw_cache_lookup(nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need);
 
+/* Whether a live entry with exactly this key holds every byte of `need`: nw_cache_lookup's
+ * test, without pinning, counting or touching anything (a policy's question). */
+int nw_cache_holds(const nw_gpu_cache *c, const nw_cache_key *key, const nw_region *need);
+
 /* Makes a new pinned entry of `bytes` for key (not valid yet), evicting unpinned entries in
  * the policy's order until the memory fits; counts each eviction. `private_` entries (write
  * views, uncacheable data) are dead from the start: never found, freed on their last release.

@@ -59,8 +59,9 @@ void nw_gpu_free(nw_node *n) {
 }
 
 /* The rectangle a subtask's access to space i covers (reads and writes together). */
-static int subscription_key(const nw_task_state *t, const nw_prepared *p, int i, nw_cache_key *k) {
-  const nw_region *parts[2] = {&p->read[i], &p->write[i]};
+static int subscription_key(const nw_task_state *t, const nw_region *read, const nw_region *write,
+                            int i, nw_cache_key *k) {
+  const nw_region *parts[2] = {&read[i], &write[i]};
   int any = 0;
   for (int j = 0; j < 2; j++)
     for (size_t r = 0; r < parts[j]->n; r++) {
@@ -94,6 +95,22 @@ static nw_access slot_access(const nw_task_state *t, int i) {
 
 static uint64_t key_bytes(const nw_cache_key *k) {
   return (k->row1 - k->row0) * (k->col1 - k->col0);
+}
+
+uint64_t nw_gpu_bytes_to_stage(const nw_node *n, int d, const nw_task_state *t,
+                               const nw_region *read, const nw_region *write) {
+  const nw_gpu_cache *c = &n->gpu[n->cfg.device_gpu[d]].cache;
+  uint64_t bytes = 0;
+  nw_cache_key k;
+  for (int i = 0; i < t->info.nspaces; i++) {
+    nw_access a = t->bound[i].access;
+    if (a == NW_WRITE_ONLY || !subscription_key(t, read, write, i, &k))
+      continue; /* written on the GPU, never copied in; or not subscribed */
+    if (a == NW_READ_ONLY && nw_cache_holds(c, &k, &read[i]))
+      continue;
+    bytes += key_bytes(&k); /* a miss, or a read-write view (always a private copy) */
+  }
+  return bytes;
 }
 
 /* Starts a copy; encode: a result the backend run-length encodes on the GPU (copies out with
@@ -188,7 +205,7 @@ static int stage_in_with(nw_node *n, int d, nw_prepared *p, int ns, nw_cache_key
       key[i] = (nw_cache_key){SCRATCH_SPACE, 0, 1, 0, p->scratch.bytes};
       has[i] = 1;
     } else {
-      has[i] = subscription_key(t, p, i, &key[i]);
+      has[i] = subscription_key(t, p->read, p->write, i, &key[i]);
     }
     need += has[i] ? key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
   }

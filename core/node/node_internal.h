@@ -615,6 +615,10 @@ void nw_gpu_free(nw_node *n);
 /* Takes room for p's subscriptions on device d's GPU and starts the copies in. Returns 1 when
  * everything is on the device, 0 while copies run or room is short (retried later). */
 int nw_gpu_stage_in(nw_node *n, int d, nw_prepared *p);
+/* Bytes a subtask of task t with these subscriptions would copy to local device d's GPU now:
+ * its reads that GPU's cache does not hold, and its read-write views (dmda's data penalty). */
+uint64_t nw_gpu_bytes_to_stage(const nw_node *n, int d, const nw_task_state *t,
+                               const nw_region *read, const nw_region *write);
 /* Fills an exec's GPU views from its prepared subtask's entries. */
 void nw_gpu_exec_views(nw_node *n, nw_exec *e);
 /* The kernel finished: lets go of the reads, starts the copies out of the writes. Returns 1

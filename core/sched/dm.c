@@ -151,18 +151,20 @@ typedef struct dm_shape {
   uint64_t footprint, size;
 } dm_shape;
 
-static nw_status shape_of(nw_task_state *t, uint64_t s, dm_shape *out) {
+/* Subtask s's subscriptions into sets (nw_subscription_sets: reads, then writes), its
+ * footprint and data bytes, and the bytes it reads. The regions stay for the caller to free. */
+static nw_status shape_of(nw_task_state *t, uint64_t s, nw_region *sets, dm_shape *out,
+                          uint64_t *read) {
   int ns = t->info.nspaces;
-  nw_region *sets = nw_subscription_sets(ns);
-  if (!sets)
-    return NW_ERR_NOMEM;
   char why[64];
-  nw_status st =
-      nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why, sizeof why);
-  if (st == NW_OK)
-    nw_perf_shape(t, sets, sets + ns, &out->footprint, &out->size);
-  nw_subscription_sets_free(sets, ns);
-  return st;
+  nw_status st = nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why, sizeof why);
+  *read = 0;
+  if (st != NW_OK)
+    return st;
+  nw_perf_shape(t, sets, sets + ns, &out->footprint, &out->size);
+  for (int i = 0; i < ns; i++)
+    *read += nw_region_bytes(&sets[i]);
+  return NW_OK;
 }
 
 /* Seconds subtask s takes on device g, or < 0 when uncalibrated: the measured model first,
@@ -191,18 +193,21 @@ static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_
   return secs;
 }
 
-/* Predicted seconds to bring s's reads to device g on node k (dmda's data penalty). */
+/* Predicted seconds to bring s's reads to device g on node k (dmda's data penalty): from the
+ * other nodes, the bytes node k lacks (the locality matrix, gathered at the task's start on
+ * several nodes); to a GPU, what it would copy in: for node 0's own GPUs (to_gpu >= 0) the
+ * reads its cache does not hold (StarPU's dmda knows where each piece of data is), for another
+ * node's every read byte. */
 static double data_penalty(const nw_node *n, const nw_task_state *t, uint64_t s, int k,
-                           nw_device_desc g) {
+                           nw_device_desc g, uint64_t read, int64_t to_gpu) {
   const nw_task_locality *l = t->loc;
-  if (!l)
-    return 0.0;
-  uint64_t read = l->read[s], local = l->local[(uint64_t)k * t->info.subtasks + s];
   double secs = 0.0;
+  uint64_t local = l ? l->local[(uint64_t)k * t->info.subtasks + s] : read;
   if (read > local && n->cfg.net_bandwidth > 0)
     secs += n->cfg.net_latency + (double)(read - local) / n->cfg.net_bandwidth;
-  if (g.kind == NW_DEVICE_GPU && read > 0 && n->cfg.pcie_bandwidth > 0)
-    secs += n->cfg.pcie_latency + (double)read / n->cfg.pcie_bandwidth;
+  uint64_t copy = to_gpu >= 0 ? (uint64_t)to_gpu : read;
+  if (g.kind == NW_DEVICE_GPU && copy > 0 && n->cfg.pcie_bandwidth > 0)
+    secs += n->cfg.pcie_latency + (double)copy / n->cfg.pcie_bandwidth;
   return secs;
 }
 
@@ -280,16 +285,25 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
       stage_end[dev[g].stage] = stage > stage_end[dev[g].stage] ? stage : stage_end[dev[g].stage];
     }
   }
-  int data = variant(n) != VAR_DM;
+  int data = variant(n) != VAR_DM, ns = t->info.nspaces;
+  int first = nw_cluster_first_device(n, n->cfg.id); /* node 0's own devices: g - first */
+  nw_region *sets = nw_subscription_sets(ns);
+  if (!sets)
+    st = NW_ERR_NOMEM;
   for (uint64_t i = 0; st == NW_OK && i < t->info.subtasks; i++) {
-    uint64_t s = order ? order[i] : i;
+    uint64_t s = order ? order[i] : i, read = 0;
     dm_shape sh = {0, 0};
-    st = shape_of(t, s, &sh); /* checked at submission: fails only if a callback changed */
+    /* checked at submission: fails only if a callback changed */
+    st = shape_of(t, s, sets, &sh, &read);
     int calib = -1;
     for (int g = 0; st == NW_OK && g < total; g++) {
       const nw_device_desc *dg = &dev[g].desc;
       len[g] = predict(n, t, s, sh, *dg);
-      pen[g] = data ? data_penalty(n, t, s, dev[g].node, *dg) : 0.0;
+      int local = g - first;
+      int64_t to_gpu = data && dg->kind == NW_DEVICE_GPU && local >= 0 && local < n->cfg.devices
+                           ? (int64_t)nw_gpu_bytes_to_stage(n, local, t, sets, sets + ns)
+                           : -1;
+      pen[g] = data ? data_penalty(n, t, s, dev[g].node, *dg, read, to_gpu) : 0.0;
       start[g] = dg->stage_s > 0
                      ? nw_heft_staged_start(exp_end[g], stage_end[dev[g].stage], dg->stage_s)
                      : exp_end[g];
@@ -310,7 +324,10 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
     }
     given[best]++;
     device[s] = (uint32_t)best;
+    for (int k = 0; k < 2 * ns; k++)
+      nw_region_free(&sets[k]);
   }
+  nw_subscription_sets_free(sets, ns);
   for (int g = 0; st == NW_OK && g < total; g++) { /* kept for the next task's decisions */
     m->exp_end[g] = now + exp_end[g];
     m->stage_end[dev[g].stage] = now + stage_end[dev[g].stage];
