@@ -34,6 +34,8 @@
 # (default stencil_1d), WALL_CAP (default 60), SYSTEMS (default "narwhal-1rank narwhal-2rank mpi starpu narwhal-sim"),
 # BASELINE (a build directory of another commit: its narwhal-1rank and narwhal-2rank are
 # measured too, as base-1rank and base-2rank, interleaved with the rest: a before/after in one run).
+# SCHED (a policy, default the runtime's default, unicorn): Narwhal's runs (and the baseline's)
+# use --sched SCHED, so that a before/after can be measured per policy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -44,6 +46,7 @@ pattern=${PATTERN:-stencil_1d}
 wall_cap=${WALL_CAP:-60}
 systems=${SYSTEMS:-narwhal-1rank narwhal-2rank mpi starpu narwhal-sim}
 baseline=${BASELINE:-}
+sched=${SCHED:-}
 if [ -n "$baseline" ]; then
   [ -x "$baseline/narwhal" ] || { echo "taskbench: BASELINE=$baseline: no narwhal there" >&2; exit 2; }
   [[ " $systems " == *" narwhal-1rank "* ]] && systems="$systems base-1rank"
@@ -71,6 +74,7 @@ wall() {
   local tb=(--app taskbench --n "$steps" --block "$width"
     --app-param "pattern=$pattern" --app-param "iterations=$it" --no-verify --json)
   local bin=$nw
+  [ -n "$sched" ] && tb+=(--sched "$sched")
   case $sys in base-*) bin=$baseline/narwhal ;; esac
   case $sys in
   narwhal-1rank | base-1rank) mpirun -np 1 --bind-to none "$bin" run --backend real "${tb[@]}" |
@@ -99,7 +103,7 @@ for _ in $(seq "$reps"); do measure_peak; done
 # The simulated cluster's peak and cores: small.xml's 1 GFlop/s cores, 2 nodes of 1 device.
 peak_of() { if [ "$1" = narwhal-sim ]; then echo 1e9; else echo "$peak"; fi; }
 cores_of() { if [ "$1" = narwhal-sim ]; then echo 2; else echo "$cores"; fi; }
-echo "taskbench: pattern $pattern, width $width ($cores cores x $factor), $steps steps" \
+echo "taskbench: pattern $pattern, policy ${sched:-unicorn (default)}, width $width ($cores cores x $factor), $steps steps" \
   "($tasks tasks), best of $reps; kernel peak so far $(calc "$peak / 1e9") GFlop/s per core"
 
 # measure ITERATIONS SYSTEMS...: every system's wall at its own iteration count (ITERATIONS is
