@@ -487,6 +487,11 @@ static nw_status apply(nw_region *s, op_kind op, const nw_rect *o, size_t m) {
   uint64_t r0 = o[0].row0, r1 = o[m - 1].row1;
   size_t i = gallop(s->r, 0, s->n, ROW1_GE, r0);
   size_t j = gallop(s->r, i, s->n, ROW0_GT, r1);
+  /* No rectangle of s overlaps or touches o's rows (s empty, say, as a subtask's subscriptions
+   * start): the union is o put in between as it is, the difference s itself. No temporary set:
+   * a task graph of one-subtask tasks made two of them per task here. */
+  if (i == j)
+    return op == OP_UNION ? splice(s, i, i, o, m) : NW_OK;
   if (o[0].row0 == o[m - 1].row0) {
     size_t b = gallop(s->r, i, j, ROW1_GT, r0);
     if (b < j && s->r[b].row0 == r0 && s->r[b].row1 == r1)
