@@ -157,7 +157,8 @@ static nw_status shape_of(nw_task_state *t, uint64_t s, nw_region *sets, dm_shap
                           uint64_t *read) {
   int ns = t->info.nspaces;
   char why[64];
-  nw_status st = nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why, sizeof why);
+  nw_status st =
+      nw_subscriptions(t->kind, &t->info, t->access, s, sets, sets + ns, why, sizeof why);
   *read = 0;
   if (st != NW_OK)
     return st;
