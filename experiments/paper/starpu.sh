@@ -22,7 +22,7 @@
 # compares Narwhal's with StarPU's own on this machine), Table 3's hybrid granularity (the LU
 # here keeps one tile size for a run) and Fig. 14's FFT filter.
 # Prints the tables; with PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh) also writes
-# them as CSV and the comparison rows (experiments/paper/rows.sh). About 15 seconds.
+# them as CSV and the comparison rows (experiments/paper/rows.sh). About 10 seconds.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
