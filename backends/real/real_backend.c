@@ -10,16 +10,20 @@
  *
  * Who handles the node's events (issue 16: hand-offs were most of a small task's cost). The
  * node is one state machine (core/backend.h: one event at a time); node_mu makes it so. A
- * compute thread that finished a subtask, and the driver that made a call, queue the event and
- * then handle the queue themselves if node_mu is free (drain), instead of handing the event to
- * the event loop and waiting for it there: the subtask's commit, the next launch onto this same
- * device and the driver's answer then cost no thread hop at all. If node_mu is taken, its
- * holder handles the event before it lets go (drain looks at the queue again after unlocking),
- * so nothing waits for a sleeping loop. The event loop handles what arrives otherwise: messages
- * from other ranks, timers, GPU completions. Events are taken in the order they were queued,
- * whoever takes them. MPI calls (sends from handlers, the loop's polls) are serialized by
- * net_mu: MPI_THREAD_SERIALIZED suffices (MPI_Init, the statistics gather and MPI_Finalize,
- * nw_real_finish, happen while no other thread runs).
+ * compute thread that finished a subtask queues the event and then handles the queue itself if
+ * node_mu is free (drain), instead of handing the event to the event loop and waiting for it
+ * there: the subtask's commit and the next launch cost no thread hop at all. Once a launch
+ * makes a subtask runnable, it stops handling and goes to run it; what is left goes to the
+ * event loop (woken) or to an idle compute thread, which handles queued events while it spins
+ * for work. The driver queues its call and handles it itself only where no compute thread is
+ * looking for work (one takes it soon, on a core that is free anyway, and the node's state
+ * stays in fewer caches), or when its answer has not come within its spin.
+ * If node_mu is taken, its holder handles the event before it lets go (drain looks at the
+ * queue again after unlocking), so nothing waits for a sleeping loop. The event loop handles
+ * what arrives otherwise: messages from other ranks, timers, GPU completions. Events are taken
+ * in the order they were queued, whoever takes them. MPI calls (sends from handlers, the loop's
+ * polls) are serialized by net_mu: MPI_THREAD_SERIALIZED suffices (MPI_Init, the statistics gather
+ * and MPI_Finalize, nw_real_finish, happen while no other thread runs).
  */
 #include "real_backend.h"
 
@@ -105,11 +109,8 @@ static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uin
   rank_state *rs = be;
   (void)wire;
   if (dst == rs->rank) { /* the thread handling this event takes it next (drain) */
-    nw_event *ev = new_event(NW_EVENT_MESSAGE);
-    ev->src = dst;
-    ev->buf = buf;
-    ev->len = len;
-    real_queue_push_quiet(&rs->q, ev);
+    real_queue_post(&rs->q,
+                    &(nw_event){.kind = NW_EVENT_MESSAGE, .src = dst, .buf = buf, .len = len}, 0);
     return;
   }
   pthread_mutex_lock(&rs->net_mu);
@@ -177,7 +178,7 @@ static const nw_backend_ops real_ops = {op_now,   op_send,          op_launch,
 
 /* ---- threads */
 
-static int drain(rank_state *rs);
+static int drain(rank_state *rs, int compute);
 
 /* A CPU device's kernel, on whichever compute thread took it (real_cpu_pool.h). Where the
  * run keeps a performance model, the model gets the kernel's thread CPU time rather than its
@@ -208,12 +209,13 @@ static void cpu_kernel(void *ctx, int d, nw_exec *e) {
 static void cpu_done(void *ctx, int d, nw_exec *e) {
   rank_state *rs = ctx;
   (void)d;
-  nw_event *ev = new_event(NW_EVENT_EXEC_DONE);
-  ev->exec = e;
-  ev->kernel_s = kernel_cpu_s;
-  ev->stamp = real_monotonic();
-  real_queue_push_quiet(&rs->q, ev);
-  drain(rs);
+  real_queue_post(&rs->q,
+                  &(nw_event){.kind = NW_EVENT_EXEC_DONE,
+                              .exec = e,
+                              .kernel_s = kernel_cpu_s,
+                              .stamp = real_monotonic()},
+                  0);
+  drain(rs, 1);
 }
 
 /* A compute thread spinning for work polls MPI too (real_cpu_pool_calls.idle) and handles
@@ -228,18 +230,25 @@ static void cpu_idle(void *ctx) {
   real_net_poll(rs->net);
   pthread_mutex_unlock(&rs->net_mu);
   if (real_queue_ready(&rs->q))
-    drain(rs);
+    drain(rs, 1);
+}
+
+static void cpu_events(void *ctx) {
+  rank_state *rs = ctx;
+  if (real_queue_ready(&rs->q))
+    drain(rs, 1);
 }
 
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
 #define POLL_S 20e-6
 
-/* Handles one event, measuring the runtime's own cost (nw_rt_costs): two clock reads
- * (tens of nanoseconds) against handlers of microseconds. */
-static void handle_measured(rank_state *rs, nw_event *ev) {
+/* Handles one event, measuring the runtime's own cost (nw_rt_costs): one clock read, at its
+ * end (*clock holds its start: the previous event's end, drain), against handlers of
+ * microseconds. */
+static void handle_measured(rank_state *rs, nw_event *ev, double *clock) {
   nw_rt_costs *c = &rs->costs;
   int kind = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
-  double start = real_monotonic();
+  double start = *clock;
   if (ev->kind == NW_EVENT_EXEC_DONE && ev->stamp > 0) { /* a compute thread's, not a GPU's */
     c->dones++;
     c->done_s += start - ev->stamp;
@@ -249,7 +258,8 @@ static void handle_measured(rank_state *rs, nw_event *ev) {
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
                                                : 0.0;
   nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
-  double s = real_monotonic() - start;
+  *clock = real_monotonic();
+  double s = *clock - start;
   bytes += (double)(nw_node_stats(rs->node)->bytes_view_copies - copied);
   c->events[kind]++;
   c->s[kind] += s;
@@ -262,22 +272,39 @@ static void handle_measured(rank_state *rs, nw_event *ev) {
  * (and by the event loop). After unlocking it looks at the queue again: an event queued while
  * it held the lock, by a thread whose trylock failed, is its to handle. Once the node finished,
  * events stay queued (real_queue_destroy frees them): the node is done with them. */
-static int drain(rank_state *rs) {
+static int drain(rank_state *rs, int compute) {
   int handled = 0;
   while (!atomic_load(&rs->finished) && real_queue_ready(&rs->q)) {
+    if (compute && handled && rs->cpus && real_cpu_pool_waiting(rs->cpus) > 0) {
+      real_queue_wake(&rs->q);
+      break;
+    }
     if (pthread_mutex_trylock(&rs->node_mu) != 0)
       break; /* the holder will see the event before it lets go */
     atomic_store_explicit(&rs->handling, 1, memory_order_relaxed);
-    for (nw_event *ev; !atomic_load_explicit(&rs->finished, memory_order_relaxed) &&
-                       (ev = real_queue_take(&rs->q));) {
-      handle_measured(rs, ev);
-      free(ev);
+    /* One clock read per event: an event's end is the next one's start (the queue's take
+     * between them costs tens of nanoseconds against handlers of microseconds). */
+    double clock = real_monotonic();
+    nw_event *done = NULL; /* handled, given back to the queue with the next take */
+    while (!atomic_load_explicit(&rs->finished, memory_order_relaxed)) {
+      nw_event *ev = real_queue_take_after(&rs->q, done);
+      done = NULL;
+      if (!ev)
+        break;
+      handle_measured(rs, ev, &clock);
+      done = ev;
       handled++;
       if (nw_node_finished(rs->node)) {
         atomic_store(&rs->finished, 1);
         real_queue_wake(&rs->q); /* the event loop may sleep: it has to end */
       }
+      /* A compute thread whose launch made a subtask runnable goes to run it: the event loop
+       * (woken above the loop) or an idle compute thread handles what is left. */
+      if (compute && rs->cpus && real_cpu_pool_waiting(rs->cpus) > 0)
+        break;
     }
+    if (done)
+      real_queue_recycle(&rs->q, done);
     atomic_store_explicit(&rs->handling, 0, memory_order_relaxed);
     pthread_mutex_unlock(&rs->node_mu);
     atomic_thread_fence(memory_order_seq_cst); /* pairs with the queue's count: see above */
@@ -308,7 +335,7 @@ static void event_loop(rank_state *rs) {
   unsigned polls = 0;
   while (!atomic_load(&rs->finished)) {
     real_queue_wait(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S);
-    if (drain(rs))
+    if (drain(rs, 0))
       polls = 0;
     else if (!atomic_load(&rs->finished) && real_queue_ready(&rs->q))
       real_spin_pause(&polls); /* another thread is handling them */
@@ -328,15 +355,15 @@ static void *event_thread(void *arg) {
 
 static void driver_post(void *be, nw_driver_call *call) {
   rank_state *rs = be;
-  nw_event *ev = new_event(NW_EVENT_DRIVER);
-  ev->call = call;
-  real_queue_push_quiet(&rs->q, ev);
-  drain(rs); /* usually answers the call here, with no thread hop */
+  real_queue_post(&rs->q, &(nw_event){.kind = NW_EVENT_DRIVER, .call = call}, 0);
+  if (!rs->cpus || real_cpu_pool_looking(rs->cpus) == 0)
+    drain(rs, 0); /* no compute thread will look at the queue soon: answer it here */
   double until = real_monotonic() + real_spin_budget(REAL_WAIT_WORKER);
   unsigned polls = 0;
   while (atomic_load_explicit(&rs->drv_returned, memory_order_acquire) != call &&
          real_monotonic() < until)
     real_spin_pause(&polls);
+  drain(rs, 0); /* the call may still be queued: a compute thread went to sleep instead */
   pthread_mutex_lock(&rs->drv_mu);
   while (atomic_load_explicit(&rs->drv_returned, memory_order_relaxed) != call) {
     rs->drv_sleeping = 1;
@@ -707,8 +734,11 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     }
   }
   if (cpus > 0 &&
-      !(rs.cpus = real_cpu_pool_start(
-            cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL, &rs}))) {
+      !(rs.cpus = real_cpu_pool_start(cpus, (real_cpu_pool_calls){.kernel = cpu_kernel,
+                                                                  .done = cpu_done,
+                                                                  .idle = rs.net ? cpu_idle : NULL,
+                                                                  .events = cpu_events,
+                                                                  .ctx = &rs}))) {
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }

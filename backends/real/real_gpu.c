@@ -139,15 +139,7 @@ static void fatal(const char *what, cudaError_t err) {
 }
 
 static void post(real_queue *q, nw_event_kind kind, nw_copy *c, nw_exec *e) {
-  nw_event *ev = calloc(1, sizeof *ev);
-  if (!ev) {
-    fprintf(stderr, "narwhal: out of memory\n");
-    exit(1);
-  }
-  ev->kind = kind;
-  ev->copy = c;
-  ev->exec = e;
-  real_queue_push(q, ev);
+  real_queue_post(q, &(nw_event){.kind = kind, .copy = c, .exec = e}, 1);
 }
 
 static void do_copy(worker *w, nw_copy *c) {

@@ -94,12 +94,9 @@ static uint32_t collect(real_mtc_feed *f) {
   for (uint32_t i = 0; i < n; i++) {
     if (f->done[i].value == ~0ull) /* the worker's answer to a task it cannot run */
       fatal(f, "the worker kernel refused a task", NULL);
-    nw_event *ev = calloc(1, sizeof *ev);
-    if (!ev)
-      fatal(f, "out of host memory", NULL);
-    ev->kind = NW_EVENT_EXEC_DONE;
-    ev->exec = (nw_exec *)(uintptr_t)f->done[i].id;
-    real_queue_push(f->q, ev);
+    real_queue_post(
+        f->q, &(nw_event){.kind = NW_EVENT_EXEC_DONE, .exec = (nw_exec *)(uintptr_t)f->done[i].id},
+        1);
   }
   return n;
 }

@@ -137,12 +137,11 @@ static int receive_one(real_net *net) {
     free(buf);
     return 1;
   }
-  nw_event *ev = must(calloc(1, sizeof *ev));
-  ev->kind = NW_EVENT_MESSAGE;
-  ev->src = status.MPI_SOURCE;
-  ev->buf = buf;
-  ev->len = (size_t)count;
-  real_queue_push(net->q, ev);
+  real_queue_post(
+      net->q,
+      &(nw_event){
+          .kind = NW_EVENT_MESSAGE, .src = status.MPI_SOURCE, .buf = buf, .len = (size_t)count},
+      1);
   return 1;
 }
 

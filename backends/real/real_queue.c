@@ -18,6 +18,7 @@ void real_queue_init(real_queue *q) {
   pthread_cond_init(&q->cv, &a);
   pthread_condattr_destroy(&a);
   q->head = q->tail = NULL;
+  q->spare = NULL;
   q->timers = NULL;
   atomic_init(&q->queued, 0);
   atomic_init(&q->next_at, NO_TIMER);
@@ -45,6 +46,11 @@ void real_queue_destroy(real_queue *q) {
     free_event(t->ev);
     free(t);
   }
+  while (q->spare) {
+    nw_event *ev = q->spare;
+    q->spare = ev->next;
+    free(ev);
+  }
   pthread_mutex_destroy(&q->mu);
   pthread_cond_destroy(&q->cv);
 }
@@ -56,9 +62,9 @@ static void wake(real_queue *q) {
     pthread_cond_signal(&q->cv);
 }
 
-static void append(real_queue *q, nw_event *ev, int signal) {
+/* Under mu: ev at the tail. */
+static void link_tail(real_queue *q, nw_event *ev, int signal) {
   ev->next = NULL;
-  pthread_mutex_lock(&q->mu);
   if (q->tail)
     q->tail->next = ev;
   else
@@ -67,15 +73,27 @@ static void append(real_queue *q, nw_event *ev, int signal) {
   atomic_fetch_add_explicit(&q->queued, 1, memory_order_seq_cst);
   if (signal)
     wake(q);
+}
+
+void real_queue_post(real_queue *q, const nw_event *ev, int signal) {
+  pthread_mutex_lock(&q->mu);
+  nw_event *e = q->spare;
+  if (e)
+    q->spare = e->next;
+  else if (!(e = malloc(sizeof *e))) {
+    fprintf(stderr, "narwhal: out of memory\n");
+    exit(1);
+  }
+  *e = *ev;
+  link_tail(q, e, signal);
   pthread_mutex_unlock(&q->mu);
 }
 
-void real_queue_push(real_queue *q, nw_event *ev) {
-  append(q, ev, 1);
-}
-
-void real_queue_push_quiet(real_queue *q, nw_event *ev) {
-  append(q, ev, 0);
+void real_queue_recycle(real_queue *q, nw_event *done) {
+  pthread_mutex_lock(&q->mu);
+  done->next = q->spare;
+  q->spare = done;
+  pthread_mutex_unlock(&q->mu);
 }
 
 void real_queue_push_at(real_queue *q, nw_event *ev, double at) {
@@ -123,17 +141,37 @@ static int ready(real_queue *q, double now) {
          atomic_load_explicit(&q->next_at, memory_order_acquire) <= now;
 }
 
+/* The time to compare timers with: the clock only while a timer is set. A clock read costs
+ * tens of nanoseconds (more in a virtual machine), and the handling threads look at the queue
+ * several times per event; most runs set no timer. */
+static double timer_now(real_queue *q) {
+  return atomic_load_explicit(&q->next_at, memory_order_acquire) < NO_TIMER ? real_monotonic()
+                                                                            : 0.0;
+}
+
 nw_event *real_queue_take(real_queue *q) {
-  if (!ready(q, real_monotonic()))
+  return real_queue_take_after(q, NULL);
+}
+
+nw_event *real_queue_take_after(real_queue *q, nw_event *done) {
+  double now = timer_now(q);
+  if (!ready(q, now)) {
+    if (done)
+      real_queue_recycle(q, done);
     return NULL;
+  }
   pthread_mutex_lock(&q->mu);
-  nw_event *ev = take(q, real_monotonic());
+  if (done) {
+    done->next = q->spare;
+    q->spare = done;
+  }
+  nw_event *ev = take(q, now);
   pthread_mutex_unlock(&q->mu);
   return ev;
 }
 
 int real_queue_ready(real_queue *q) {
-  return ready(q, real_monotonic());
+  return ready(q, timer_now(q));
 }
 
 void real_queue_wake(real_queue *q) {

@@ -4,12 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A writer starts with room for a typical control message (a task's start with a few spaces:
+ * 200-300 bytes), so most messages cost one allocation, not a chain of reallocations. */
+#define FIRST_CAP 256
+
 static int grow(nw_writer *w, size_t n) {
   if (w->oom)
     return 0;
   if (w->len + n <= w->cap)
     return 1;
-  size_t cap = w->cap ? w->cap : 64;
+  size_t cap = w->cap ? w->cap : FIRST_CAP;
   while (cap < w->len + n)
     cap *= 2;
   unsigned char *b = realloc(w->buf, cap);
@@ -41,10 +45,46 @@ void nw_w_bytes(nw_writer *w, const void *p, size_t n) {
     memcpy(dst, p, n);
 }
 
-static void put_le(nw_writer *w, uint64_t v, int n) {
+/* Little-endian whatever the host: byte i of v at dst[i]. Spelled out byte by byte, these
+ * compile to one load or store on a little-endian host (GCC's and Clang's load and store
+ * merging); a loop would not be unrolled at -O2. The hot path of every message. */
+static inline void le_store(unsigned char *d, uint64_t v, int n) {
+  if (n == 8) {
+    d[0] = (unsigned char)v, d[1] = (unsigned char)(v >> 8), d[2] = (unsigned char)(v >> 16);
+    d[3] = (unsigned char)(v >> 24), d[4] = (unsigned char)(v >> 32);
+    d[5] = (unsigned char)(v >> 40), d[6] = (unsigned char)(v >> 48);
+    d[7] = (unsigned char)(v >> 56);
+  } else if (n == 4) {
+    d[0] = (unsigned char)v, d[1] = (unsigned char)(v >> 8), d[2] = (unsigned char)(v >> 16);
+    d[3] = (unsigned char)(v >> 24);
+  } else {
+    for (int i = 0; i < n; i++)
+      d[i] = (unsigned char)(v >> (8 * i));
+  }
+}
+
+static inline uint64_t le_load(const unsigned char *p, int n) {
+  if (n == 8)
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+  if (n == 4)
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+  uint64_t v = 0;
+  for (int i = 0; i < n; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+static inline void put_le(nw_writer *w, uint64_t v, int n) {
+  if (w->len + (size_t)n <= w->cap) { /* room already: no call */
+    le_store(w->buf + w->len, v, n);
+    w->len += (size_t)n;
+    return;
+  }
   unsigned char *dst = nw_w_reserve(w, (size_t)n);
-  for (int i = 0; dst && i < n; i++)
-    dst[i] = (unsigned char)(v >> (8 * i));
+  if (dst)
+    le_store(dst, v, n);
 }
 
 void nw_w_u8(nw_writer *w, uint8_t v) {
@@ -94,12 +134,14 @@ const unsigned char *nw_r_bytes(nw_reader *r, size_t n) {
   return p;
 }
 
-static uint64_t get_le(nw_reader *r, int n) {
-  const unsigned char *p = nw_r_bytes(r, (size_t)n);
-  uint64_t v = 0;
-  for (int i = 0; p && i < n; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
+static inline uint64_t get_le(nw_reader *r, int n) {
+  if (!r->bad && (size_t)n <= r->len - r->pos) {
+    uint64_t v = le_load(r->p + r->pos, n);
+    r->pos += (size_t)n;
+    return v;
+  }
+  r->bad = 1;
+  return 0;
 }
 
 uint8_t nw_r_u8(nw_reader *r) {

@@ -205,12 +205,7 @@ void nw_task_destroy(nw_task *t) {
   if (t->live_next)
     t->live_next->live_prev = t->live_prev;
   free(t->deps);
-  free(t->space);
-  free(t->access);
-  free(t->reduce_op);
-  free(t->reduce_type);
-  free(t->space_size);
-  free(t->space_pitch);
+  free(t->space); /* the block of every per-binding array (grow_bindings) */
   free(t->conf);
   free(t);
 }
@@ -248,29 +243,37 @@ nw_status nw_task_depend(nw_task *t, nw_task *on) {
   return NW_OK;
 }
 
-/* Room for twice as many bindings (a task binds as many spaces as it needs). */
+/* Room for twice as many bindings (a task binds as many spaces as it needs). The six
+ * per-binding arrays share one block, t->space at its start, widest elements first: one
+ * allocation per task's first bind instead of six (binding is on a task graph's submit path). */
 static nw_status grow_bindings(nw_task *t) {
   size_t cap = t->capbound ? 2 * (size_t)t->capbound : 4;
-  nw_space **space = realloc(t->space, cap * sizeof *space);
-  if (space)
-    t->space = space;
-  nw_access *access = realloc(t->access, cap * sizeof *access);
-  if (access)
-    t->access = access;
-  nw_reduce_op *op = realloc(t->reduce_op, cap * sizeof *op);
-  if (op)
-    t->reduce_op = op;
-  nw_elem_type *type = realloc(t->reduce_type, cap * sizeof *type);
-  if (type)
-    t->reduce_type = type;
-  uint64_t *size = realloc(t->space_size, cap * sizeof *size);
-  if (size)
-    t->space_size = size;
-  uint64_t *pitch = realloc(t->space_pitch, cap * sizeof *pitch);
-  if (pitch)
-    t->space_pitch = pitch;
-  if (!space || !access || !op || !type || !size || !pitch)
-    return NW_ERR_NOMEM; /* what did grow is kept, and freed with the task */
+  size_t per = sizeof(nw_space *) + 2 * sizeof(uint64_t) + sizeof(nw_access) +
+               sizeof(nw_reduce_op) + sizeof(nw_elem_type);
+  unsigned char *b = malloc(cap * per);
+  if (!b)
+    return NW_ERR_NOMEM;
+  nw_space **space = (nw_space **)b;
+  uint64_t *size = (uint64_t *)(space + cap), *pitch = size + cap;
+  nw_access *access = (nw_access *)(pitch + cap);
+  nw_reduce_op *op = (nw_reduce_op *)(access + cap);
+  nw_elem_type *type = (nw_elem_type *)(op + cap);
+  size_t n = (size_t)t->nbound;
+  if (n) {
+    memcpy(space, t->space, n * sizeof *space);
+    memcpy(size, t->space_size, n * sizeof *size);
+    memcpy(pitch, t->space_pitch, n * sizeof *pitch);
+    memcpy(access, t->access, n * sizeof *access);
+    memcpy(op, t->reduce_op, n * sizeof *op);
+    memcpy(type, t->reduce_type, n * sizeof *type);
+  }
+  free(t->space);
+  t->space = space;
+  t->space_size = size;
+  t->space_pitch = pitch;
+  t->access = access;
+  t->reduce_op = op;
+  t->reduce_type = type;
   t->capbound = (int)cap;
   return NW_OK;
 }

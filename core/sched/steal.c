@@ -285,19 +285,43 @@ static double stealer_rate(const nw_task_state *t, uint64_t named, double rs, in
 /* The agent's answer to one request: loot of one task into *out (its task in *from), else a
  * copy of a straggling subtask when `multi` allows (*copy, *origin_dev, its task in *from).
  * Returns 1 with loot, 2 with a copy, 0 with nothing. */
+/* Whether a device the request may take from holds queued or prefetched work of any task:
+ * take() takes nothing else, so without any the walk over tasks cannot find loot. Idle devices
+ * ask often and mostly find nothing (a chain of one-subtask tasks: twice per task and device). */
+static int anything_to_take(const nw_node *n, int target, int exclude) {
+  for (int v = 0; v < n->cfg.devices; v++)
+    if (v != exclude && (target < 0 || v == target) &&
+        (nw_queue_length(n, v, NULL) > 0 || n->dev[v].next))
+      return 1;
+  return 0;
+}
+
+/* Whether any device here could be a copy's victim for this stealer, by the kinds alone
+ * (nw_multiassign_eligible at its most permissive): a CPU stealer of this node never can. */
+static int copy_possible(const nw_node *n, int stealer, int stealer_dev, nw_device_kind kind) {
+  if (stealer != n->cfg.id)
+    return 1;
+  for (int v = 0; v < n->cfg.devices; v++)
+    if (v != stealer_dev && nw_multiassign_eligible(1, kind, n->cfg.device_kind[v], 0, 0, 0))
+      return 1;
+  return 0;
+}
+
 static int agent_serve(nw_node *n, uint64_t named, double rs, int aggr, int target, int local_dev,
                        int stealer, int stealer_dev, nw_device_kind kind, int multi, double fetch_s,
                        nw_loot *out, nw_task_state **from, uint64_t *copy, int *origin_dev) {
   nw_task_state *first = named ? nw_node_task(n, named) : NULL, *t;
   walk w = {first, n->queued_tasks, 0};
   int got = 0;
+  if (!anything_to_take(n, target, local_dev))
+    w.stage = 2 + 2 * n->cfg.devices; /* past every candidate */
   while (!got && (t = next_candidate(n, &w)))
     if (agent_give(n, t, stealer_rate(t, named, rs, local_dev), aggr, target, local_dev, stealer,
                    out)) {
       *from = t;
       got = 1;
     }
-  if (!multi)
+  if (!multi || got || !copy_possible(n, stealer, stealer_dev, kind))
     return got;
   w = (walk){first, n->queued_tasks, 0};
   while (!got && (t = next_candidate(n, &w)))
