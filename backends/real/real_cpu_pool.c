@@ -39,7 +39,7 @@ struct real_cpu_pool {
   pool_device *dev;
   pool_thread *thr;
   int n;
-  atomic_int looking;  /* atomic only for real_cpu_pool_looking; changed under mu */
+  int looking;
   atomic_int runnable; /* written under mu, read without it by spinners */
   int stop;
   real_cpu_pool_calls calls;
@@ -101,8 +101,6 @@ static void spin_for_work(real_cpu_pool *p) {
        * budget (heavy Task Bench steps on two ranks ran 10-20% slower). Yield every time. */
       real_spin_yield();
     } else {
-      if (p->calls.events)
-        p->calls.events(p->calls.ctx);
       real_spin_pause(&polls);
     }
   }
@@ -166,7 +164,7 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls) {
   p->n = ndev;
   p->calls = calls;
   atomic_init(&p->runnable, 0);
-  atomic_init(&p->looking, ndev); /* every thread starts by looking */
+  p->looking = ndev; /* every thread starts by looking */
   for (int t = 0; t < ndev; t++) {
     p->thr[t] = (pool_thread){.pool = p, .home = t};
     pthread_cond_init(&p->thr[t].cv, NULL);
@@ -197,10 +195,6 @@ void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec) {
       atomic_fetch_add_explicit(&p->runnable, 1, memory_order_release) + 1 > p->looking)
     wake_one(p, d);
   pthread_mutex_unlock(&p->mu);
-}
-
-int real_cpu_pool_looking(const real_cpu_pool *p) {
-  return atomic_load_explicit(&p->looking, memory_order_relaxed);
 }
 
 int real_cpu_pool_waiting(const real_cpu_pool *p) {

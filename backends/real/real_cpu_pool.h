@@ -40,10 +40,6 @@ typedef struct real_cpu_pool_calls {
   /* Optional (NULL: none): called between polls while a thread spins for work (real_backend.c
    * polls MPI there, so a rank's idle compute thread receives messages as its loop would). */
   void (*idle)(void *ctx);
-  /* Optional: called between pauses while a thread spins for work, where idle is NULL (a
-   * rank alone): it handles the node's queued events, the driver's calls among them, on a
-   * core that is free anyway. */
-  void (*events)(void *ctx);
   void *ctx;
 } real_cpu_pool_calls;
 
@@ -54,9 +50,6 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
 void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 /* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */
 int real_cpu_pool_waiting(const real_cpu_pool *p);
-/* Threads neither asleep nor running a kernel: each looks at the work, and through the
- * `events` call at the node's queue, soon. Read without the lock: a hint. */
-int real_cpu_pool_looking(const real_cpu_pool *p);
 /* Launches and their seconds from launch to the kernel's start, over all devices. */
 void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */
