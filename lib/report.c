@@ -186,6 +186,8 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "gpu_launch_subtasks", (double)r->total.gpu_launch_subtasks);
   cJSON_AddNumberToObject(j, "gpu_launch_largest", (double)r->total.gpu_launch_largest);
   cJSON_AddNumberToObject(j, "gpu_copy_transfers", (double)r->total.gpu_copy_transfers);
+  cJSON_AddNumberToObject(j, "priced_by_model", (double)r->total.priced_by_model);
+  cJSON_AddNumberToObject(j, "priced_by_cost_model", (double)r->total.priced_by_cost_model);
   cJSON_AddNumberToObject(j, "devices_unlisted", r->devices_unlisted);
   add_number_or_null(j, "agglomeration_mean",
                      r->total.gpu_launches

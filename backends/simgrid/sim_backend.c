@@ -378,6 +378,22 @@ static double launch_bound(const sim_gpu *g, uint64_t threads) {
   return share < 1.0 ? sg_host_get_speed(g->host) * share : 0;
 }
 
+/* A subtask that a device runs alone: timed by the measured model, or by the cost model.
+ * Where a model was given and cannot price it (a kind, device or size it never measured), the
+ * first such kind is kept for the run's warning. */
+static void count_pricing(sim_world *w, const sim_device *d, nw_exec *e, int from_model) {
+  if (from_model) {
+    w->priced_by_model++;
+    return;
+  }
+  w->priced_by_cost_model++;
+  if (w->durations && !w->unpriced[0]) {
+    char arch[NW_PERFMODEL_ARCH_MAX + 1];
+    nw_perf_arch(d->kind, nw_exec_items(e), arch);
+    snprintf(w->unpriced, sizeof w->unpriced, "kind '%s' on %s", nw_exec_kind_name(e), arch);
+  }
+}
+
 static void device_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_device *d = sg_actor_self_get_data();
@@ -407,6 +423,7 @@ static void device_actor(int argc, char **argv) {
       sg_sem_release(g->fifo_sem);
       continue;
     }
+    count_pricing((sim_world *)w, d, e, from_model);
     sim_gpu *g = d->kind == NW_DEVICE_GPU ? &d->node->gpu[d->gpu] : NULL;
     if (g && g->turns) /* no asynchronous copies: the kernel waits for the copy engines */
       sg_mutex_lock(g->turns);
@@ -1229,6 +1246,20 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
         stats[i].gpu_launch_largest = gpu->largest;
     }
   }
+  if (stats) {
+    stats[0].priced_by_model = w.priced_by_model;
+    stats[0].priced_by_cost_model = w.priced_by_cost_model;
+  }
+  /* Never a silent fallback: the cost model at the platform's speed can be many times off
+   * for a kind whose rate was never measured (an FFT priced at a core's SGEMM rate). */
+  if (w.durations && w.priced_by_cost_model > 0)
+    fprintf(stderr,
+            "narwhal: the performance model (--perfmodel) could not time %llu of %llu subtasks "
+            "(the first: %s, with neither ten samples of its data sizes nor a regression over "
+            "its kind's sizes): they took the cost model's flops at the platform's speed, "
+            "uncalibrated\n",
+            (unsigned long long)w.priced_by_cost_model,
+            (unsigned long long)(w.priced_by_cost_model + w.priced_by_model), w.unpriced);
   st = stats ? nw_run_result_fill(res, stats, w.nodes, &w.outcome) : NW_ERR_NOMEM;
   for (int i = 0; st == NW_OK && cfg->trace[0] && i < w.nodes; i++)
     st = nw_run_result_add_trace(res, nw_node_trace_records(w.node[i].node));

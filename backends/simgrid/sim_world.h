@@ -150,6 +150,12 @@ typedef struct sim_world {
    * or a slowed node's samples (--slow) would stretch every node's later subtasks. NULL:
    * durations from the cost model's flops. */
   nw_perfmodel *durations;
+  /* How the devices timed the subtasks they ran alone (not in a many-task GPU's lanes nor an
+   * agglomerated launch, which take the cost model by design): from `durations`, or from the
+   * cost model's flops at the host's speed; and the first kind and device that the model,
+   * given, could not price (the run says so once on stderr). */
+  uint64_t priced_by_model, priced_by_cost_model;
+  char unpriced[NW_PERFMODEL_KIND_MAX + NW_PERFMODEL_ARCH_MAX + 16];
 } sim_world;
 
 /* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its

@@ -208,6 +208,8 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     t->gpu_launches += s->gpu_launches;
     t->gpu_launch_subtasks += s->gpu_launch_subtasks;
     t->gpu_copy_transfers += s->gpu_copy_transfers;
+    t->priced_by_model += s->priced_by_model;
+    t->priced_by_cost_model += s->priced_by_cost_model;
     if (s->gpu_launch_largest > t->gpu_launch_largest)
       t->gpu_launch_largest = s->gpu_launch_largest;
     if (k == 0) { /* node 0's alone (stats.h) */

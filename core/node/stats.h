@@ -143,6 +143,9 @@ typedef struct nw_stats {
   /* Filled by the simulator: transfers its GPUs' copy engines made over PCIe, fewer than the
    * copies where --pack-copies put several in one. */
   uint64_t gpu_copy_transfers;
+  /* Filled by the simulator (node 0's, for the run): subtasks that devices ran alone, timed by
+   * the measured model (--perfmodel) or by the cost model's flops at the host's speed. */
+  uint64_t priced_by_model, priced_by_cost_model;
   uint64_t tasks_concurrent_max; /* node 0 only: the most tasks that ran at once */
   uint64_t tasks_run;            /* node 0 only: tasks started */
   uint64_t tasks_nested;         /* node 0 only: of those, tasks nested in another */

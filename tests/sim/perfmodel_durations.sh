@@ -18,7 +18,11 @@ samples=$(printf '%s' "$out" | grep -oE '"perf_samples":[[:space:]]*[0-9]+' | gr
 grep -qE '"count":[[:space:]]*64' "$tmp/model.json" || fail "the model file does not hold 64 samples"
 sed -E 's/("mean":[[:space:]]*)[0-9.eE+-]+/\10.5/; s/("stddev":[[:space:]]*)[0-9.eE+-]+/\10/' \
   "$tmp/model.json" >"$tmp/half.json"
-out=$("$nw" "${common[@]}" --perfmodel "$tmp/half.json") || fail "run with the model"
+out=$("$nw" "${common[@]}" --perfmodel "$tmp/half.json" 2>"$tmp/err") || fail "run with the model"
+priced() { printf '%s' "$out" | grep -oE "\"priced_by_$1\":[[:space:]]*[0-9]+" | grep -oE '[0-9]+$'; }
+[ "$(priced model)/$(priced cost_model)" = 64/0 ] ||
+  fail "priced by model/cost model: $(priced model)/$(priced cost_model), wanted 64/0"
+! grep -q "could not time" "$tmp/err" || fail "a warning though the model timed every subtask"
 busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
   awk -F: '{ s += $2 } END { printf "%.9f", s }')
 echo "busy seconds of all devices: $busy (wanted 64 x 0.5 = 32)"
@@ -32,4 +36,15 @@ read -r got want < <(printf '%s' "$out" | sed -n '/"devices"/,$p' | awk -F'[:,]'
 echo "node 1 slowed 2x: busy seconds $got (wanted node 0's subtasks x 0.5 + node 1's x 1 = $want)"
 awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g > w - 1e-6 && g < w + 1e-6) }' ||
   fail "busy $got != $want with node 1 slowed"
-echo "perfmodel_durations: 2 passed, 0 failed"
+# A kind the model never measured: every subtask takes the cost model, and the run says so
+# in one line on stderr (never a silent fallback).
+out=$("$nw" "${common[@]}" --app gemv --perfmodel "$tmp/half.json" 2>"$tmp/err") ||
+  fail "gemv run with matmul's model"
+n=$(printf '%s' "$out" | grep -oE '"subtasks":[[:space:]]*[0-9]+' | head -n1 | grep -oE '[0-9]+$')
+[ "$(priced model)/$(priced cost_model)" = "0/$n" ] ||
+  fail "gemv: priced by model/cost model $(priced model)/$(priced cost_model), wanted 0/$n"
+[ "$(grep -c . "$tmp/err")" = 1 ] &&
+  grep -q "could not time $n of $n subtasks (the first: kind 'gemv' on cpu" "$tmp/err" ||
+  fail "gemv: stderr is not the one line about the unpriced subtasks: $(cat "$tmp/err")"
+echo "gemv with matmul's model: $n of $n subtasks by the cost model, said on stderr"
+echo "perfmodel_durations: 4 passed, 0 failed"
