@@ -67,7 +67,8 @@ static cJSON *fit_json(const nw_perf_fit *f) {
   cJSON *j = cJSON_CreateObject();
   int ok = j && add_exact(j, "a", f->a) && add_exact(j, "b", f->b) && add_exact(j, "c", f->c) &&
            add_whole(j, "min_size", f->min_size) && add_whole(j, "max_size", f->max_size) &&
-           add_whole(j, "samples", f->samples);
+           add_whole(j, "samples", f->samples) &&
+           cJSON_AddStringToObject(j, "x", f->on_flops ? "flops" : "size");
   return ok ? j : (cJSON_Delete(j), NULL);
 }
 
@@ -77,7 +78,7 @@ static cJSON *entry_json(const nw_perf_entry *e) {
   cJSON *j = cJSON_CreateObject();
   int ok = j && cJSON_AddStringToObject(j, "footprint", fp) && add_whole(j, "size", e->size) &&
            add_whole(j, "count", e->count) && add_exact(j, "mean", e->mean) &&
-           add_exact(j, "stddev", e->stddev);
+           add_exact(j, "stddev", e->stddev) && (e->flops == 0 || add_exact(j, "flops", e->flops));
   return ok ? j : (cJSON_Delete(j), NULL);
 }
 
@@ -113,10 +114,11 @@ static cJSON *table_json(const nw_perfmodel *m, size_t t, int *toolarge) {
   return ok ? j : (cJSON_Delete(j), NULL);
 }
 
-static cJSON *model_json(const nw_perfmodel *m, const char *platform, int *toolarge) {
+static cJSON *model_json(const nw_perfmodel *m, const nw_perfmodel_labels *l, int *toolarge) {
   cJSON *root = cJSON_CreateObject(), *models = NULL;
   int ok = root && cJSON_AddNumberToObject(root, VERSION_KEY, FORMAT_VERSION) &&
-           cJSON_AddStringToObject(root, "platform", platform) &&
+           cJSON_AddStringToObject(root, "platform", l->platform) &&
+           (!l->machine[0] || cJSON_AddStringToObject(root, "machine", l->machine)) &&
            (models = cJSON_AddArrayToObject(root, "models")) != NULL;
   for (size_t t = 0; ok && t < nw_perfmodel_tables(m); t++)
     ok = add(models, NULL, table_json(m, t, toolarge));
@@ -149,10 +151,18 @@ static nw_status write_replace(const char *text, const char *tmp, const char *pa
 
 nw_status nw_perfmodel_save(const nw_perfmodel *m, const char *path, const char *platform,
                             char *why, size_t why_len) {
-  if (!m || !path || !platform)
+  nw_perfmodel_labels l = {"", ""};
+  if (platform)
+    snprintf(l.platform, sizeof l.platform, "%s", platform);
+  return nw_perfmodel_save_labelled(m, path, platform ? &l : NULL, why, why_len);
+}
+
+nw_status nw_perfmodel_save_labelled(const nw_perfmodel *m, const char *path,
+                                     const nw_perfmodel_labels *labels, char *why, size_t why_len) {
+  if (!m || !path || !labels || !labels->platform[0])
     return fail(why, why_len, path ? path : "perfmodel", "no model, path or platform to save");
   int toolarge = 0;
-  cJSON *root = model_json(m, platform, &toolarge);
+  cJSON *root = model_json(m, labels, &toolarge);
   char *text = root ? cJSON_Print(root) : NULL;
   cJSON_Delete(root);
   size_t plen = strlen(path);
@@ -267,7 +277,8 @@ static nw_status footprint_field(const cJSON *obj, const char *where, uint64_t *
 /* One history entry, checked, into e. */
 static nw_status parse_entry(const cJSON *j, const char *where, nw_perf_entry *e, char *why,
                              size_t len) {
-  static const char *const known[] = {"footprint", "size", "count", "mean", "stddev", NULL};
+  static const char *const known[] = {"footprint", "size",  "count", "mean",
+                                      "stddev",    "flops", NULL};
   if (!cJSON_IsObject(j))
     return fail(why, len, where, "must be an object");
   const char *bad = unknown_key(j, known);
@@ -282,6 +293,10 @@ static nw_status parse_entry(const cJSON *j, const char *where, nw_perf_entry *e
   if (whole_field(j, "count", 1, where, &e->count, why, len) ||
       seconds_field(j, "mean", where, &e->mean, why, len) ||
       seconds_field(j, "stddev", where, &e->stddev, why, len))
+    return NW_ERR_ARG;
+  e->flops = 0;
+  if (cJSON_GetObjectItemCaseSensitive(j, "flops") &&
+      seconds_field(j, "flops", where, &e->flops, why, len)) /* finite, >= 0 */
     return NW_ERR_ARG;
   /* count durations >= 0 of mean m spread most when all but one are 0: stddev m*sqrt(n-1). */
   double most = e->mean * sqrt((double)(e->count - 1));
@@ -348,9 +363,9 @@ static nw_status parse_table(const cJSON *models, const cJSON *tj, int i, const 
 
 /* The version and platform: checked before anything else, since another version may mean
  * other fields, and another platform makes every duration wrong. */
-static nw_status parse_header(const cJSON *root, const char *path, const char *platform, char *why,
-                              size_t len) {
-  static const char *const known[] = {VERSION_KEY, "platform", "models", NULL};
+static nw_status parse_header(const cJSON *root, const char *path, const char *platform,
+                              nw_perfmodel_labels *found, char *why, size_t len) {
+  static const char *const known[] = {VERSION_KEY, "platform", "machine", "models", NULL};
   if (!cJSON_IsObject(root))
     return fail(why, len, path, "expected a JSON object");
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, VERSION_KEY);
@@ -371,9 +386,17 @@ static nw_status parse_header(const cJSON *root, const char *path, const char *p
     return fail(why, len, path, "missing field 'platform'");
   if (!cJSON_IsString(p))
     return fail(why, len, path, "field 'platform' must be a string");
-  if (platform && strcmp(p->valuestring, platform) != 0)
-    return fail(why, len, path, "measured on platform %s, this run uses %s", p->valuestring,
-                platform);
+  const cJSON *mach = cJSON_GetObjectItemCaseSensitive(root, "machine");
+  if (mach && (!cJSON_IsString(mach) || strncmp(mach->valuestring, "real:", 5) != 0))
+    return fail(why, len, path, "field 'machine' must be a string \"real:HOSTNAME\"");
+  const char *machine = mach ? mach->valuestring : "";
+  if (platform && strcmp(p->valuestring, platform) != 0 && strcmp(machine, platform) != 0)
+    return fail(why, len, path, "measured on platform %s%s%s, this run uses %s", p->valuestring,
+                machine[0] ? " and machine " : "", machine, platform);
+  if (found) {
+    snprintf(found->platform, sizeof found->platform, "%s", p->valuestring);
+    snprintf(found->machine, sizeof found->machine, "%s", machine);
+  }
   const cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
   if (!models)
     return fail(why, len, path, "missing field 'models'");
@@ -383,8 +406,8 @@ static nw_status parse_header(const cJSON *root, const char *path, const char *p
 }
 
 static nw_status parse_root(const cJSON *root, const char *path, const char *platform,
-                            nw_perfmodel *tmp, char *why, size_t len) {
-  nw_status st = parse_header(root, path, platform, why, len);
+                            nw_perfmodel_labels *found, nw_perfmodel *tmp, char *why, size_t len) {
+  nw_status st = parse_header(root, path, platform, found, why, len);
   const cJSON *models = cJSON_GetObjectItemCaseSensitive(root, "models");
   int i = 0;
   for (const cJSON *t = st == NW_OK ? models->child : NULL; t && st == NW_OK; t = t->next, i++)
@@ -394,6 +417,11 @@ static nw_status parse_root(const cJSON *root, const char *path, const char *pla
 
 nw_status nw_perfmodel_load(nw_perfmodel *m, const char *path, const char *platform, char *why,
                             size_t why_len) {
+  return nw_perfmodel_load_labelled(m, path, platform, NULL, why, why_len);
+}
+
+nw_status nw_perfmodel_load_labelled(nw_perfmodel *m, const char *path, const char *platform,
+                                     nw_perfmodel_labels *found, char *why, size_t why_len) {
   if (!m || !path)
     return fail(why, why_len, path ? path : "perfmodel", "no model or path to load");
   char *text = read_all(path, why, why_len);
@@ -414,7 +442,7 @@ nw_status nw_perfmodel_load(nw_perfmodel *m, const char *path, const char *platf
   if (st != NW_OK)
     fail(why, why_len, path, "out of memory");
   else
-    st = parse_root(root, path, platform, tmp, why, why_len);
+    st = parse_root(root, path, platform, found, tmp, why, why_len);
   cJSON_Delete(root);
   if (st == NW_OK) {
     st = nw_perfmodel_merge(m, tmp);

@@ -123,6 +123,20 @@ void report_json(const tool_options *o, const nw_run_result *r) {
   cJSON_Delete(j);
 }
 
+/* "pricing": per task kind, the subtasks each source of the measured model timed (the
+ * simulator with --perfmodel); absent otherwise. */
+static void add_pricing(cJSON *j, const nw_run_result *r) {
+  if (r->npriced <= 0)
+    return;
+  cJSON *p = cJSON_AddObjectToObject(j, "pricing");
+  for (int k = 0; p && k < r->npriced; k++) {
+    cJSON *row = cJSON_AddObjectToObject(p, r->priced[k].kind);
+    for (int s = 0; row && s < NW_PRICE_SOURCES; s++)
+      cJSON_AddNumberToObject(row, nw_price_source_name((nw_price_source)s),
+                              (double)r->priced[k].by[s]);
+  }
+}
+
 void *report_json_object(const tool_options *o, const nw_run_result *r) {
   const nw_run_config *c = &o->run;
   cJSON *j = cJSON_CreateObject();
@@ -188,6 +202,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "gpu_copy_transfers", (double)r->total.gpu_copy_transfers);
   cJSON_AddNumberToObject(j, "priced_by_model", (double)r->total.priced_by_model);
   cJSON_AddNumberToObject(j, "priced_by_cost_model", (double)r->total.priced_by_cost_model);
+  add_pricing(j, r);
   cJSON_AddNumberToObject(j, "devices_unlisted", r->devices_unlisted);
   add_number_or_null(j, "agglomeration_mean",
                      r->total.gpu_launches

@@ -42,8 +42,11 @@ static void model_platform(const tool_options *o, char *out, size_t len) {
 }
 
 /* --perfmodel FILE: the model the run predicts from (sim: takes durations from). With
- * --calibrate on a missing file starts an empty model, as StarPU does. */
-static int load_model(tool_options *o, nw_perfmodel **model, char *why, size_t len) {
+ * --calibrate on a missing file starts an empty model, as StarPU does; *labels is what the
+ * file said it was measured on, or this run's platform for a new file (real: no machine
+ * label, the platform is the machine). */
+static int load_model(tool_options *o, nw_perfmodel **model, nw_perfmodel_labels *labels, char *why,
+                      size_t len) {
   *model = NULL;
   if (o->run.calibrate && !o->perfmodel[0]) {
     snprintf(why, len, "--calibrate on: needs --perfmodel FILE to write the model to");
@@ -57,8 +60,10 @@ static int load_model(tool_options *o, nw_perfmodel **model, char *why, size_t l
   }
   char platform[1100];
   model_platform(o, platform, sizeof platform);
+  snprintf(labels->platform, sizeof labels->platform, "%s", platform);
+  labels->machine[0] = '\0';
   if ((!o->run.calibrate || access(o->perfmodel, F_OK) == 0) &&
-      nw_perfmodel_load(*model, o->perfmodel, platform, why, len) != NW_OK) {
+      nw_perfmodel_load_labelled(*model, o->perfmodel, platform, labels, why, len) != NW_OK) {
     nw_perfmodel_free(*model);
     *model = NULL;
     return 2;
@@ -82,17 +87,17 @@ int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, vo
     return 0;
   }
   nw_perfmodel *model;
-  int bad = load_model(o, &model, why, sizeof why);
+  nw_perfmodel_labels labels;
+  int bad = load_model(o, &model, &labels, why, sizeof why);
   if (bad)
     return tool_fail(bad, why);
   nw_run_result res;
   nw_status st = backend(o, app, &res, ctx);
   int code = 0;
-  char platform[1100];
-  model_platform(o, platform, sizeof platform);
-  /* Written even when the result is wrong: the durations were measured all the same. */
+  /* Written even when the result is wrong: the durations were measured all the same. Under
+   * the labels it was loaded with, so that a model of both a platform and a machine stays so. */
   if (model && o->run.calibrate && !o->run.check_only && st == NW_OK && res.reporter &&
-      nw_perfmodel_save(model, o->perfmodel, platform, why, sizeof why) != NW_OK) {
+      nw_perfmodel_save_labelled(model, o->perfmodel, &labels, why, sizeof why) != NW_OK) {
     tool_say("%s", why);
     code = 1;
   }

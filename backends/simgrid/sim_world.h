@@ -156,6 +156,9 @@ typedef struct sim_world {
    * given, could not price (the run says so once on stderr). */
   uint64_t priced_by_model, priced_by_cost_model;
   char unpriced[NW_PERFMODEL_KIND_MAX + NW_PERFMODEL_ARCH_MAX + 16];
+  /* The same per kind and source (nw_run_result.priced): npriced rows of the array. */
+  struct nw_priced_kind *priced;
+  int npriced, priced_cap;
 } sim_world;
 
 /* Actor stack sizes, in KiB (SimGrid 3.32's sg_actor_set_stacksize takes KiB, as its

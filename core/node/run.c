@@ -272,6 +272,9 @@ void nw_run_result_free(nw_run_result *res) {
   free(res->trace);
   res->trace = NULL;
   res->ntrace = 0;
+  free(res->priced);
+  res->priced = NULL;
+  res->npriced = 0;
 }
 
 nw_status nw_run_result_add_trace(nw_run_result *res, const nw_trace *t) {

@@ -10,6 +10,7 @@
 #include "faults.h"
 #include "narwhal_app.h"
 #include "node.h"
+#include "perfmodel.h"
 #include "stats.h"
 #include "trace.h"
 
@@ -165,6 +166,15 @@ typedef struct nw_run_result {
   nw_trace_rec *trace;
   size_t ntrace;
   int trace_lost;
+  /* The simulator given a measured model (--perfmodel): per task kind, how many subtasks each
+   * source timed (nw_price_source: the model's history, its regression, the kind's cost model
+   * at the rate the model measured for it, or uncalibrated: the cost model at the platform's
+   * speed); malloc'd, npriced rows, in the order the kinds first ran. */
+  struct nw_priced_kind {
+    char kind[NW_PERFMODEL_KIND_MAX + 1];
+    uint64_t by[NW_PRICE_SOURCES];
+  } * priced;
+  int npriced;
 } nw_run_result;
 
 /* Sums per-node statistics (node_stats[i] of node i) and the app outcome into res. */

@@ -173,7 +173,8 @@ static nw_status shape_of(nw_task_state *t, uint64_t s, nw_region *sets, dm_shap
  * bandwidth where the kind's bytes take longer (the roofline the simulator charges). */
 static double predict(nw_node *n, nw_task_state *t, uint64_t s, dm_shape sh, nw_device_desc g) {
   double secs;
-  if (nw_perf_predict(n, t->kind, g.kind, g.cores, sh.footprint, sh.size, &secs))
+  double flops = t->kind->flops ? t->kind->flops(&t->info, s, g.kind) : 0;
+  if (nw_perf_predict(n, t->kind, g.kind, g.cores, sh.footprint, sh.size, flops, &secs))
     return secs + g.lane_s; /* measured on the lane: its turn at a worker included */
   if (n->cfg.calibrate || g.flops <= 0 || !t->kind->flops)
     return -1.0;

@@ -10,6 +10,7 @@ struct nw_perf_sample {
   uint8_t dev_kind;
   uint32_t cores;
   uint64_t footprint, size;
+  double flops; /* the kind's cost model's, for this subtask on that device */
   double seconds;
 };
 
@@ -47,8 +48,8 @@ static void record(nw_node *n, const struct nw_perf_sample *s) {
   const nw_task_kind *k = n->cfg.kinds[s->kind];
   /* A refused sample (a name too long for the model, a footprint seen with another size)
    * costs the model that sample only; the run goes on. */
-  if (nw_perfmodel_record(n->cfg.perfmodel, k->name, arch, s->footprint, s->size, s->seconds) ==
-      NW_OK)
+  if (nw_perfmodel_record_work(n->cfg.perfmodel, k->name, arch, s->footprint, s->size, s->flops,
+                               s->seconds) == NW_OK)
     n->stats.perf_samples++;
 }
 
@@ -59,6 +60,7 @@ void nw_perf_observe(nw_node *n, const nw_exec *e, double seconds) {
   struct nw_perf_sample s = {.kind = (uint32_t)k,
                              .dev_kind = (uint8_t)n->cfg.device_kind[e->device],
                              .cores = (uint32_t)(e->items > 1 ? e->items : 1),
+                             .flops = nw_exec_flops(e),
                              .seconds = seconds};
   nw_perf_shape(e->task, e->prep->read, e->prep->write, &s.footprint, &s.size);
   if (n->cfg.id == 0) {
@@ -90,6 +92,7 @@ void nw_perf_flush(nw_node *n) {
     nw_w_u32(&w, s->cores);
     nw_w_u64(&w, s->footprint);
     nw_w_u64(&w, s->size);
+    nw_w_f64(&w, s->flops);
     nw_w_f64(&w, s->seconds);
   }
   n->perf_n = 0;
@@ -98,7 +101,7 @@ void nw_perf_flush(nw_node *n) {
 
 void nw_perf_on_samples(nw_node *n, int src, nw_reader *r) {
   uint64_t count = nw_r_u64(r);
-  if (r->bad || n->cfg.id != 0 || src <= 0 || (r->len - r->pos) != count * 33) {
+  if (r->bad || n->cfg.id != 0 || src <= 0 || (r->len - r->pos) != count * 41) {
     r->bad = 1;
     return;
   }
@@ -112,8 +115,10 @@ void nw_perf_on_samples(nw_node *n, int src, nw_reader *r) {
     s.cores = nw_r_u32(r);
     s.footprint = nw_r_u64(r);
     s.size = nw_r_u64(r);
+    s.flops = nw_r_f64(r);
     s.seconds = nw_r_f64(r);
-    if (s.kind >= (uint32_t)kinds || s.dev_kind > NW_DEVICE_GPU || !(s.seconds >= 0)) {
+    if (s.kind >= (uint32_t)kinds || s.dev_kind > NW_DEVICE_GPU || !(s.seconds >= 0) ||
+        !(s.flops >= 0)) {
       r->bad = 1;
       return;
     }
@@ -123,21 +128,24 @@ void nw_perf_on_samples(nw_node *n, int src, nw_reader *r) {
 }
 
 int nw_perf_predict(nw_node *n, const nw_task_kind *k, nw_device_kind kind, int cores,
-                    uint64_t footprint, uint64_t size, double *seconds) {
+                    uint64_t footprint, uint64_t size, double flops, double *seconds) {
   if (!n->cfg.perfmodel)
     return 0;
   char arch[NW_PERFMODEL_ARCH_MAX + 1];
   nw_perf_arch(kind, cores, arch);
-  return nw_perfmodel_predict(n->cfg.perfmodel, k->name, arch, footprint, size, seconds);
+  return nw_perfmodel_predict_work(n->cfg.perfmodel, k->name, arch, footprint, size, flops,
+                                   seconds) != NW_PRICE_UNCALIBRATED;
 }
 
-int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m, double *seconds) {
+nw_price_source nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m,
+                                     double *seconds) {
   const nw_task_state *t = e->task;
   char arch[NW_PERFMODEL_ARCH_MAX + 1];
   uint64_t footprint, size;
   nw_perf_arch(kind, e->items, arch);
   nw_perf_shape(t, e->prep->read, e->prep->write, &footprint, &size);
-  return nw_perfmodel_predict(m, t->kind->name, arch, footprint, size, seconds);
+  return nw_perfmodel_predict_work(m, t->kind->name, arch, footprint, size, nw_exec_flops(e),
+                                   seconds);
 }
 
 void nw_perf_free(nw_node *n) {

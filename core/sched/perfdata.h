@@ -25,13 +25,15 @@ void nw_perf_observe(nw_node *n, const nw_exec *e, double seconds);
  * count of committed subtasks, and at the task's end (a losing copy's measurement). */
 void nw_perf_flush(nw_node *n);
 void nw_perf_on_samples(nw_node *n, int src, nw_reader *r);
-/* Predicted seconds of a subtask of kind k with this footprint and size on a device (kind,
- * cores); 1 on success, 0 when the run's model does not know it. */
+/* Predicted seconds of a subtask of kind k with this footprint, size and cost-model flops (0:
+ * not known) on a device (kind, cores); 1 on success, 0 when the run's model does not know it. */
 int nw_perf_predict(nw_node *n, const nw_task_kind *k, nw_device_kind kind, int cores,
-                    uint64_t footprint, uint64_t size, double *seconds);
+                    uint64_t footprint, uint64_t size, double flops, double *seconds);
 /* The simulator: the model's duration of an exec (its kind, its device's arch and its items,
- * its subtask's footprint); 1 on success, 0 when the model does not know it. */
-int nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m, double *seconds);
+ * its subtask's footprint and flops), and where it came from (NW_PRICE_UNCALIBRATED: the
+ * model does not know it). */
+nw_price_source nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_perfmodel *m,
+                                     double *seconds);
 void nw_perf_free(nw_node *n);
 
 #endif

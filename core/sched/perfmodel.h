@@ -11,9 +11,20 @@
  *     count, mean and standard deviation of the measured durations, updated incrementally
  *     (Welford). The paper's reasoning: a kernel whose control flow does not depend on the
  *     data's contents takes about the same time whenever it gets the same sizes.
- *   - two regressions over all the table's history entries, for sizes never measured:
- *     linear in log-log, t = a * size^b, and non-linear, t = a * size^b + c (the constant
- *     is a fixed cost, e.g. a kernel launch, that a pure power law cannot represent).
+ *   - two regressions over all the table's history entries, for footprints never measured:
+ *     linear in log-log, t = a * x^b, and non-linear, t = a * x^b + c (the constant is a
+ *     fixed cost, e.g. a kernel launch, that a pure power law cannot represent). x is the
+ *     subtask's flops, as the kind's cost model declares them, where every entry has them
+ *     (flops separate shapes that bytes do not: matmul's n and block can give the same bytes
+ *     and different work), and its data bytes otherwise;
+ *   - where the entries' x span less than NW_PERFMODEL_MIN_SPAN (sizes that differ by a halo,
+ *     say), no exponent is fitted: a duration is the kind's cost-model flops over the rate
+ *     the table measured for that kind and device ("scaled").
+ * Outliers: the first NW_PERFMODEL_ROBUST samples recorded for a footprint are kept; from 8 on,
+ * a sample further from their median than 6 robust standard deviations (1.4826 x the median
+ * absolute deviation) and more than 3 times above or below it is left out of the entry's
+ * statistics, and so is any kept sample that a later median shows to be one (a 70 ms sample
+ * among 190 us ones, a preempted kernel, would otherwise move a mean a hundredfold).
  *
  * Measurements come from several nodes of a cluster; nw_perfmodel_merge adds one set into
  * another exactly (node 0 merges what the others measured). Saving and loading a set is the
@@ -32,6 +43,11 @@
 /* Samples a footprint needs before its history mean is trusted, and samples a table needs
  * before its regressions are: StarPU's calibration minimum. */
 #define NW_PERFMODEL_MIN_SAMPLES 10
+/* The least ratio between the largest and smallest x of a table's entries for which a
+ * regression is fitted: over a narrower span noise decides the exponent. */
+#define NW_PERFMODEL_MIN_SPAN 2.0
+/* Samples per footprint kept for its median and MAD (outlier rejection, above). */
+#define NW_PERFMODEL_ROBUST 16
 /* The longest kind name and arch string (bytes, without the terminating NUL). */
 #define NW_PERFMODEL_KIND_MAX 63
 #define NW_PERFMODEL_ARCH_MAX 15
@@ -45,14 +61,27 @@ typedef struct nw_perf_entry {
   uint64_t size; /* the subtask's data bytes */
   uint64_t count;
   double mean, stddev; /* seconds */
+  double flops;        /* the kind's cost-model flops for a subtask of it; 0: not known */
 } nw_perf_entry;
+
+/* Where a prediction came from (nw_perfmodel_predict_work); 0 is "none". */
+typedef enum {
+  NW_PRICE_UNCALIBRATED = 0, /* nothing measured applies: the caller's own guess */
+  NW_PRICE_HISTORY,          /* the footprint's measured mean */
+  NW_PRICE_REGRESSION,       /* one of the table's fits */
+  NW_PRICE_SCALED,           /* the cost model's flops at the table's measured rate */
+  NW_PRICE_SOURCES
+} nw_price_source;
+/* "uncalibrated", "history", "regression", "scaled": the --json names. */
+const char *nw_price_source_name(nw_price_source s);
 
 /* A fitted regression of a table: t = a * size^b + c (c is 0 for the linear one).
  * valid is 0 when it could not be fitted (see nw_perfmodel_fits). */
 typedef struct nw_perf_fit {
   int valid;
+  int on_flops; /* x is flops (1) or data bytes (0) */
   double a, b, c;
-  uint64_t min_size, max_size; /* of the entries it was fitted on */
+  uint64_t min_size, max_size; /* x of the entries it was fitted on (flops rounded) */
   uint64_t samples;            /* their total count */
 } nw_perf_fit;
 
@@ -74,6 +103,13 @@ uint64_t nw_perf_footprint_add(uint64_t h, uint64_t size);
  * entry would mix two workloads); NW_ERR_NOMEM. Nothing changes on error. */
 nw_status nw_perfmodel_record(nw_perfmodel *m, const char *kind, const char *arch,
                               uint64_t footprint, uint64_t size, double seconds);
+/* The same, with the subtask's cost-model flops (finite, >= 0; 0: not known). An entry keeps
+ * the first non-zero flops it is given. A sample found to be an outlier (above) is counted
+ * (nw_perfmodel_rejected) and left out. */
+nw_status nw_perfmodel_record_work(nw_perfmodel *m, const char *kind, const char *arch,
+                                   uint64_t footprint, uint64_t size, double flops, double seconds);
+/* Samples left out as outliers since the set was created. */
+uint64_t nw_perfmodel_rejected(const nw_perfmodel *m);
 
 /* Adds a summarized entry (count samples of that mean and population stddev), combining it
  * exactly with an entry of the same footprint if there is one: what loading a saved model
@@ -111,11 +147,25 @@ uint64_t nw_perfmodel_samples(const nw_perfmodel *m, const char *kind, const cha
  * That is why m is not const. 0 for bad names or a missing table. */
 int nw_perfmodel_predict(nw_perfmodel *m, const char *kind, const char *arch, uint64_t footprint,
                          uint64_t size, double *seconds);
+/* The same with the subtask's cost-model flops (0: not known), returning where *seconds came
+ * from (NW_PRICE_UNCALIBRATED: nothing, *seconds untouched):
+ *   1. history, as above;
+ *   2. a table whose entries all have flops (so x is flops) and whose x span less than
+ *      NW_PERFMODEL_MIN_SPAN: flops x (the entries' summed seconds / their summed flops, each
+ *      weighted by its count) when the table has NW_PERFMODEL_MIN_SAMPLES samples (scaled);
+ *   3. the regressions, as above, over x (flops, or bytes for a table without flops), when
+ *      the span is at least NW_PERFMODEL_MIN_SPAN; a linear fit whose exponent is not in
+ *      (0, 4] is not used, and the flops' rate answers instead where it can (scaled).
+ * nw_perfmodel_predict is this with flops 0, answering 1 for any source. */
+nw_price_source nw_perfmodel_predict_work(nw_perfmodel *m, const char *kind, const char *arch,
+                                          uint64_t footprint, uint64_t size, double flops,
+                                          double *seconds);
 
 /* The table's two regressions (either pointer may be NULL), computed afresh (predict keeps
  * its own, refitted as nw_perfmodel_predict says). Entries with size 0 or mean 0
  * take no part (no logarithm; and the non-linear fit weighs residuals relative to the mean).
- * The linear fit is weighted least squares on (ln size, ln mean), each entry weighted by its
+ * The fits are over x as predict says (the fit's on_flops). The linear fit is weighted least
+ * squares on (ln x, ln mean), each entry weighted by its
  * count, as StarPU's regression model; it needs at least 2 distinct sizes. The non-linear fit
  * has three parameters and needs at least 3 distinct sizes (with two, every b fits exactly).
  * Both also need NW_PERFMODEL_MIN_SAMPLES samples in all. Otherwise, and for a table that

@@ -47,4 +47,31 @@ n=$(printf '%s' "$out" | grep -oE '"subtasks":[[:space:]]*[0-9]+' | head -n1 | g
   grep -q "could not time $n of $n subtasks (the first: kind 'gemv' on cpu" "$tmp/err" ||
   fail "gemv: stderr is not the one line about the unpriced subtasks: $(cat "$tmp/err")"
 echo "gemv with matmul's model: $n of $n subtasks by the cost model, said on stderr"
-echo "perfmodel_durations: 4 passed, 0 failed"
+# Footprints never measured: a model calibrated on matmul 1024 with blocks 64, 128 and 256
+# times matmul 1536 / 192 by its regression over the cost model's flops, and a model of one
+# size only times it by the rate it measured (scaled); --json's "pricing" says which. Since
+# the simulated kernels take their flops at the platform's speed, either prediction gives the
+# uncalibrated run's makespan.
+mm=(run --backend sim --platform "$src/platforms/small.xml" --nodes 2 --data phantom --json)
+for b in 64 128 256; do
+  "$nw" "${mm[@]}" --n 1024 --block "$b" --calibrate on --perfmodel "$tmp/sizes.json" >/dev/null ||
+    fail "calibration run of block $b"
+done
+"$nw" "${mm[@]}" --n 1024 --block 128 --calibrate on --perfmodel "$tmp/one.json" >/dev/null ||
+  fail "calibration run of one size"
+plain=$("$nw" "${mm[@]}" --n 1536 --block 192 | grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' |
+  grep -oE '[0-9.eE+-]+$') || fail "uncalibrated run of matmul 1536"
+for model in sizes:regression one:scaled; do
+  out=$("$nw" "${mm[@]}" --n 1536 --block 192 --perfmodel "$tmp/${model%%:*}.json" 2>"$tmp/err") ||
+    fail "matmul 1536 with the model of $model"
+  counts=$(printf '%s' "$out" | tr -d ' \t\n' | grep -oE '"pricing":\{"matmul":\{[^}]*\}')
+  want='"pricing":{"matmul":{"uncalibrated":0,"history":0,"regression":64,"scaled":0}}'
+  [ "${model#*:}" = scaled ] && want='"pricing":{"matmul":{"uncalibrated":0,"history":0,"regression":0,"scaled":64}}'
+  [ "$counts}" = "$want" ] || fail "matmul 1536 with the $model model: $counts, wanted $want"
+  [ ! -s "$tmp/err" ] || fail "a warning though the model timed every subtask: $(cat "$tmp/err")"
+  m=$(printf '%s' "$out" | grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' | grep -oE '[0-9.eE+-]+$')
+  awk -v a="$m" -v b="$plain" 'BEGIN { exit !(a > b * 0.999 && a < b * 1.001) }' ||
+    fail "matmul 1536 with the $model model: makespan $m, uncalibrated $plain"
+  echo "matmul 1536 / 192, never measured, with the $model model: 64 subtasks, makespan $m s ($plain s uncalibrated)"
+done
+echo "perfmodel_durations: 6 passed, 0 failed"

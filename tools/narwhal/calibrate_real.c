@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "backend_choice.h"
 #include "perfmodel.h"
@@ -425,10 +426,16 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     fill_platform(&p, &mc, &m, &o);
     char *comment = describe(&p, &mc, &m, &c, all_argv);
     p.comment = comment;
+    /* Both labels: the simulator of the platform file written here, and real runs on this
+     * machine, read the same model (perfmodel_file.h). */
     const char *slash = strrchr(c.platform_out, '/');
+    nw_perfmodel_labels labels;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(labels.platform, sizeof labels.platform, "%s", slash ? slash + 1 : c.platform_out);
+    snprintf(labels.machine, sizeof labels.machine, "real:%s", host);
     if (tool_platform_write(&p, c.platform_out, why, sizeof why) ||
-        nw_perfmodel_save(model, o.perfmodel, slash ? slash + 1 : c.platform_out, why,
-                          sizeof why) != NW_OK)
+        nw_perfmodel_save_labelled(model, o.perfmodel, &labels, why, sizeof why) != NW_OK)
       code = only_rank0_fails(1, why, rank);
     else
       printf("%s\nwrote %s and %s\n", comment ? comment : "", c.platform_out, o.perfmodel);
