@@ -14,6 +14,7 @@
 #include "sweep.h"
 #include "trace_path.h"
 #include "trace_plot.h"
+#include "validate.h"
 #include "version.h"
 
 /* The tool's backends: the simulator here, or a hand-over to narwhal-real (backend_choice.h);
@@ -63,13 +64,16 @@ int main(int argc, char **argv) {
     return sweep_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "reproduce"))
     return reproduce_main(argc - 2, argv + 2);
+  if (!strcmp(argv[1], "validate")) /* the simulator against held-out real runs */
+    return validate_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "plot")) /* a Gantt chart of a --trace file */
     return trace_plot_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "critical-path")) /* where a --trace file's time went */
     return trace_path_main(argc - 2, argv + 2);
   char msg[300];
   snprintf(msg, sizeof msg,
-           "unknown command '%.200s' (run, sweep, reproduce, plot, critical-path or calibrate)",
+           "unknown command '%.200s' (run, sweep, reproduce, validate, plot, critical-path or "
+           "calibrate)",
            argv[1]);
   return tool_fail(2, msg);
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# validate.sh NARWHAL: `narwhal validate` (tools/narwhal/validate.h).
+# 1. Bad validation files are refused with one line naming the file, exit 2.
+# 2. A two-configuration file (calibrated on matmul 256/64, run on matmul 384/96 under two
+#    policies, one round) prints the table, the summary lines and a group line, and writes the
+#    CSV with a row per configuration and errors that agree with its own columns.
+# 3. A configuration that runs a footprint its calibration measured is refused (exit 2), naming
+#    it: it is not held out.
+set -u
+nw=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+passed=0
+fail() { echo "validate: $passed passed, 1 failed: $*"; exit 1; }
+
+cal='"calibrations": [{"name": "c", "ranks": 1, "mpirun": ["--bind-to", "none"], "workloads": ["matmul:256:64"], "runs": 1}]'
+conf() { printf '{"name": "%s", "calibration": "c", "group": "g", "args": ["--app", "matmul", "--n", "%s", "--block", "%s", "--sched", "%s"]}' "$@"; }
+bad=(
+  "[1]|expected a JSON object"
+  '{"rounds": 1}|"narwhal-validate": 1 (the format version) is missing'
+  '{"narwhal-validate": 1, "rounds": 0, '"$cal"', "configurations": []}|'"'rounds' must be a whole number from 1 to 100"
+  '{"narwhal-validate": 1, '"$cal"', "configurations": []}|'"'configurations' must be a list of at least one configuration"
+  '{"narwhal-validate": 1, '"$cal"', "configurations": ['"$(conf a 384 96 dmda)"'], "extra": 1}|'"unknown key 'extra'"
+  '{"narwhal-validate": 1, '"$cal"', "configurations": [{"name": "a", "calibration": "nope", "args": ["--app", "matmul"]}]}|'"configuration 'a': no calibration named 'nope'"
+  '{"narwhal-validate": 1, '"$cal"', "configurations": [{"name": "a", "calibration": "c", "args": ["--app", "matmul", "--nodes", "2"]}]}|'"configuration 'a': args may not set --nodes"
+  '{"narwhal-validate": 1, '"$cal"', "configurations": ['"$(conf a 384 96 dmda)"', '"$(conf a 384 96 eager)"']}|'"two configurations are named 'a'"
+  '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': workload 'matmul:256' is not APP:N:BLOCK"
+  '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 0, "workloads": ["matmul:256:64"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'ranks' must be a whole number from 1 to 64"
+)
+for i in "${!bad[@]}"; do
+  text=${bad[$i]%%|*} want=${bad[$i]#*|}
+  printf '%s\n' "$text" >"$tmp/bad$i.json"
+  "$nw" validate "$tmp/bad$i.json" --out "$tmp/out" >/dev/null 2>"$tmp/err"
+  code=$?
+  [ "$code" = 2 ] || fail "bad file $i: exit $code, wanted 2"
+  [ "$(grep -c . "$tmp/err")" = 1 ] && grep -qF "$tmp/bad$i.json: $want" "$tmp/err" ||
+    fail "bad file $i: said '$(cat "$tmp/err")', wanted one line with '$want'"
+done
+passed=$((passed + 1))
+
+printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' "$cal" \
+  "$(conf "mm dmda" 384 96 dmda)" "$(conf "mm eager" 384 96 eager)" >"$tmp/two.json"
+"$nw" validate "$tmp/two.json" --out "$tmp/out" >"$tmp/log" 2>&1 || fail "two configurations: $(tail -3 "$tmp/log")"
+cat "$tmp/log"
+grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal$' "$tmp/log" || fail "no table header"
+[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0$' "$tmp/log")" = 2 ] ||
+  fail "not two table rows, each timed by the model"
+grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
+  fail "no summary line"
+grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
+grep -qE '^pairs the hardware tells apart: ' "$tmp/log" || fail "no pairs line"
+csv=$tmp/out/validation.csv
+[ "$(wc -l <"$csv")" = 3 ] || fail "the CSV has not a header and 2 rows"
+awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad = 1 }
+  END { exit bad }' "$csv" || fail "a CSV row's error is not (simulated - real) / real"
+[ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
+passed=$((passed + 1))
+
+printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s]}\n' "$cal" \
+  "$(conf "trained" 256 64 dmda)" >"$tmp/trained.json"
+"$nw" validate "$tmp/trained.json" --out "$tmp/out" >/dev/null 2>"$tmp/err"
+code=$?
+[ "$code" = 2 ] && [ "$(grep -c . "$tmp/err")" = 1 ] &&
+  grep -qF "configuration 'trained' is not held out: it runs kind 'matmul' on cpu" "$tmp/err" ||
+  fail "a configuration on the training footprint: exit $code, said '$(cat "$tmp/err")'"
+passed=$((passed + 1))
+echo "validate: $passed passed, 0 failed"

@@ -1,0 +1,509 @@
+/* validate.c: `narwhal validate` (validate.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "validate.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perfmodel.h"
+#include "perfmodel_file.h"
+#include "text_file.h"
+#include "validate_file.h"
+#include "validate_stats.h"
+
+#define MAX_ARGV (VF_MAX_ARGS + VF_MAX_MPIRUN + 2 * VF_MAX_WORKLOADS + 32)
+
+typedef struct options {
+  const char *file;
+  const char *out;
+  int rounds; /* 0: the file's */
+  int recalibrate;
+} options;
+
+/* What one configuration gave. */
+typedef struct result {
+  double best, worst; /* of the real rounds; best < 0 before the first */
+  double sim;
+  double unpriced; /* subtasks the model could not time (priced_by_cost_model) */
+} result;
+
+static int usage(void) {
+  tool_say("usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate]");
+  return 2;
+}
+
+static int parse_args(int argc, char **argv, options *o) {
+  *o = (options){NULL, "results/validate", 0, 0};
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+      o->out = argv[++i];
+    } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      char *end;
+      long r = strtol(argv[++i], &end, 10);
+      if (*end || r < 1 || r > 100) {
+        tool_say("validate: --rounds %.100s: a whole number from 1 to 100", argv[i]);
+        return 2;
+      }
+      o->rounds = (int)r;
+    } else if (!strcmp(argv[i], "--recalibrate")) {
+      o->recalibrate = 1;
+    } else if (argv[i][0] != '-' && !o->file) {
+      o->file = argv[i];
+    } else {
+      tool_say("validate: unexpected argument '%.200s'", argv[i]);
+      return usage();
+    }
+  }
+  return o->file ? 0 : usage();
+}
+
+/* Runs argv with stderr appended to log, stdout into *out (when out) or the log too; returns
+ * the exit status (128 + signal; 127 when it could not start). */
+static int run_child(char **argv, const char *log, char **out) {
+  int fds[2] = {-1, -1};
+  if (out && pipe(fds) != 0)
+    return 127;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, STDERR_FILENO);
+      if (!out)
+        dup2(fd, STDOUT_FILENO);
+      close(fd);
+    }
+    if (out) {
+      dup2(fds[1], STDOUT_FILENO);
+      close(fds[0]);
+      close(fds[1]);
+    }
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  if (out) {
+    close(fds[1]);
+    *out = NULL;
+    FILE *f = pid > 0 ? fdopen(fds[0], "r") : NULL;
+    if (f) {
+      *out = tool_read_stream(f);
+      fclose(f);
+    } else {
+      close(fds[0]);
+    }
+  }
+  int status = 0;
+  if (pid < 0)
+    return 127;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The number under key in a run's --json output; NAN when missing. */
+static double json_number(const char *text, const char *key) {
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key);
+  double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  cJSON_Delete(j);
+  return x;
+}
+
+/* argv = [mpirun, mpirun options..., -np, R] of a calibration; returns the count. */
+static int mpirun_prefix(const vf_calibration *c, char **argv, char *np, size_t nplen) {
+  int a = 0;
+  argv[a++] = "mpirun";
+  for (int i = 0; i < c->nmpirun; i++)
+    argv[a++] = c->mpirun[i];
+  snprintf(np, nplen, "%d", c->ranks);
+  argv[a++] = "-np";
+  argv[a++] = np;
+  return a;
+}
+
+static void paths_of(const options *o, const vf_calibration *c, char *xml, char *model, char *log,
+                     size_t len) {
+  snprintf(xml, len, "%s/%s.xml", o->out, c->name);
+  snprintf(model, len, "%s/%s.json", o->out, c->name);
+  snprintf(log, len, "%s/calibrate-%s.log", o->out, c->name);
+}
+
+static int calibrate(const options *o, const vf_calibration *c, const char *self) {
+  char xml[1200], model[1200], log[1200], np[16], runs[16];
+  paths_of(o, c, xml, model, log, sizeof xml);
+  if (!o->recalibrate && access(xml, R_OK) == 0 && access(model, R_OK) == 0) {
+    printf("calibration %s: %s and %s (kept)\n", c->name, xml, model);
+    return 0;
+  }
+  char *argv[MAX_ARGV];
+  int a = mpirun_prefix(c, argv, np, sizeof np);
+  snprintf(runs, sizeof runs, "%d", c->runs);
+  char *tail[] = {(char *)self, "calibrate", "--platform-out", xml, "--perfmodel", model, "--runs",
+                  runs,         NULL};
+  for (int i = 0; tail[i]; i++)
+    argv[a++] = tail[i];
+  for (int w = 0; w < c->nworkloads; w++) {
+    argv[a++] = "--workload";
+    argv[a++] = c->workloads[w];
+  }
+  argv[a] = NULL;
+  remove(log);
+  printf("calibration %s: %d rank(s), %d workload(s), %d runs each...\n", c->name, c->ranks,
+         c->nworkloads, c->runs);
+  int code = run_child(argv, log, NULL);
+  if (code) {
+    tool_say("validate: calibration '%s' failed (exit %d): see %s", c->name, code, log);
+    return 1;
+  }
+  return 0;
+}
+
+/* Appends the configuration's own options, then `extra` (NULL-terminated), to argv at a. */
+static int add_args(char **argv, int a, const vf_config *c, char *const *extra) {
+  for (int i = 0; i < c->nargs; i++)
+    argv[a++] = c->args[i];
+  for (int i = 0; extra && extra[i]; i++)
+    argv[a++] = extra[i];
+  argv[a] = NULL;
+  return a;
+}
+
+/* Whether the model at `a` has an entry (kind, arch, footprint) that the model `b` has. On a
+ * hit, names it in hit. */
+static int overlap(nw_perfmodel *a, nw_perfmodel *b, char *hit, size_t len) {
+  for (size_t t = 0; t < nw_perfmodel_tables(a); t++) {
+    const char *kind, *arch;
+    size_t n;
+    nw_perfmodel_table(a, t, &kind, &arch, &n);
+    for (size_t i = 0; i < n; i++) {
+      nw_perf_entry e = nw_perfmodel_entry(a, t, i);
+      if (nw_perfmodel_samples(b, kind, arch, e.footprint) > 0) {
+        snprintf(hit, len, "kind '%s' on %s with %llu bytes of data", kind, arch,
+                 (unsigned long long)e.size);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Step 2 of validate.h for configuration c. */
+static int check_held_out(const options *o, const vf_file *f, int k, const char *self) {
+  const vf_config *c = &f->conf[k];
+  const vf_calibration *cal = &f->cal[c->calibration];
+  char xml[1200], model[1200], log[1200], seen[1200], nodes[16];
+  paths_of(o, cal, xml, model, log, sizeof xml);
+  snprintf(seen, sizeof seen, "%s/.footprints.json", o->out);
+  snprintf(log, sizeof log, "%s/held-out-check.log", o->out);
+  snprintf(nodes, sizeof nodes, "%d", cal->ranks);
+  remove(seen);
+  char *argv[MAX_ARGV];
+  char *head[] = {(char *)self, "run", "--backend", "sim", "--platform", xml, "--nodes", nodes};
+  int a = 0;
+  for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+    argv[a++] = head[i];
+  char *extra[] = {"--data", "phantom", "--calibrate", "on", "--perfmodel", seen, NULL};
+  add_args(argv, a, c, extra);
+  char *out = NULL;
+  int code = run_child(argv, log, &out);
+  free(out);
+  if (code) {
+    tool_say("validate: configuration '%s' does not run in simulation (exit %d): see %s", c->name,
+             code, log);
+    return code == 2 ? 2 : 1;
+  }
+  nw_perfmodel *ran = NULL, *fitted = NULL;
+  char why[1024], hit[256] = "";
+  int st = nw_perfmodel_create(&ran) != NW_OK || nw_perfmodel_create(&fitted) != NW_OK ||
+           nw_perfmodel_load(ran, seen, NULL, why, sizeof why) != NW_OK ||
+           nw_perfmodel_load(fitted, model, NULL, why, sizeof why) != NW_OK;
+  int same = !st && overlap(ran, fitted, hit, sizeof hit);
+  nw_perfmodel_free(ran);
+  nw_perfmodel_free(fitted);
+  remove(seen);
+  if (st) {
+    tool_say("%s", why);
+    return 1;
+  }
+  if (same) {
+    tool_say("validate: %s: configuration '%s' is not held out: it runs %s, which calibration "
+             "'%s' measured",
+             o->file, c->name, hit, cal->name);
+    return 2;
+  }
+  return 0;
+}
+
+static int real_round(const options *o, const vf_file *f, int k, const char *self, result *r) {
+  const vf_config *c = &f->conf[k];
+  const vf_calibration *cal = &f->cal[c->calibration];
+  char log[1200], np[16];
+  snprintf(log, sizeof log, "%s/real.log", o->out);
+  char *argv[MAX_ARGV];
+  int a = mpirun_prefix(cal, argv, np, sizeof np);
+  char *head[] = {(char *)self, "run", "--backend", "real"};
+  for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+    argv[a++] = head[i];
+  char *extra[] = {"--json", NULL};
+  add_args(argv, a, c, extra);
+  char *out = NULL;
+  int code = run_child(argv, log, &out);
+  double s = json_number(out, "makespan_s");
+  free(out);
+  if (code || !(s > 0)) {
+    tool_say("validate: configuration '%s' failed on the real backend (exit %d): see %s", c->name,
+             code, log);
+    return 1;
+  }
+  if (r->best < 0 || s < r->best)
+    r->best = s;
+  if (s > r->worst)
+    r->worst = s;
+  return 0;
+}
+
+static int simulate(const options *o, const vf_file *f, int k, const char *self, result *r) {
+  const vf_config *c = &f->conf[k];
+  const vf_calibration *cal = &f->cal[c->calibration];
+  char xml[1200], model[1200], log[1200], nodes[16];
+  paths_of(o, cal, xml, model, log, sizeof xml);
+  snprintf(log, sizeof log, "%s/sim.log", o->out);
+  snprintf(nodes, sizeof nodes, "%d", cal->ranks);
+  char *argv[MAX_ARGV];
+  char *head[] = {(char *)self, "run",         "--backend", "sim",     "--platform",
+                  xml,          "--perfmodel", model,       "--nodes", nodes};
+  int a = 0;
+  for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+    argv[a++] = head[i];
+  char *extra[] = {"--json", NULL};
+  add_args(argv, a, c, extra);
+  char *out = NULL;
+  int code = run_child(argv, log, &out);
+  r->sim = json_number(out, "makespan_s");
+  r->unpriced = json_number(out, "priced_by_cost_model");
+  free(out);
+  if (code || !(r->sim > 0)) {
+    tool_say("validate: configuration '%s' failed in simulation (exit %d): see %s", c->name, code,
+             log);
+    return 1;
+  }
+  return 0;
+}
+
+static double error_of(const result *r) {
+  return (r->sim - r->best) / r->best;
+}
+
+static double spread_of(const result *r) {
+  return (r->worst - r->best) / r->best;
+}
+
+/* Per group: Kendall's tau, the winner, the pairs told apart; totals of the pairs into *d, *a. */
+static void report_groups(const vf_file *f, const result *res, int *decided, int *agree) {
+  *decided = *agree = 0;
+  for (int k = 0; k < f->nconf; k++) {
+    const char *g = f->conf[k].group;
+    int first = 1;
+    for (int j = 0; j < k && first; j++)
+      first = strcmp(f->conf[j].group, g) != 0;
+    if (!g[0] || !first)
+      continue;
+    double real[256], sim[256], spread[256];
+    int idx[256], n = 0;
+    for (int j = k; j < f->nconf && n < 256; j++)
+      if (!strcmp(f->conf[j].group, g)) {
+        idx[n] = j;
+        real[n] = res[j].best;
+        sim[n] = res[j].sim;
+        spread[n] = res[j].worst - res[j].best;
+        n++;
+      }
+    int d, a;
+    vs_pairs(real, spread, sim, n, &d, &a);
+    *decided += d;
+    *agree += a;
+    int wr = vs_argmin(real, n), ws = vs_argmin(sim, n), tied = 0;
+    for (int j = 0; j < n; j++)
+      tied += sim[j] == sim[ws];
+    printf("group %s: %d configurations, Kendall's tau %.3f, winner %s (real: %s, simulated: "
+           "%s), pairs told apart %d, ordered alike %d\n",
+           g, n, vs_kendall_tau(real, sim, n),
+           tied > 1   ? "tied in simulation"
+           : wr == ws ? "same"
+                      : "different",
+           f->conf[idx[wr]].name, f->conf[idx[ws]].name, d, a);
+  }
+}
+
+static void quoted(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static int write_csv(const options *o, const vf_file *f, const result *res, char *csv, size_t len) {
+  snprintf(csv, len, "%s/validation.csv", o->out);
+  FILE *out = fopen(csv, "w");
+  if (!out)
+    return -1;
+  fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks\n");
+  for (int k = 0; k < f->nconf; k++) {
+    quoted(out, f->conf[k].name);
+    fputc(',', out);
+    quoted(out, f->conf[k].group);
+    fprintf(out, ",%.9g,%.6f,%.9g,%.6f,%.0f\n", res[k].best, spread_of(&res[k]), res[k].sim,
+            error_of(&res[k]), res[k].unpriced);
+  }
+  return fclose(out) == 0 ? 0 : -1;
+}
+
+/* Simulated against real, log-log, with the diagonal and the 10% band. 0 when drawn. */
+static int plot(const options *o, const char *csv, const result *res, int n) {
+  char gp[1200], png[1200];
+  snprintf(gp, sizeof gp, "%s/validation.gp", o->out);
+  snprintf(png, sizeof png, "%s/validation.png", o->out);
+  double lo = INFINITY, hi = 0;
+  for (int k = 0; k < n; k++) {
+    lo = fmin(lo, fmin(res[k].best, res[k].sim));
+    hi = fmax(hi, fmax(res[k].best, res[k].sim));
+  }
+  /* Log axes where the times span decades; within one, gnuplot would label no tick. */
+  int wide = hi > 20 * lo;
+  double margin = wide ? 1.5 : 1.15;
+  FILE *out = fopen(gp, "w");
+  if (!out || strchr(gp, '\'') || strchr(png, '"') || strchr(csv, '"')) {
+    if (out)
+      fclose(out);
+    return -1;
+  }
+  fprintf(out,
+          "# Written by `narwhal validate`; redraw with: gnuplot %s\n"
+          "set terminal pngcairo size 800,700 noenhanced\nset output \"%s\"\n"
+          "set datafile separator ','\n%sset size square\nset format xy \"%%g\"\n"
+          "set xrange [%g:%g]\nset yrange [%g:%g]\n"
+          "set xlabel \"measured makespan (s, best of the rounds)\"\n"
+          "set ylabel \"simulated makespan (s)\"\n"
+          "set title \"%d held-out configurations: simulated against measured\"\n"
+          "set grid\nset key top left\n"
+          "plot x title \"exact\" with lines lc rgb \"black\", \\\n"
+          "  1.1*x title \"+-10%%\" with lines dt 2 lc rgb \"gray40\", \\\n"
+          "  0.9*x notitle with lines dt 2 lc rgb \"gray40\", \\\n"
+          "  \"%s\" skip 1 using 3:5 title \"configuration\" with points pt 7 ps 1.2 "
+          "lc rgb \"#1f77b4\"\n",
+          gp, png, wide ? "set logscale xy\n" : "", lo / margin, hi * margin, lo / margin,
+          hi * margin, n, csv);
+  if (fclose(out) != 0)
+    return -1;
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
+  if (system(cmd) != 0)
+    return -1;
+  printf("wrote %s\n", png);
+  return 0;
+}
+
+static void report(const options *o, const vf_file *f, const result *res) {
+  printf("\n%-36s %-22s %11s %7s %11s %8s %6s\n", "configuration", "group", "real_s", "spread",
+         "simulated_s", "error", "uncal");
+  double *err = malloc((size_t)f->nconf * sizeof *err);
+  int within = 0;
+  for (int k = 0; k < f->nconf; k++) {
+    const result *r = &res[k];
+    double e = error_of(r);
+    if (err)
+      err[k] = fabs(e);
+    within += fabs(e) <= fmax(0.12, spread_of(r));
+    printf("%-36.36s %-22.22s %11.6f %6.1f%% %11.6f %+7.1f%% %6.0f\n", f->conf[k].name,
+           f->conf[k].group[0] ? f->conf[k].group : "-", r->best, 100 * spread_of(r), r->sim,
+           100 * e, r->unpriced);
+  }
+  if (err)
+    printf("\n|error| over %d configurations: median %.1f%%, p95 %.1f%%, max %.1f%%; within "
+           "max(12%%, own spread): %d of %d\n",
+           f->nconf, 100 * vs_median(err, f->nconf), 100 * vs_quantile(err, f->nconf, 0.95),
+           100 * vs_quantile(err, f->nconf, 1.0), within, f->nconf);
+  free(err);
+  int decided, agree;
+  report_groups(f, res, &decided, &agree);
+  if (decided)
+    printf("pairs the hardware tells apart: %d; the simulation orders %d of them alike (%.0f%%)\n",
+           decided, agree, 100.0 * agree / decided);
+  else
+    printf("pairs the hardware tells apart: none (every group's differences are within its "
+           "noise)\n");
+  char csv[1200];
+  if (write_csv(o, f, res, csv, sizeof csv) == 0) {
+    printf("wrote %s\n", csv);
+    plot(o, csv, res, f->nconf);
+  } else {
+    tool_say("validate: cannot write %s: %s", csv, strerror(errno));
+  }
+}
+
+int validate_main(int argc, char **argv) {
+  options o;
+  if (parse_args(argc, argv, &o))
+    return 2;
+  vf_file f;
+  char why[1024];
+  if (vf_load(o.file, &f, why, sizeof why)) {
+    tool_say("%s", why);
+    return 2;
+  }
+  int rounds = o.rounds ? o.rounds : f.rounds;
+  /* As root, Open MPI's mpirun refuses to start without these: validate runs as its user
+   * does, and the project's scripts set them the same way. */
+  if (geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+  }
+  char self[1024];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[n > 0 ? n : 0] = '\0';
+  int code = 0;
+  if (mkdir(o.out, 0755) != 0 && errno != EEXIST) {
+    tool_say("validate: --out %s: %s", o.out, strerror(errno));
+    code = 2;
+  }
+  const char *logs[] = {"real.log", "sim.log", "held-out-check.log"};
+  for (int i = 0; !code && i < 3; i++) { /* this run's, not an earlier one's */
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", o.out, logs[i]);
+    remove(path);
+  }
+  for (int c = 0; !code && c < f.ncal; c++)
+    code = calibrate(&o, &f.cal[c], self);
+  for (int k = 0; !code && k < f.nconf; k++)
+    code = check_held_out(&o, &f, k, self);
+  result *res = calloc((size_t)f.nconf, sizeof *res);
+  if (!code && !res) {
+    tool_say("validate: out of memory");
+    code = 1;
+  }
+  for (int k = 0; res && k < f.nconf; k++)
+    res[k].best = -1;
+  for (int r = 0; !code && r < rounds; r++) {
+    printf("real round %d of %d...\n", r + 1, rounds);
+    for (int k = 0; !code && k < f.nconf; k++)
+      code = real_round(&o, &f, k, self, &res[k]);
+  }
+  for (int k = 0; !code && k < f.nconf; k++)
+    code = simulate(&o, &f, k, self, &res[k]);
+  if (!code)
+    report(&o, &f, res);
+  free(res);
+  vf_free(&f);
+  return code;
+}
