@@ -63,6 +63,7 @@ void nw_perf_observe(nw_node *n, const nw_exec *e, double seconds) {
                              .flops = nw_exec_flops(e),
                              .seconds = seconds};
   nw_perf_shape(e->task, e->prep->read, e->prep->write, &s.footprint, &s.size);
+  s.footprint = nw_perf_footprint_flops(s.footprint, s.flops);
   if (n->cfg.id == 0) {
     if (n->cfg.perfmodel)
       record(n, &s);
@@ -133,7 +134,8 @@ int nw_perf_predict(nw_node *n, const nw_task_kind *k, nw_device_kind kind, int 
     return 0;
   char arch[NW_PERFMODEL_ARCH_MAX + 1];
   nw_perf_arch(kind, cores, arch);
-  return nw_perfmodel_predict_work(n->cfg.perfmodel, k->name, arch, footprint, size, flops,
+  return nw_perfmodel_predict_work(n->cfg.perfmodel, k->name, arch,
+                                   nw_perf_footprint_flops(footprint, flops), size, flops,
                                    seconds) != NW_PRICE_UNCALIBRATED;
 }
 
@@ -144,8 +146,9 @@ nw_price_source nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_p
   uint64_t footprint, size;
   nw_perf_arch(kind, e->items, arch);
   nw_perf_shape(t, e->prep->read, e->prep->write, &footprint, &size);
-  return nw_perfmodel_predict_work(m, t->kind->name, arch, footprint, size, nw_exec_flops(e),
-                                   seconds);
+  double flops = nw_exec_flops(e);
+  return nw_perfmodel_predict_work(m, t->kind->name, arch,
+                                   nw_perf_footprint_flops(footprint, flops), size, flops, seconds);
 }
 
 void nw_perf_free(nw_node *n) {

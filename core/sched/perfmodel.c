@@ -80,6 +80,14 @@ uint64_t nw_perf_footprint_add(uint64_t h, uint64_t size) {
   return h;
 }
 
+uint64_t nw_perf_footprint_flops(uint64_t footprint, double flops) {
+  if (!(flops > 0))
+    return footprint;
+  uint64_t bits;
+  memcpy(&bits, &flops, sizeof bits);
+  return nw_perf_footprint_add(footprint, bits);
+}
+
 uint64_t nw_perf_footprint(const uint64_t *sizes, int n) {
   uint64_t h = NW_PERF_FOOTPRINT_START;
   for (int i = 0; i < n; i++)

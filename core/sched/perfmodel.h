@@ -93,6 +93,11 @@ void nw_perfmodel_free(nw_perfmodel *m);
  * machine and in every run, so a saved model can be reused. As StarPU's footprint, a hash of
  * the buffer sizes. */
 uint64_t nw_perf_footprint(const uint64_t *sizes, int n);
+/* A footprint made specific to the subtask's cost-model flops as well (unchanged when flops is
+ * 0): a kernel whose cost depends on a parameter besides its data sizes (Task Bench's
+ * iterations, a stencil's radius) gets a footprint per cost, as StarPU lets a codelet add its
+ * parameters to its footprint. */
+uint64_t nw_perf_footprint_flops(uint64_t footprint, double flops);
 /* The same, one size at a time: h from NW_PERF_FOOTPRINT_START through each size in order. */
 #define NW_PERF_FOOTPRINT_START 14695981039346656037ull /* FNV-1a 64-bit offset basis */
 uint64_t nw_perf_footprint_add(uint64_t h, uint64_t size);

@@ -82,6 +82,12 @@ static void test_footprint(void) {
   CHECK(nw_perf_footprint(&one, 1) == 0x89cd31291d2aefa4ull);
   CHECK(nw_perf_footprint(two, 2) == 0xa06639b7867b3d25ull);
   CHECK(nw_perf_footprint(rev, 2) != nw_perf_footprint(two, 2));
+  /* The flops join the footprint (Task Bench's iterations change them, not the sizes); none
+   * leave it as it was. Pinned as well: the bits of 2^20 as a double, 0x4130000000000000. */
+  uint64_t fp = nw_perf_footprint(two, 2);
+  CHECK(nw_perf_footprint_flops(fp, 0) == fp && nw_perf_footprint_flops(fp, -1) == fp);
+  CHECK(nw_perf_footprint_flops(fp, 1 << 20) == nw_perf_footprint_add(fp, 0x4130000000000000ull));
+  CHECK(nw_perf_footprint_flops(fp, 1 << 20) != nw_perf_footprint_flops(fp, 1 << 21));
 }
 
 /* Mean and population stddev of the samples, two-pass in long double. */
