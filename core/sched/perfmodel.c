@@ -727,7 +727,8 @@ nw_price_source nw_perfmodel_predict_work(nw_perfmodel *m, const char *kind, con
   /* The x the entries span (the fits keep it rounded; the rate needs no span). */
   const nw_perf_fit *nl = &t->nonlinear, *lin = &t->linear;
   int narrow = !lin->valid || (double)lin->max_size < NW_PERFMODEL_MIN_SPAN * (double)lin->min_size;
-  double rate = t->on_flops && t->samples >= NW_PERFMODEL_MIN_SAMPLES ? seconds_per_flop(t) : 0;
+  double rate =
+      t->on_flops && t->samples >= NW_PERFMODEL_MIN_RATE_SAMPLES ? seconds_per_flop(t) : 0;
   if (!narrow && nl->valid && x >= (double)nl->min_size / 2 && x <= (double)nl->max_size * 2 &&
       answer(nl->a * pow(x, nl->b) + nl->c, seconds))
     return NW_PRICE_REGRESSION;

@@ -43,6 +43,10 @@
 /* Samples a footprint needs before its history mean is trusted, and samples a table needs
  * before its regressions are: StarPU's calibration minimum. */
 #define NW_PERFMODEL_MIN_SAMPLES 10
+/* Samples a table needs before its measured rate (seconds per flop) prices a footprint it did
+ * not measure: a calibration that keeps its best run has one run's samples of each size (8
+ * row blocks of an FFT on two ranks), and a rate is a mean over all of them. */
+#define NW_PERFMODEL_MIN_RATE_SAMPLES 4
 /* The least ratio between the largest and smallest x of a table's entries for which a
  * regression is fitted: over a narrower span noise decides the exponent. */
 #define NW_PERFMODEL_MIN_SPAN 2.0
@@ -157,7 +161,8 @@ int nw_perfmodel_predict(nw_perfmodel *m, const char *kind, const char *arch, ui
  *   1. history, as above;
  *   2. a table whose entries all have flops (so x is flops) and whose x span less than
  *      NW_PERFMODEL_MIN_SPAN: flops x (the entries' summed seconds / their summed flops, each
- *      weighted by its count) when the table has NW_PERFMODEL_MIN_SAMPLES samples (scaled);
+ *      weighted by its count) when the table has NW_PERFMODEL_MIN_RATE_SAMPLES samples
+ *      (scaled);
  *   3. the regressions, as above, over x (flops, or bytes for a table without flops), when
  *      the span is at least NW_PERFMODEL_MIN_SPAN; a linear fit whose exponent is not in
  *      (0, 4] is not used, and the flops' rate answers instead where it can (scaled).

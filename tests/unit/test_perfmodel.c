@@ -402,6 +402,11 @@ static void test_flops(void) {
   /* Below the calibration minimum in all, no rate either. */
   CHECK(nw_perfmodel_record_work(m, "few", "cpu", 1, 10, 1e6, 1e-3) == NW_OK);
   CHECK(nw_perfmodel_predict_work(m, "few", "cpu", 2, 20, 2e6, &t) == NW_PRICE_UNCALIBRATED);
+  /* NW_PERFMODEL_MIN_RATE_SAMPLES of them give the rate: 1 ms a Mflop. */
+  for (int i = 1; i < NW_PERFMODEL_MIN_RATE_SAMPLES; i++)
+    CHECK(nw_perfmodel_record_work(m, "few", "cpu", 1, 10, 1e6, 1e-3) == NW_OK);
+  CHECK(nw_perfmodel_predict_work(m, "few", "cpu", 2, 20, 2e6, &t) == NW_PRICE_SCALED &&
+        close_rel(t, 2e-3, 1e-9));
   /* One entry without flops makes the table one of bytes again. */
   CHECK(nw_perfmodel_record(m, "conv", "cpu", 50, 5000, 1e-3) == NW_OK);
   CHECK(nw_perfmodel_fits(m, "conv", "cpu", &lin, NULL) == NW_OK && !lin.on_flops);

@@ -43,7 +43,7 @@
 #include "real_calibrate.h"
 #include "text_file.h"
 
-#define MAX_WORKLOADS 16
+#define MAX_WORKLOADS 32
 #define MAX_FORWARDED 128
 
 typedef struct workload {

@@ -1,5 +1,6 @@
 /* validate.c: `narwhal validate` (validate.h). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "validate.h"
 
 #include <cjson/cJSON.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@ typedef struct options {
   const char *out;
   int rounds; /* 0: the file's */
   int recalibrate;
+  long settle_mib; /* --settle; -1: the default (settle_default) */
 } options;
 
 /* What one configuration gave. */
@@ -36,12 +39,44 @@ typedef struct result {
 } result;
 
 static int usage(void) {
-  tool_say("usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate]");
+  tool_say("usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate] [--settle MIB]");
   return 2;
 }
 
+/* MiB touched before each real run by default: 1.5 GiB (the held-out set's largest run holds
+ * about 1.1 GiB: conv2d 6144's input, output and copies), at most half of what is available. */
+static long settle_default(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  long avail_kib = -1;
+  char line[256];
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %ld kB", &avail_kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  long mib = 1536;
+  return avail_kib > 0 && avail_kib / 2048 < mib ? avail_kib / 2048 : mib;
+}
+
+/* Before a real run: writes a byte into every page of mib MiB and unmaps them, so that the
+ * run's first touches take recently freed pages. On a VM that gives freed memory back to its
+ * host a first touch costs 1 to 8 us depending on what ran before (benchmarks/touch_pages.c),
+ * and real rounds without this spread by up to 57% (matmul 3072, 2026-12-02). calibrate does
+ * the same (--settle). */
+static void settle_memory(long mib) {
+  size_t bytes = (size_t)mib << 20;
+  if (mib <= 0)
+    return;
+  volatile char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return;
+  for (size_t i = 0; i < bytes; i += 4096)
+    p[i] = 1;
+  munmap((void *)p, bytes);
+}
+
 static int parse_args(int argc, char **argv, options *o) {
-  *o = (options){NULL, "results/validate", 0, 0};
+  *o = (options){NULL, "results/validate", 0, 0, -1};
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       o->out = argv[++i];
@@ -53,6 +88,14 @@ static int parse_args(int argc, char **argv, options *o) {
         return 2;
       }
       o->rounds = (int)r;
+    } else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
+      char *end;
+      long m = strtol(argv[++i], &end, 10);
+      if (*end || m < 0 || m > (1L << 20)) {
+        tool_say("validate: --settle %.100s: MiB, a whole number from 0 to 1048576", argv[i]);
+        return 2;
+      }
+      o->settle_mib = m;
     } else if (!strcmp(argv[i], "--recalibrate")) {
       o->recalibrate = 1;
     } else if (argv[i][0] != '-' && !o->file) {
@@ -137,8 +180,10 @@ static void paths_of(const options *o, const vf_calibration *c, char *xml, char 
 }
 
 static int calibrate(const options *o, const vf_calibration *c, const char *self) {
-  char xml[1200], model[1200], log[1200], np[16], runs[16];
+  char xml[1200], model[1200], log[1200], np[16], runs[16], settle[24];
   paths_of(o, c, xml, model, log, sizeof xml);
+  snprintf(settle, sizeof settle, "%ld",
+           o->settle_mib / c->ranks > 0 ? o->settle_mib / c->ranks : 1);
   if (!o->recalibrate && access(xml, R_OK) == 0 && access(model, R_OK) == 0) {
     printf("calibration %s: %s and %s (kept)\n", c->name, xml, model);
     return 0;
@@ -150,6 +195,10 @@ static int calibrate(const options *o, const vf_calibration *c, const char *self
                   runs,         NULL};
   for (int i = 0; tail[i]; i++)
     argv[a++] = tail[i];
+  if (o->settle_mib > 0) { /* each rank its share */
+    argv[a++] = "--settle";
+    argv[a++] = settle;
+  }
   for (int w = 0; w < c->nworkloads; w++) {
     argv[a++] = "--workload";
     argv[a++] = c->workloads[w];
@@ -255,6 +304,7 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   char *extra[] = {"--json", NULL};
   add_args(argv, a, c, extra);
   char *out = NULL;
+  settle_memory(o->settle_mib);
   int code = run_child(argv, log, &out);
   double s = json_number(out, "makespan_s");
   free(out);
@@ -463,6 +513,8 @@ int validate_main(int argc, char **argv) {
     return 2;
   }
   int rounds = o.rounds ? o.rounds : f.rounds;
+  if (o.settle_mib < 0)
+    o.settle_mib = settle_default();
   /* As root, Open MPI's mpirun refuses to start without these: validate runs as its user
    * does, and the project's scripts set them the same way. */
   if (geteuid() == 0) {
