@@ -31,6 +31,23 @@ typedef struct options {
   long settle_mib; /* --settle; -1: the default (settle_default) */
 } options;
 
+/* The host's CPU time so far (jiffies: all, and stolen by the hypervisor), from /proc/stat's
+ * first line; 0 where it cannot be read. */
+static void cpu_ticks(double *all, double *steal) {
+  unsigned long long v[8] = {0};
+  FILE *f = fopen("/proc/stat", "r");
+  *all = *steal = 0;
+  if (!f)
+    return;
+  if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+             &v[5], &v[6], &v[7]) == 8) {
+    for (int i = 0; i < 8; i++)
+      *all += (double)v[i];
+    *steal = (double)v[7];
+  }
+  fclose(f);
+}
+
 /* What one configuration gave. */
 typedef struct result {
   double best, worst; /* of the real rounds; best < 0 before the first */
@@ -546,11 +563,19 @@ int validate_main(int argc, char **argv) {
   }
   for (int k = 0; res && k < f.nconf; k++)
     res[k].best = -1;
+  double all0, steal0, all1, steal1;
+  cpu_ticks(&all0, &steal0);
   for (int r = 0; !code && r < rounds; r++) {
     printf("real round %d of %d...\n", r + 1, rounds);
     for (int k = 0; !code && k < f.nconf; k++)
       code = real_round(&o, &f, k, self, &res[k]);
   }
+  /* A virtual machine's host may take its CPUs meanwhile: then no real time is the machine's
+   * own, and spreads say how much. */
+  cpu_ticks(&all1, &steal1);
+  if (!code && all1 > all0)
+    printf("host steal time during the real rounds: %.1f%% of this machine's CPU time\n",
+           100 * (steal1 - steal0) / (all1 - all0));
   for (int k = 0; !code && k < f.nconf; k++)
     code = simulate(&o, &f, k, self, &res[k]);
   if (!code)
