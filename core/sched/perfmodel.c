@@ -457,6 +457,7 @@ nw_status nw_perfmodel_merge(nw_perfmodel *dst, const nw_perfmodel *src) {
     d->samples += s->samples;
   }
   free(fresh);
+  dst->rejected += src->rejected;
   return NW_OK;
 }
 
@@ -743,6 +744,26 @@ int nw_perfmodel_predict(nw_perfmodel *m, const char *kind, const char *arch, ui
                          uint64_t size, double *seconds) {
   return nw_perfmodel_predict_work(m, kind, arch, footprint, size, 0, seconds) !=
          NW_PRICE_UNCALIBRATED;
+}
+
+double nw_perfmodel_fit_miss(const nw_perfmodel *m, size_t t, double *worst_x) {
+  const pm_table *tb = &m->t[t];
+  int on = table_on_flops(tb);
+  nw_perf_fit nl = fit_nonlinear(tb, on), lin = fit_linear(tb, on);
+  const nw_perf_fit *f = nl.valid ? &nl : lin.valid ? &lin : NULL;
+  if (!f)
+    return -1;
+  double worst = 0;
+  *worst_x = 0;
+  for (size_t i = 0; i < tb->n; i++)
+    if (usable(&tb->e[i], on)) {
+      double x = x_of(&tb->e[i], on), miss = fabs(f->a * pow(x, f->b) + f->c - tb->e[i].mean);
+      if (miss / tb->e[i].mean > worst) {
+        worst = miss / tb->e[i].mean;
+        *worst_x = x;
+      }
+    }
+  return worst;
 }
 
 size_t nw_perfmodel_tables(const nw_perfmodel *m) {

@@ -184,6 +184,13 @@ nw_price_source nw_perfmodel_predict_work(nw_perfmodel *m, const char *kind, con
 nw_status nw_perfmodel_fits(const nw_perfmodel *m, const char *kind, const char *arch,
                             nw_perf_fit *linear, nw_perf_fit *nonlinear);
 
+/* How far table t's regression (the non-linear one where fitted, else the linear one) misses
+ * its own entries: the largest |fit - mean| / mean over them, and in *worst_size the x
+ * (flops, or bytes) of that entry; -1 when the table has no fit. A calibration warns above 10%:
+ * the kind's durations do not follow one power law over the sizes measured (a cache edge
+ * between them, say), and sizes between them will be priced less well. */
+double nw_perfmodel_fit_miss(const nw_perfmodel *m, size_t t, double *worst_x);
+
 /* Walking a set (to save it): its tables in (kind, arch) order (strcmp), each table's
  * entries in footprint order. Every table has at least one entry. */
 size_t nw_perfmodel_tables(const nw_perfmodel *m);

@@ -411,6 +411,23 @@ static void test_flops(void) {
   CHECK(nw_perfmodel_record(m, "conv", "cpu", 50, 5000, 1e-3) == NW_OK);
   CHECK(nw_perfmodel_fits(m, "conv", "cpu", &lin, NULL) == NW_OK && !lin.on_flops);
   CHECK(strcmp(nw_price_source_name(NW_PRICE_SCALED), "scaled") == 0);
+  /* How far a table's fit misses its own sizes: nothing for mm's exact law; a kink (the
+   * largest size twice as slow a flop as the law of the others) is missed by more than 10%. */
+  double x = 0;
+  for (size_t t = 0; t < nw_perfmodel_tables(m); t++) {
+    const char *k, *a;
+    size_t n;
+    nw_perfmodel_table(m, t, &k, &a, &n);
+    if (!strcmp(k, "mm"))
+      CHECK(nw_perfmodel_fit_miss(m, t, &x) < 1e-6);
+  }
+  nw_perfmodel *kink = model();
+  for (uint64_t f = 1u << 20; f <= 1u << 24; f *= 2)
+    for (int i = 0; i < 10; i++)
+      CHECK(nw_perfmodel_record_work(kink, "k", "cpu", f, 64, (double)f,
+                                     (f == 1u << 24 ? 4e-9 : 2e-9) * (double)f) == NW_OK);
+  CHECK(nw_perfmodel_fit_miss(kink, 0, &x) > 0.10);
+  nw_perfmodel_free(kink);
   nw_perfmodel_free(m);
 }
 

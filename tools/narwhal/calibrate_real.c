@@ -175,6 +175,29 @@ static void settle_memory(uint64_t mib) {
   munmap((void *)p, bytes);
 }
 
+/* One line per kind whose regression misses a size it measured by more than 10%, and the
+ * samples left out as outliers (perfmodel.h): what a user of the model should know of it. */
+static void warn_fits(const nw_perfmodel *model) {
+  for (size_t t = 0; t < nw_perfmodel_tables(model); t++) {
+    const char *kind, *arch;
+    size_t n;
+    double x = 0, miss = nw_perfmodel_fit_miss(model, t, &x);
+    nw_perfmodel_table(model, t, &kind, &arch, &n);
+    if (miss > 0.10)
+      fprintf(stderr,
+              "narwhal: calibrate: kind '%s' on %s: its regression misses a measured size (x = "
+              "%.4g) by %.0f%%: sizes between those measured will be priced less well; measure "
+              "more sizes of it\n",
+              kind, arch, x, 100 * miss);
+  }
+  uint64_t out = nw_perfmodel_rejected(model);
+  if (out)
+    fprintf(stderr,
+            "narwhal: calibrate: %llu samples left out as outliers (6 robust deviations "
+            "and 3x from their footprint's median)\n",
+            (unsigned long long)out);
+}
+
 /* What the runs measured, summed (rank 0). */
 typedef struct measured {
   nw_rt_costs rt;
@@ -439,6 +462,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       code = only_rank0_fails(1, why, rank);
     else
       printf("%s\nwrote %s and %s\n", comment ? comment : "", c.platform_out, o.perfmodel);
+    warn_fits(model);
     free(comment);
   }
   if (!code)
