@@ -26,13 +26,12 @@
  * The platform gets one node per rank, nodes alike: the pairs' median latency and bandwidth
  * (each pair is listed in the file's comment), the fewest cores any rank has. */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "backend_choice.h"
@@ -41,6 +40,7 @@
 #include "platform_writer.h"
 #include "real_backend.h"
 #include "real_calibrate.h"
+#include "settle_memory.h"
 #include "text_file.h"
 
 #define MAX_WORKLOADS 32
@@ -159,20 +159,6 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
     return 1;
   }
   return 0;
-}
-
-/* --settle: writes a byte into every page of mib MiB, then unmaps them: the kernel's free
- * lists get that many recently freed pages, which the next run's first touches take. mmap
- * rather than malloc: a free() may keep the memory in the process's heap. Failing to map is
- * not an error: the runs measure as they would have without it. */
-static void settle_memory(uint64_t mib) {
-  size_t bytes = (size_t)mib << 20;
-  volatile char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
-    return;
-  for (size_t i = 0; i < bytes; i += 4096)
-    p[i] = 1;
-  munmap((void *)p, bytes);
 }
 
 /* One line per kind whose regression misses a size it measured by more than 10%, and the
@@ -405,7 +391,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       run.perfmodel = run_model;
       nw_run_result res;
       if (c.settle_mib)
-        settle_memory(c.settle_mib);
+        tool_settle_memory(c.settle_mib);
       nw_status st = nw_real_run(&run, apps[i], &res);
       if (st != NW_OK) {
         snprintf(why, sizeof why, "calibrate: workload %s:%llu:%llu: %.400s", c.w[i].app,

@@ -1,6 +1,5 @@
 /* validate.c: `narwhal validate` (validate.h). */
 #define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "validate.h"
 
 #include <cjson/cJSON.h>
@@ -10,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "perfmodel.h"
 #include "perfmodel_file.h"
+#include "settle_memory.h"
 #include "text_file.h"
 #include "validate_file.h"
 #include "validate_stats.h"
@@ -73,23 +72,6 @@ static long settle_default(void) {
     fclose(f);
   long mib = 1536;
   return avail_kib > 0 && avail_kib / 2048 < mib ? avail_kib / 2048 : mib;
-}
-
-/* Before a real run: writes a byte into every page of mib MiB and unmaps them, so that the
- * run's first touches take recently freed pages. On a VM that gives freed memory back to its
- * host a first touch costs 1 to 8 us depending on what ran before (benchmarks/touch_pages.c),
- * and real rounds without this spread by up to 57% (matmul 3072, 2026-12-02). calibrate does
- * the same (--settle). */
-static void settle_memory(long mib) {
-  size_t bytes = (size_t)mib << 20;
-  if (mib <= 0)
-    return;
-  volatile char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED)
-    return;
-  for (size_t i = 0; i < bytes; i += 4096)
-    p[i] = 1;
-  munmap((void *)p, bytes);
 }
 
 static int parse_args(int argc, char **argv, options *o) {
@@ -321,7 +303,9 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   char *extra[] = {"--json", NULL};
   add_args(argv, a, c, extra);
   char *out = NULL;
-  settle_memory(o->settle_mib);
+  /* Recently freed pages for its first touches (settle_memory.h): real rounds without them
+   * spread by up to 57% on the project's VM (matmul 3072, 2026-12-02). */
+  tool_settle_memory(o->settle_mib > 0 ? (uint64_t)o->settle_mib : 0);
   int code = run_child(argv, log, &out);
   double s = json_number(out, "makespan_s");
   free(out);
