@@ -394,11 +394,12 @@ static void report_groups(const vf_file *f, const result *res, int *decided, int
   }
 }
 
-static void quoted(FILE *out, const char *s) {
+/* A CSV field in double quotes, a quote inside doubled (RFC 4180). */
+static void csv_field(FILE *out, const char *s) {
   fputc('"', out);
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', out);
+    if (*s == '"')
+      fputc('"', out);
     fputc(*s, out);
   }
   fputc('"', out);
@@ -411,9 +412,9 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
     return -1;
   fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks\n");
   for (int k = 0; k < f->nconf; k++) {
-    quoted(out, f->conf[k].name);
+    csv_field(out, f->conf[k].name);
     fputc(',', out);
-    quoted(out, f->conf[k].group);
+    csv_field(out, f->conf[k].group);
     fprintf(out, ",%.9g,%.6f,%.9g,%.6f,%.0f\n", res[k].best, spread_of(&res[k]), res[k].sim,
             error_of(&res[k]), res[k].unpriced);
   }
