@@ -9,7 +9,8 @@
 # interleaved (narwhal, starpu, baseline, narwhal, ...) REPS times (default 7), the best kept,
 # because this machine is shared and noisy.
 # Environment: N, REPS, SCHED (Narwhal's policy, default its default), BASELINE (a build
-# directory of another commit: measured too, interleaved, as "base").
+# directory of another commit, configured alike (baseline_check.sh): measured too, interleaved,
+# as "base").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -20,10 +21,8 @@ baseline=${BASELINE:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 [ -x "$build/narwhal" ] || { echo "chain-latency.sh: $build/narwhal is not built" >&2; exit 2; }
-if [ -n "$baseline" ] && [ ! -x "$baseline/narwhal" ]; then
-  echo "chain-latency.sh: BASELINE=$baseline: no narwhal there" >&2
-  exit 2
-fi
+. benchmarks/baseline_check.sh
+[ -z "$baseline" ] || check_baseline chain-latency.sh "$build" "$baseline"
 systems="narwhal"
 sp=$build/benchmarks/taskbench_starpu
 if [ -x "$sp" ]; then systems="$systems starpu"; else echo "chain-latency.sh: no $sp (StarPU not found at configure time): StarPU skipped"; fi

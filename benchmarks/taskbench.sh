@@ -32,7 +32,7 @@
 # because this machine is shared and noisy.
 # Environment: REPS (default 3), STEPS (default 1000), WIDTH_FACTOR (default 2), PATTERN
 # (default stencil_1d), WALL_CAP (default 60), SYSTEMS (default "narwhal-1rank narwhal-2rank mpi starpu narwhal-sim"),
-# BASELINE (a build directory of another commit: its narwhal-1rank and narwhal-2rank are
+# BASELINE (a build directory of another commit, configured as BUILD_DIR is (baseline_check.sh): its narwhal-1rank and narwhal-2rank are
 # measured too, as base-1rank and base-2rank, interleaved with the rest: a before/after in one run).
 # SCHED (a policy, default the runtime's default, unicorn): Narwhal's runs (and the baseline's)
 # use --sched SCHED, so that a before/after can be measured per policy.
@@ -48,7 +48,8 @@ systems=${SYSTEMS:-narwhal-1rank narwhal-2rank mpi starpu narwhal-sim}
 baseline=${BASELINE:-}
 sched=${SCHED:-}
 if [ -n "$baseline" ]; then
-  [ -x "$baseline/narwhal" ] || { echo "taskbench: BASELINE=$baseline: no narwhal there" >&2; exit 2; }
+  . benchmarks/baseline_check.sh
+  check_baseline taskbench "$build" "$baseline"
   [[ " $systems " == *" narwhal-1rank "* ]] && systems="$systems base-1rank"
   [[ " $systems " == *" narwhal-2rank "* ]] && systems="$systems base-2rank"
 fi
