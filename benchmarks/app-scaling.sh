@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # app-scaling.sh [BUILD_DIR]: the Unicorn paper's Fig. 4 in simulation (Beri et al., TPDS,
-# section 5.2; EXPERIMENTS.md section 15): strong scaling of conv2d, matmul, LU and 2D FFT at
-# the paper's sizes (conv2d: its 31x31 filter on 3 channels) on 1, 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, as the main job
-# runs (CPU work-groups and two GPUs per node, phantom data): simulated seconds, speed-up over
-# one node, data moved. The paper, on 14 nodes: conv2d 11.83x, matmul 7.34x, FFT 5.36x, LU
-# 4.8x. About 10 seconds. With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does)
-# it also writes the table as CSV and the 14-node speed-ups beside the paper's
-# (experiments/paper/rows.sh); the printed table is the same either way.
+# section 5.2; docs/experiments/strong-scaling.md): strong scaling of conv2d, matmul, LU and 2D
+# FFT at the paper's sizes (conv2d: its 31x31 filter on 3 channels) on 1, 2, 4, 8 and 14 nodes
+# of platforms/paper-cluster.xml, as the main job runs (CPU work-groups and two GPUs per node,
+# phantom data): simulated seconds, speed-up over one node, data moved. The paper, on 14 nodes:
+# conv2d 11.83x, matmul 7.34x, FFT 5.36x, LU 4.8x. About 10 seconds. With PAPER_ROWS /
+# PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the table as CSV and the
+# 14-node speed-ups beside the paper's (experiments/paper/rows.sh); the printed table is the
+# same either way.
 set -eu
 build=${1:-build}
 nw=$build/narwhal

@@ -1,6 +1,6 @@
 /* bench_msg.c: a control message's send-to-handle latency through the real backend's transport
- * against an MPI ping-pong of the same size between the same two ranks (issue 16, item 2:
- * target within 5x).
+ * against an MPI ping-pong of the same size between the same two ranks (target:
+ * within 5x).
  *
  * Run under `mpirun -np 2`. Each round trip of the Narwhal side is what two nodes' event loops
  * do with a control message: rank 0's loop sends it (real_net_send), rank 1's loop gets it as an

@@ -1,10 +1,10 @@
-/* bench_region.c [N] [REPS]: region-set throughput (core/data/region.h) on the two workloads of
- * issue 9: a space one row wide (pitch = size) fragmented by N short ranges, and a matmul's
- * 65536-row column of blocks (a few big rectangles). Prints rectangles per second for each
- * step, best of REPS runs; it never fails. The old pairwise code cannot be timed beside the
- * new in one binary; its one-row figure came from the issue (N = 200000 took hours). Last, a
- * node's resident bytes under a scattered placement (EXPERIMENTS.md section 45): a plain region
- * against the chunked set (core/data/chunked.h), interleaved, with their ratio. */
+/* bench_region.c [N] [REPS]: region-set throughput (core/data/region.h) on two workloads: a
+ * space one row wide (pitch = size) fragmented by N short ranges, and a matmul's 65536-row
+ * column of blocks (a few big rectangles). Prints rectangles per second for each step, best of
+ * REPS runs; it never fails. The old pairwise code cannot be timed beside the new in one
+ * binary; on the one-row workload it took hours at N = 200000. Last, a node's resident bytes
+ * under a scattered placement (docs/experiments/sim-scale-data-sets.md): a plain region against
+ * the chunked set (core/data/chunked.h), interleaved, with their ratio. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# chain-stale.sh [BUILD_DIR] [RUNS] [STEPS] [APP] [BLOCK]: issue 17's reproduction on the real backend
-# (not a CI test: it takes about 10-15 s a run on 2 cores). Runs the chain app (apps/chain:
-# STEPS tasks of 2 subtasks, every read checked) RUNS times (default 500, 1000 steps) under
+# chain-stale.sh [BUILD_DIR] [RUNS] [STEPS] [APP] [BLOCK]: stale reads of late data reproduced
+# on the real backend (not a CI test: it takes about 10-15 s a run on 2 cores). Runs the chain
+# app (apps/chain: STEPS tasks of 2 subtasks, every read checked) RUNS times (default 500, 1000
+# steps) under
 #   mpirun --oversubscribe --bind-to none -np 2 BUILD_DIR/narwhal-real run --backend real \
 #       --app APP --n STEPS --block BLOCK --cpu-devices 1 --seed RUN --json
 # and counts the runs with stale reads, the stale reads, the runs that failed otherwise, and
 # what the runtime did meanwhile (copies, steals, stale data dropped). One line per run, then
 # a summary line. APP: chain (two spaces in turn, read-only then write-only; default) or
-# chain-rw (one space read-write). BLOCK: subtasks per step (default 2, issue 17's; with one
-# device per rank, 2 leaves no prefetched subtask to steal, so the stale-data path of issue 17
-# needs 3 or more: see README). Exit status 1 if any run read stale data or failed.
+# chain-rw (one space read-write). BLOCK: subtasks per step (default 2, as when the stale reads
+# were found; with one device per rank, 2 leaves no prefetched subtask to steal, so the
+# stale-data path needs 3 or more: see README). Exit status 1 if any run read stale data or failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 build=${1:-build}

@@ -2,7 +2,7 @@
 # msg.sh [BUILD_DIR]: a control message's send-to-handle latency between two ranks of this
 # machine through Narwhal's transport (the event loop sends, the peer's event loop gets it from
 # its queue while polling MPI: backends/real/real_net.h) against an MPI ping-pong of the same
-# size, interleaved, best of REPS (default 5); target: within 5x (issue 16). Then the same with
+# size, interleaved, best of REPS (default 5); target: within 5x. Then the same with
 # NARWHAL_SPIN_US=0, event loops that sleep at once and poll MPI on a back-off, which is what
 # a message costs when the receiver's loop has gone to sleep.
 set -euo pipefail

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # pagerank-figs.sh [BUILD_DIR]: the Unicorn paper's PageRank results in simulation (Beri et
-# al., TPDS, Fig. 8 and Fig. 18; EXPERIMENTS.md, section 13), on platforms/paper-cluster.xml.
+# al., TPDS, Fig. 8 and Fig. 18; docs/experiments/pagerank-compression.md), on
+# platforms/paper-cluster.xml.
 #
 # Fig. 8, phantom data at the paper's scale: 500 million pages, 250 subtasks of 2 million, on
 # 1-14 nodes with CPUs, GPUs or both. Per iteration: simulated seconds, and the inter-node

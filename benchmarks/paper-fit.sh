@@ -3,7 +3,8 @@
 # (Beri, Bansal, Kumar, "The Unicorn Runtime: Efficient Distributed Shared Memory Programming
 # for Hybrid CPU-GPU Clusters", IEEE TPDS, section 5.2), then predicts the paper's other stated
 # figures with the original model (platforms/paper-cluster.xml) and the fitted one
-# (platforms/paper-cluster-fitted.xml) and prints both errors (EXPERIMENTS.md section 12).
+# (platforms/paper-cluster-fitted.xml) and prints both errors
+# (docs/experiments/paper-cluster-fitted.md).
 #
 # Fitted, in this order, each by bisection on one parameter of gen-platform.sh:
 #  1. --gpu-speed, to the one-node matmul rate: 7.88 TFlop/s / 7.34 (the 14-node rate over the

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # placement-figs.sh [BUILD_DIR]: the Unicorn paper's Figs. 13 and 21 in simulation (Beri et
-# al., TPDS, sections 5.5.3 and 5.7.3; EXPERIMENTS.md sections 16 and 17), on
+# al., TPDS, sections 5.5.3 and 5.7.3; docs/experiments/initial-placement.md and
+# transfer-frequency.md), on
 # platforms/paper-cluster.xml as the main job runs (CPU work-groups and two GPUs per node,
 # phantom data), conv2d (65536^2, 2048^2 tiles, 31x31 filter on 3 channels) and matmul (65536,
 # 2048 blocks).

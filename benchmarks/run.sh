@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# run.sh [BUILD_DIR]: the benchmarks of issues 2 and 9; 1 and 2 each a figure against a
-# baseline measured in the same run (these machines are noisy), 3 plain throughput:
+# run.sh [BUILD_DIR]: the first benchmark targets and region-set throughput; 1 and 2 each a
+# figure against a baseline measured in the same run (these machines are noisy), 3 plain
+# throughput:
 #  1. wall seconds to simulate the paper's 14-node 65536 x 65536 matmul in phantom mode
 #     (target: under 10 s on 2 cores);
 #  2. real single-node matmul GFlop/s through Narwhal (one MPI rank, a CPU device per core,
 #     `--bind-to none` so the rank may use every core) as a ratio of plain OpenBLAS sgemm on
-#     the same matrix size, measured interleaved with it (target: at least 0.95, issue 16);
+#     the same matrix size, measured interleaved with it (target: at least 0.95);
 #     beside it the same block decomposition with no runtime (bench_blocks), the ceiling of
 #     a CPU device per core;
 #     and the same with the rank's cores as one work-group (--work-groups on, paper 4.3.1),
 #     whose size search costs a few subtasks;
-#  3. region-set throughput (issue 9), rectangles per second: a one-row space fragmented by
+#  3. region-set throughput, rectangles per second: a one-row space fragmented by
 #     200000 short ranges, and a matmul's 65536-row block columns (bench_region, best of REPS).
 # Each figure is the best of REPS runs (default 5).
 set -euo pipefail
@@ -42,7 +43,7 @@ printf 'wall_s=%.2f (target < 10)  simulated makespan_s=%s\n' "$wall" "$makespan
 
 # Block 1024: 4 or 16 subtasks, an equal number per core; smaller blocks run BLAS less
 # efficiently (block 512 at n=2048 gives about 0.86).
-# Interleaved (issue 16): sgemm, Narwhal work-groups off, on, sgemm, ... REPS rounds, best of
+# Interleaved: sgemm, Narwhal work-groups off, on, sgemm, ... REPS rounds, best of
 # each, so a load that comes and goes hits all three alike (a baseline timed at another moment
 # once printed an impossible 3.2x).
 for n in 2048 4096; do

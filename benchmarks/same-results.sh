@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # same-results.sh SET OLD_NARWHAL [NEW_NARWHAL]: runs one set of simulations with two builds and
 # says whether every `--json` is identical. A change to a data structure that must not move a
-# byte or a simulated second (EXPERIMENTS.md sections 44 and 45) is checked against the build
-# before it. OLD_NARWHAL is typically a build of an earlier commit (git worktree add /tmp/old
-# COMMIT). Sets:
+# byte or a simulated second (docs/experiments/sim-scale-gpu-cache.md and
+# sim-scale-data-sets.md) is checked against the build before it. OLD_NARWHAL is typically a
+# build of an earlier commit (git worktree add /tmp/old COMMIT). Sets:
 #   cache: every --gpu-cache policy, on --devices gpu and cpu+gpu, over small.xml budgets that
 #          force evictions and refused inserts, and the K20X's conv2d under three budgets and
 #          four policies (72 runs);

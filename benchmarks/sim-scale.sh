@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# sim-scale.sh [MAX_NODES [BUILD_DIR]]: how the simulator scales (issue 16, item 5). Prints one
+# sim-scale.sh [MAX_NODES [BUILD_DIR]]: how the simulator scales. Prints one
 # line per point: nodes, subtasks, wall seconds, max RSS (MiB), simulated makespan, the node
 # loops' events per subtask, steal requests per device, and wall microseconds per event (what
 # the simulator costs per unit of the simulated algorithm's work).
-#  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at
-#    14, 64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 256: with the default spread
-#    placement 512 and 1024 nodes take hours, EXPERIMENTS.md section 10 says why), block 2048, phantom
-#    data, n the multiple of 2048 whose subtask count (n/2048)^2 is closest to 73 x nodes (the
-#    paper's 1024 subtasks on 14 nodes). Platforms are generated into a temporary directory
-#    with gen-platform.sh --backbone $BACKBONE (default grouped: the links of none, whose
-#    routes are N^2, in about sqrt(N) groups, whose routes are about 2 N^1.5; none is what
-#    sections 9, 10 and 30 of EXPERIMENTS.md measured; a shared fat pipe makes SimGrid's solver
-#    quadratic in the flows; see gen-platform.sh);
+#  - the weak-scaled paper matmul: the paper cluster's node model (platforms/README.md) at 14,
+#    64, 128, 256, 512, 1024 nodes (up to MAX_NODES, default 256: with the default spread
+#    placement 512 and 1024 nodes take hours, docs/experiments/sim-scale-control-messages.md
+#    says why), block 2048, phantom data, n the multiple of 2048 whose subtask count (n/2048)^2
+#    is closest to 73 x nodes (the paper's 1024 subtasks on 14 nodes). Platforms are generated
+#    into a temporary directory with gen-platform.sh --backbone $BACKBONE (default grouped: the
+#    links of none, whose routes are N^2, in about sqrt(N) groups, whose routes are
+#    about 2 N^1.5; none is what docs/experiments/sim-scale-growth.md,
+#    sim-scale-control-messages.md and sim-scale-1024-nodes.md measured; a shared fat pipe
+#    makes SimGrid's solver quadratic in the flows; see gen-platform.sh);
 #  - the 14-node main-job point on platforms/paper-cluster.xml (n=65536); the series' first
 #    point is the same run on that cluster generated with --backbone $BACKBONE.
 # Every point runs the main job's configuration (experiments/matmul-scaling.json: the paper's
@@ -22,7 +23,8 @@
 # PLACEMENT (default spread: blocks on random nodes, so a subtask's panels come from about
 # 2 sqrt(73 N) owners and its messages grow with sqrt(N)) is passed as --placement; with
 # rows-columns (A by block rows, B by block columns, paper Fig. 13) a subtask fetches one
-# region per panel, and the series reaches 1024 nodes in seconds (EXPERIMENTS.md, section 30).
+# region per panel, and the series reaches 1024 nodes in seconds
+# (docs/experiments/sim-scale-1024-nodes.md).
 # Targets: wall time at most linear in nodes x subtasks; 1024 nodes under 60 s and 2 GB RSS;
 # the 14-node main-job point under 0.5 s. Each run is limited to 8 GB of address space
 # (ulimit -v) and 1800 s; a point over the limit prints "timeout" and ends the series.

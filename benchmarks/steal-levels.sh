@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # steal-levels.sh [BUILD_DIR]: the Unicorn paper's Fig. 9 in simulation (Beri et al., TPDS,
-# section 5.3; EXPERIMENTS.md section 14): one-level against two-level work stealing for
-# conv2d, matmul and LU on 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, CPUs and GPUs
+# section 5.3; docs/experiments/steal-levels.md): one-level against two-level work stealing
+# for conv2d, matmul and LU on 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, CPUs and GPUs
 # (`--devices cpu+gpu`, phantom data). Per run: simulated seconds, steal attempts and
 # successful steals; then per app the average change from one-level to two-level, beside the
 # paper's (attempts -65.88%, -64.9%, -67.03%; successful steals +44.24%, +54.25%, +60.08%;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # taskbench.sh [BUILD_DIR]: Task Bench's METG(50%) and empty-task overhead (Slaughter et al.,
-# SC'20) of Narwhal beside plain MPI and StarPU 1.3 on this machine (issue 16), for the
+# SC'20) of Narwhal beside plain MPI and StarPU 1.3 on this machine, for the
 # stencil_1d graph of apps/taskbench (the same graph and kernel in all of them).
 #
 # Systems (all use every core of the machine):

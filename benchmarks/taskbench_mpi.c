@@ -1,5 +1,5 @@
 /* taskbench_mpi.c PATTERN WIDTH STEPS ITERATIONS: the taskbench graph (apps/taskbench/
- * taskbench_graph.h) in plain MPI, the baseline of benchmarks/taskbench.sh (issue 16).
+ * taskbench_graph.h) in plain MPI, the baseline of benchmarks/taskbench.sh.
  *
  * One rank per core; rank r owns the points [W r / R, W (r + 1) / R) and computes them every
  * step. Before a step it gets the previous step's cells it needs but does not own: stencil_1d

@@ -1,5 +1,5 @@
 /* taskbench_starpu.c PATTERN WIDTH STEPS ITERATIONS: the taskbench graph (apps/taskbench/
- * taskbench_graph.h) as StarPU 1.3 tasks, a baseline of benchmarks/taskbench.sh (issue 16).
+ * taskbench_graph.h) as StarPU 1.3 tasks, a baseline of benchmarks/taskbench.sh.
  *
  * One process, StarPU's CPU workers (all cores unless STARPU_NCPU says otherwise). Two
  * registered cells per point, in turn like Narwhal's two spaces: task (p, t) reads its

@@ -7,9 +7,9 @@
  * Which one a process gets depends on how much memory the processes before it freed, and how
  * much it allocated itself before the timed part: a run of sgemm 8192 that first-touches its
  * C inside the timed part then varies by 3-4% with the order of the runs, and the process
- * with the larger set-up loses (EXPERIMENTS.md, section 40). The benchmarks that compare
- * processes call this before each timed process, so that each finds as many recently freed
- * pages as this one freed at its exit. */
+ * with the larger set-up loses (docs/experiments/starpu-8192-first-touch.md). The benchmarks
+ * that compare processes call this before each timed process, so that each finds as many
+ * recently freed pages as this one freed at its exit. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ int main(int argc, char **argv) {
     p[i] = 1;
   double s = now() - t0;
   free((void *)p);
-  /* What the touches cost: the figure section 40 of EXPERIMENTS.md quotes. */
+  /* What the touches cost: the figure docs/experiments/starpu-8192-first-touch.md quotes. */
   printf("touched %ld MiB in %.1f ms: %.2f us a page\n", mib, s * 1e3,
          s * 1e6 / (double)(bytes / 4096));
   return 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# validate.sh [BUILD_DIR] [OUT_DIR]: how far the simulator is from this machine (issue 11).
+# validate.sh [BUILD_DIR] [OUT_DIR]: how far the simulator is from this machine.
 #
 # 1. Calibrates this machine twice with `narwhal calibrate` (README, "Calibration"): one rank
 #    with every core (--bind-to none), and two ranks of one core each (Open MPI binds a rank
@@ -25,7 +25,7 @@
 # --settle, each rank its share; benchmarks/settle.sh): on a VM that hands free memory back to
 # its host, a page's first touch costs 1 to 8 us depending on what ran before, and conv2d 8192
 # on two ranks first-touches about 2 GiB, so both sides are measured from the same state
-# (EXPERIMENTS.md section 41).
+# (docs/experiments/validation-feedback-loop.md).
 #
 # Takes about twelve minutes on 2 cores. Needs nothing else running: real times are wall times.
 set -euo pipefail

@@ -80,7 +80,8 @@ seconds() { # a SimGrid latency ("0.5us", "2ms", "1e-6s", "3") in seconds
 # refuses an empty route), so it is a fat pipe of no latency and a bandwidth no flow reaches,
 # one per ordered pair of groups: the same times as --backbone none but for the last bits. The
 # platform then lists about 2 N^1.5 routes instead of N^2, which is what made loading the
-# 1024-node platform take 12.5 s (EXPERIMENTS.md, sections 30 and 32).
+# 1024-node platform take 12.5 s (docs/experiments/sim-scale-1024-nodes.md and
+# sim-scale-platform-loading.md).
 nic_links() { # nic_links I INDENT: node i's two NIC directions of --backbone none and grouped
   echo "$2<link id=\"n$1-nic-up\" bandwidth=\"$nic_bw\" latency=\"$up_lat\"/>"
   echo "$2<link id=\"n$1-nic-down\" bandwidth=\"$nic_bw\" latency=\"$nic_lat\"/>"

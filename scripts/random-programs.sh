@@ -2,7 +2,7 @@
 # random-programs.sh [--seeds N] [--first S] [--asan] [--backend sim|real|loop] [--rotation cpu|gpu]
 #                   [--lose]
 #
-# The random-program property test (apps/randprog, issue 9) at length, to run before changing
+# The random-program property test (apps/randprog) at length, to run before changing
 # the data layer: N seeds (default 2000) from S (default 1) on the chosen backend (default
 # sim, both its cpu and gpu rotations unless --rotation picks one; real: mpirun with 2-3
 # ranks; loop: the in-process backend with reordered messages). Prints the counts per

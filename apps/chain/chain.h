@@ -1,4 +1,4 @@
-/* chain.h: a long chain of tiny tasks that checks every read it makes (issue 17).
+/* chain.h: a long chain of tiny tasks that checks every read it makes.
  *
  * Task t (t = 1..--n) has --block subtasks; subtask i reads cells i-1, i and i+1 (cyclic) of
  * step t-1's output and writes cell i of step t's. Every cell holds the step that wrote it and

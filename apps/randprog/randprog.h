@@ -1,4 +1,4 @@
-/* randprog.h: random programs against the whole API (issue 9: "correct for every access
+/* randprog.h: random programs against the whole API (the aim: "correct for every access
  * pattern the API accepts").
  *
  * From --seed the generator (randprog_gen.c) draws a program: 1-4 address spaces of odd sizes

@@ -1,4 +1,4 @@
-/* taskbench.h: the Task Bench-style app (issue 16): the graph of taskbench_graph.h run by
+/* taskbench.h: the Task Bench-style app, the graph of taskbench_graph.h run by
  * Narwhal, one task per timestep.
  *
  * Narwhal has no task dependencies: a task is one timestep of --block (width) subtasks, and

@@ -1,4 +1,4 @@
-/* taskbench_graph.h: the task graph and kernel of the Task Bench-style benchmark (issue 16),
+/* taskbench_graph.h: the task graph and kernel of the Task Bench-style benchmark,
  * shared by the Narwhal app (apps/taskbench) and the plain-MPI and StarPU versions
  * (benchmarks/taskbench_mpi.c, taskbench_starpu.c), so that all three run the same graph with
  * the same kernel and produce the same bits. Plain C: no Narwhal, MPI or StarPU here.

@@ -8,7 +8,7 @@
  * spins briefly before it sleeps (real_spin.h), so a hand-off between threads costs no context
  * switch when both run.
  *
- * Who handles the node's events (issue 16: hand-offs were most of a small task's cost). The
+ * Who handles the node's events (hand-offs were most of a small task's cost). The
  * node is one state machine (core/backend.h: one event at a time); node_mu makes it so. A
  * compute thread that finished a subtask queues the event and then handles the queue itself if
  * node_mu is free (drain), instead of handing the event to the event loop and waiting for it
@@ -148,7 +148,7 @@ static void op_copy(void *be, nw_copy *c) {
 
 /* A space the GPUs copy from and to is page-locked. Where that is refused (a memory-lock
  * limit, say), the run goes on slower: the rank says so once, since its GPU times then measure
- * the driver's staging, not the link (EXPERIMENTS.md section 21's 3 GB/s copies). */
+ * the driver's staging, not the link (docs/experiments/h100.md's 3 GB/s copies). */
 static void op_host_memory(void *be, void *ptr, size_t len, int pin) {
   rank_state *rs = be;
   char why[128] = "";
@@ -186,9 +186,9 @@ static int drain(rank_state *rs, int compute);
  * loop takes the compute thread's core while it handles a message or spins for the next one,
  * and that wall time measures the rank's traffic as much as the kernel (conv2d's 2048 tiles on
  * one-core ranks: 30-78 ms from launch to completion, 29-31 ms of CPU time on average,
- * EXPERIMENTS.md section 42). The simulator charges the loop's share of the core where the
- * platform says it has none of its own (backends/simgrid/sim_costs.h, rt_loop_weight). A
- * work-group's time is its first item's thread's. */
+ * docs/experiments/validation-event-loop.md). The simulator charges the loop's share of the
+ * core where the platform says it has none of its own (backends/simgrid/sim_costs.h,
+ * rt_loop_weight). A work-group's time is its first item's thread's. */
 /* The thread's last kernel's CPU time, for its cpu_done: the pool calls a kernel and its
  * completion on one thread, one after the other, while another thread may already run the
  * same device's next kernel (real_cpu_pool.c). */
@@ -221,8 +221,8 @@ static void cpu_done(void *ctx, int d, nw_exec *e) {
 /* A compute thread spinning for work polls MPI too (real_cpu_pool_calls.idle) and handles
  * what arrived, so a message does not wait for this rank's event loop to get a core: on two
  * one-device ranks of a 2-core machine (five threads) an empty Task Bench step went from
- * 77-114 us to 61-81 us (EXPERIMENTS.md, section 29). If another thread polls (net_mu taken),
- * it has nothing to do. Only on a rank with peers (rs->net). */
+ * 77-114 us to 61-81 us (docs/experiments/cpu-pool.md). If another thread polls (net_mu
+ * taken), it has nothing to do. Only on a rank with peers (rs->net). */
 static void cpu_idle(void *ctx) {
   rank_state *rs = ctx;
   if (pthread_mutex_trylock(&rs->net_mu) != 0)

@@ -9,7 +9,7 @@
  * statistics, its work-group size search, its trace lane), and no more kernels run at once
  * than there are devices.
  *
- * Why (issue 16; EXPERIMENTS.md, section 29): on a rank with fewer cores than runnable threads
+ * Why (docs/experiments/cpu-pool.md): on a rank with fewer cores than runnable threads
  * (the driver, the event loop and the compute threads; on this project's 2-core machine always)
  * the thread of the device that just got a subtask is often off its core, spinning with
  * yields or asleep, while another compute thread sits idle on a core. In a trace of a

@@ -20,7 +20,7 @@
 #include "backend.h"
 #include "real_queue.h"
 
-/* Two bundles' cost on an H100 (EXPERIMENTS.md, section 21: a bundle of one costs ~10 us). */
+/* Two bundles' cost on an H100 (docs/experiments/h100.md: a bundle of one costs ~10 us). */
 #define REAL_MTC_FLUSH_S 20e-6
 
 typedef struct real_mtc_feed real_mtc_feed;

@@ -1,4 +1,4 @@
-/* real_net.h: a rank's MPI transport (issue 16: messages at MPI speed).
+/* real_net.h: a rank's MPI transport (messages at MPI speed).
  *
  * The thread handling the node's event posts each send itself, at once (a control message goes
  * out eagerly when MPI takes it so; Open MPI does below its eager limit), and the event loop

@@ -4,8 +4,8 @@
  *
  * The event-loop thread waits for events with real_queue_wait: it spins before it sleeps
  * (real_spin.h), so a hand-off between two running threads costs a cache-line transfer, not a
- * futex wake-up and a context switch (tens of microseconds each; issue 16's profile of a
- * 1-rank run was 50% futex). real_queue_post wakes it only when it actually sleeps,
+ * futex wake-up and a context switch (tens of microseconds each; a profile of a 1-rank run
+ * was 50% futex). real_queue_post wakes it only when it actually sleeps,
  * and only when asked: a producer that then handles the event itself does not. While
  * it spins, and every poll interval while it sleeps, the waiter calls a poll function: the
  * event-loop thread is also the rank's MPI progress engine (real_net.h), and MPI cannot wake

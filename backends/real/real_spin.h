@@ -4,15 +4,16 @@
  * driver for its call's return) first polls for it for a short budget, pausing the core between
  * polls and yielding it after a few hundred polls; only then does it sleep on a condition
  * variable. Work handed to a spinning thread that has a core of its own reaches it in well
- * under a microsecond; a futex wake-up and context switch costs tens (issue 16).
+ * under a microsecond; a futex wake-up and context switch costs tens.
  *
- * Measured on this project's 2-core VM (EXPERIMENTS.md, section 7): there, a sleeping thread is
- * expensive to wake whenever the machine is otherwise idle (the virtual CPU halts and the host
- * must wake it: a 1-rank step of two empty subtasks took 420-480 us without spinning, 37-60 us
- * with a 20 us budget), while under heavy load from other processes the futex hand-off is
- * cheap and spinning costs the thread being waited for its core (2.1-2.4x slower steps with
- * 50 us budgets everywhere). A short budget wins the first case by far and loses the second by
- * less; NARWHAL_SPIN_US=0 is the setting for a machine shared with other busy jobs.
+ * Measured on this project's 2-core VM (docs/experiments/overhead-and-scale.md): there, a
+ * sleeping thread is expensive to wake whenever the machine is otherwise idle (the virtual CPU
+ * halts and the host must wake it: a 1-rank step of two empty subtasks took 420-480 us without
+ * spinning, 37-60 us with a 20 us budget), while under heavy load from other processes the
+ * futex hand-off is cheap and spinning costs the thread being waited for its core (2.1-2.4x
+ * slower steps with 50 us budgets everywhere). A short budget wins the first case by far and
+ * loses the second by less; NARWHAL_SPIN_US=0 is the setting for a machine shared with other
+ * busy jobs.
  *  - the event loop of a rank with peers spins REAL_SPIN_NET_S: MPI cannot wake a sleeping
  *    thread, a sleeping loop sees a message only when it next polls;
  *  - every other wait spins REAL_SPIN_S.
@@ -21,7 +22,7 @@
  * 256); NARWHAL_COMPUTE_NICE=N (0-19) the compute threads' nice value (defaults below, by
  * whether the rank has peers). The defaults were measured against other values on the 2-core
  * VM: for ranks with peers each alternative won on empty tasks and lost on heavy ones
- * (EXPERIMENTS.md, section 31). */
+ * (docs/experiments/two-rank-critical-path.md). */
 #ifndef NW_REAL_SPIN_H
 #define NW_REAL_SPIN_H
 
@@ -54,11 +55,12 @@ double real_thread_cpu_seconds(void);
  * kernel's time slice. It matters most for large messages: MPI moves one only while both
  * sides' loops poll (real_queue_wait spins without yielding meanwhile); with the loop at equal
  * priority a 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
- * (EXPERIMENTS.md, section 11). */
+ * (docs/experiments/calibrated-simulation.md). */
 #define REAL_COMPUTE_NICE 10
 /* A rank with no peers has no messages to answer. There one rank at nice 0 was as fast as at
- * 10 or faster on every workload of EXPERIMENTS.md, section 31; sgemm 8192 ran 2.4% faster in
- * section 39, though section 40 puts differences of that size there down to the VM. */
+ * 10 or faster on every workload of docs/experiments/two-rank-critical-path.md; sgemm 8192 ran
+ * 2.4% faster in starpu-no-runtime.md, though starpu-8192-first-touch.md puts differences of
+ * that size there down to the VM. */
 #define REAL_COMPUTE_NICE_ALONE 0
 void real_spin_lower_priority(void);
 /* The event loop's share of a core against one compute thread's when both want it: Linux's

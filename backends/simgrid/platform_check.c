@@ -246,7 +246,8 @@ static void check_routes(void) {
     nodes++;
   /* Each CPU host looked up once: SimGrid 3.32 finds a host by name in time linear in the
    * hosts, so looking them up inside the pair loop made this check cubic in the nodes (most
-   * of the 12.5 s that loading a 1024-node platform took: EXPERIMENTS.md, section 32). */
+   * of the 12.5 s that loading a 1024-node platform took:
+   * docs/experiments/sim-scale-platform-loading.md). */
   sg_host_t *cpus = malloc((size_t)(nodes ? nodes : 1) * sizeof *cpus);
   if (!cpus) {
     printf("out of memory checking routes\n");

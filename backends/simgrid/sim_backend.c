@@ -660,7 +660,7 @@ static void deliver(sim_world *w, envelope *e) {
  * to the destination's loop. A receiver waiting on many posted receives at once
  * (sg_comm_wait_any) did the same, but SimGrid 3.32 walks every posted receive's list at each
  * completion, and detached sends sit in one global list walked at each completion; both grew
- * with the cluster (EXPERIMENTS.md, section 10). */
+ * with the cluster (docs/experiments/sim-scale-control-messages.md). */
 static void sender_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
@@ -690,7 +690,7 @@ static void sender_actor(int argc, char **argv) {
  * 2 us latency), so sharing bandwidth with the data flows would change their times and the
  * flows' by less than that, while every flow SimGrid starts or ends re-solves the bandwidth
  * shares of all flows it connects to: with control messages as flows, that work per event grew
- * with the cluster (EXPERIMENTS.md, section 10). */
+ * with the cluster (docs/experiments/sim-scale-control-messages.md). */
 static double control_delay(sim_node *sn, const envelope *e) {
   if (!sn->route_latency) {
     sn->route_latency = calloc((size_t)sn->w->nodes, sizeof *sn->route_latency);
@@ -747,7 +747,7 @@ static void driver_actor(int argc, char **argv) {
 /* A daemon is marked only once started: SimGrid 3.32 counts an actor daemonized before its
  * start among the daemons but not yet among the actors, so while it is unstarted the engine
  * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
- * every actor, the last node's included (a segfault at the end of a run; issue 9, item 6). */
+ * every actor, the last node's included (a segfault at the end of a run). */
 sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
                      int daemon, unsigned stack) {
   sg_actor_t a = sg_actor_init(name, host);

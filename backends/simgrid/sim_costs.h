@@ -21,7 +21,7 @@
  * CPU host at that priority, beside the compute devices' kernels, and after each event that
  * leaves its queue empty it spins there for rt_spin, or until the next event comes: on a
  * one-core rank a kernel then slows down while the loop handles its node's messages, as it
- * does on hardware (EXPERIMENTS.md, section 42). */
+ * does on hardware (docs/experiments/validation-event-loop.md). */
 #ifndef NW_SIM_COSTS_H
 #define NW_SIM_COSTS_H
 

@@ -410,7 +410,7 @@ int nw_space_on_data(nw_node *n, int src, nw_reader *r) {
   return !r->bad;
 }
 
-/* Issue 17: data asked for before a task that writes s started here is older than what that
+/* Data asked for before a task that writes s started here is older than what that
  * task commits here. A write-only subtask's result goes into the node's copy as the subtask
  * ends, while the task is still running; a fetch from an earlier task that read s (a prefetch
  * of a subtask stolen away, a cancelled copy's fetch) can still be on its way then, and its

@@ -160,7 +160,8 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
  * multi-assigned copy, and the policy never makes one of it) and views are not checked. The
  * subtasks of a task write disjoint bytes (nw_task_submit refuses overlaps) and nothing reads
  * a write-only space during its task, so the bytes land where the commit would have copied
- * them, minus the private buffer, its zeroing and the copy (EXPERIMENTS.md, section 8). */
+ * them, minus the private buffer, its zeroing and the copy
+ * (docs/experiments/real-matmul-in-place.md). */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
   return t->bound[i].access == NW_WRITE_ONLY && !t->bound[i].reduce.op &&

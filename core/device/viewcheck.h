@@ -1,5 +1,5 @@
 /* viewcheck.h: views that hold exactly the subscribed bytes, for catching kernels that touch
- * bytes they did not subscribe to (issue 9; --check-views, on by default in sanitizer builds).
+ * bytes they did not subscribe to (--check-views, on by default in sanitizer builds).
  *
  * Normally a CPU subtask's read view is the node's whole copy of the space and its write view
  * a buffer spanning its writes' byte range, so a kernel that strays outside its subscriptions

@@ -361,8 +361,8 @@ static void fail_queue(nw_node *n, nw_status st) {
  * be answered with answer_woken once the tasks that may start now have started. The next
  * task's start is then not held up behind waking the driver's thread: on the real backend a
  * futex wake of a sleeping thread cost the event loop 7 us of a 73 us two-rank Task Bench
- * step before its next task start went out (EXPERIMENTS.md, section 33). A parent whose
- * callback has returned completes with its last nested task. */
+ * step before its next task start went out (docs/experiments/early-task-start.md). A parent
+ * whose callback has returned completes with its last nested task. */
 static void complete_entry(nw_node *n, nw_submitted *e, nw_driver_call **woken) {
   nw_task *t = e->task, *parent = t->parent; /* read before the waiter may free t */
   subtasks_ended(n, t);

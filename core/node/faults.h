@@ -1,4 +1,4 @@
-/* faults.h: the faults a run injects (issue 15, item 5), as a backend carries them out.
+/* faults.h: the faults a run injects, as a backend carries them out.
  *
  * SQLite's test VFS is the model: the operating system's whole interface behind one table, and a
  * test version of that table that fails on purpose. Here the backend is that table (time,

@@ -1,6 +1,6 @@
-/* memcheck.h: whether a functional run's address spaces fit the memory it has (issue 15,
- * item 4): refused with one line before they are made, rather than killed by the kernel's
- * out-of-memory killer halfway.
+/* memcheck.h: whether a functional run's address spaces fit the memory it has: refused with
+ * one line before they are made, rather than killed by the kernel's out-of-memory killer
+ * halfway.
  *
  * In functional data mode every node that takes part in a task binding a space maps a copy of
  * the whole space (space.c: calloc, whose pages fill as they are touched), and the driver keeps
@@ -15,9 +15,9 @@
  *     modelled GPU memories):   S * (address_nodes + 1) + address_backend.
  * A resilient run (one that survives lost nodes, recover.c) adds node 0's replica of every
  * space, S more in both: the replica fills as tasks complete and the driver writes.
- * Both are floors, measured against every built-in app (EXPERIMENTS.md, section 27): private
- * views, messages in flight and libraries' buffers come on top, so a refused run could not have
- * fitted, while one that passes may still run out.
+ * Both are floors, measured against every built-in app (docs/experiments/memory-check.md):
+ * private views, messages in flight and libraries' buffers come on top, so a refused run could
+ * not have fitted, while one that passes may still run out.
  */
 #ifndef NW_MEMCHECK_H
 #define NW_MEMCHECK_H

@@ -1,4 +1,4 @@
-/* recover.c: surviving a lost node (issue 15, item 6; README, "Faults"), in resilient runs.
+/* recover.c: surviving a lost node (README, "Faults"), in resilient runs.
  *
  * The decisions (README, "Design decisions", says why):
  * - Node 0, the driver's, is the stable one: it keeps a replica of every space as the last

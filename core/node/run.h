@@ -14,7 +14,7 @@
 #include "stats.h"
 #include "trace.h"
 
-/* External load for experiments (issue 3, item 8): node `node` computes `factor` times
+/* External load for experiments: node `node` computes `factor` times
  * slower from `from_s` seconds into the run. */
 typedef struct nw_slowdown {
   int node;

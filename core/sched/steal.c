@@ -30,13 +30,13 @@
  * A round asks at most steal_probes remote agents (default 16; 0: every node). Asking every
  * node makes the end of a task cost each of the N x D devices up to 2N + 1 requests (a round
  * below maximum aggression, one at it): N^2 messages for work that grows with N, which is
- * what kept the simulator from large clusters (EXPERIMENTS.md, section 9) and would load a
- * real one alike. The bound keeps the balance because stealers are many when it matters:
- * when most devices have run dry, each asking K random nodes, a node that still has work is
- * asked about D x K times per round (all but certainly at least once, e^-DK), and a node with
- * work while most others still have theirs is found within a few asks. The CPUs' aggression
- * ladder climbs over the nodes one round can ask (K + 1, counting its own), so a CPU still
- * reaches maximum aggression by its second round. Up to K + 1 nodes the rule is the
+ * what kept the simulator from large clusters (docs/experiments/sim-scale-growth.md) and would
+ * load a real one alike. The bound keeps the balance because stealers are many when it
+ * matters: when most devices have run dry, each asking K random nodes, a node that still has
+ * work is asked about D x K times per round (all but certainly at least once, e^-DK), and a
+ * node with work while most others still have theirs is found within a few asks. The CPUs'
+ * aggression ladder climbs over the nodes one round can ask (K + 1, counting its own), so a CPU
+ * still reaches maximum aggression by its second round. Up to K + 1 nodes the rule is the
  * original's exactly.
  *
  * With locality-aware scheduling (paper 4.3.4, locality_sched.c) a remote stealer draws its

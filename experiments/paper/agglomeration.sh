@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # agglomeration.sh [BUILD_DIR]: the agglomeration paper's results that the simulator reproduces
 # (Lifflander, Evans, Arya, Kale, "Dynamic Scheduling for Work Agglomeration on Heterogeneous
-# Clusters"; EXPERIMENTS.md sections 20 and 23), on platforms/s1070-node.xml as written,
+# Clusters"; docs/experiments/agglomeration-fifo.md and packed-copies.md), on
+# platforms/s1070-node.xml as written,
 # phantom data, each with copies one by one and packed (--pack-copies on):
 #  - LU 10240 in 256 blocks on CPUs and GPUs (8 lanes): agglomerating up to 32 subtasks per
 #    launch against 1 (the paper: 7.5% faster at 10240, section V-B);

@@ -3,11 +3,15 @@
 # a figure that `narwhal sweep` reproduces, read from the CSV that the sweep just wrote. The
 # paper's values are constants from the papers' text (EXPERIMENTS.md names the section for
 # each); Narwhal's all come from CSV. NAME is one of scripts/reproduce-paper.sh's sweeps:
-#   main-job          Unicorn Fig. 4's matmul on the paper cluster (EXPERIMENTS.md section 1)
-#   prs-table5-gemv   PRS Table 5, gemv: p from equation (8) and the best fixed p (section 19)
+#   main-job          Unicorn Fig. 4's matmul on the paper cluster
+#                     (docs/experiments/paper-matmul-simulated.md)
+#   prs-table5-gemv   PRS Table 5, gemv: p from equation (8) and the best fixed p
+#                     (docs/experiments/roofline-split.md)
 #   prs-table5-cmeans the same for C-means
-#   gemtc-fig9        GeMTC Fig. 9: tasks/s against bundle size on the K20X model (section 22)
-#   gemtc-fig20-21    GeMTC Figs. 20-21: efficiency against task duration (section 22)
+#   gemtc-fig9        GeMTC Fig. 9: tasks/s against bundle size on the K20X model
+#                     (docs/experiments/many-task-sim-k20x.md)
+#   gemtc-fig20-21    GeMTC Figs. 20-21: efficiency against task duration
+#                     (docs/experiments/many-task-sim-k20x.md)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . experiments/paper/rows.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build-starpu.sh PREFIX: StarPU 1.3.10 built with CUDA (Debian's libstarpu-dev has none) and
-# installed in PREFIX, for benchmarks/starpu.sh's GPU rows (issue 10: Narwhal against StarPU
+# installed in PREFIX, for benchmarks/starpu.sh's GPU rows (Narwhal against StarPU
 # on a GPU, Fig. 22 of the Unicorn paper). The source is Debian bookworm's own starpu
 # 1.3.10+dfsg package, the version the CPU rows run, fetched with apt-get source through a
 # private source list (the machine's apt configuration is left alone); the toolkit is

@@ -2,7 +2,7 @@
 # pack.sh BUILD_DIR KIT.tar.xz: a CUDA build of Narwhal and the runtime libraries it needs
 # (Open MPI, PMIx, OpenBLAS, cJSON, FFTW, SimGrid and what they load; not glibc, not CUDA),
 # packed for a GPU machine of the same architecture that lacks the Debian packages (the
-# machines EXPERIMENTS.md section 21 ran on: CUDA there, nothing to install from). Unpack
+# machines docs/experiments/h100.md ran on: CUDA there, nothing to install from). Unpack
 # there from the repository root with `KIT=KIT.tar.xz . scripts/gpu-kit/env.sh`.
 # BUILD_DIR must sit inside the repository (its tests name the repository's absolute path;
 # env.sh links that path to wherever the repository lies there).

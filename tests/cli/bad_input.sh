@@ -227,7 +227,7 @@ mdlite_steps_zero) args=(run --app mdlite --n 128 --block 32 --app-param steps=0
 mdlite_steps_too_many) args=(run --app mdlite --n 128 --block 32 --app-param steps=100001) want="mdlite: --app-param steps=100001: not a whole number from 1 to 100000" ;;
 mdlite_unknown_param) args=(run --app mdlite --n 128 --block 32 --app-param flops=3) want="mdlite: --app-param flops: unknown key (steps)" ;;
 mdlite_n_too_large) args=(run --app mdlite --n 33554432 --block 32) want="mdlite: --n 33554432 is more than 2^24 particles" ;;
-# Found by tests/fuzz/fuzz.sh (issue 15, item 8), each input made minimal.
+# Found by tests/fuzz/fuzz.sh, each input made minimal.
 fuzz_route_missing) # SimGrid aborted at the first copy back: "no connecting path"
   sed '/<route src="n0-gpu0" dst="n0-cpu"/d' "$small" >"$tmp/route-missing.xml"
   args=(run --platform "$tmp/route-missing.xml" --n 64 --block 16)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # no_arguments.sh NARWHAL: `narwhal` alone is a mistake: exit 2, the usage on stderr, nothing
-# on stdout (issue 15).
+# on stdout.
 set -u
 out=$("$1" 2>/tmp/nw-usage.$$)
 code=$?

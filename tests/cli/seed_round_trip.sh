@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# seed_round_trip.sh NARWHAL SRC_DIR: seeds are 64-bit integers end to end (issue 15): the
+# seed_round_trip.sh NARWHAL SRC_DIR: seeds are 64-bit integers end to end: the
 # largest one given on the command line comes back exactly from --dry-run, from that output
 # fed back as a run file, and in a run's --json; a small one stays a JSON number.
 set -u

@@ -2,7 +2,7 @@
 # fuzz.sh BUILD_DIR [--minutes M] [--seed S] [--jobs N] [--out DIR] [--timeout S]
 #         [--inputs N] [--only K]
 #
-# A mutation fuzzer of everything the narwhal tool reads (issue 15, item 8): command lines of
+# A mutation fuzzer of everything the narwhal tool reads: command lines of
 # `narwhal run`, JSON run files, sweep files and SimGrid platforms, plus the small commands
 # (plot, critical-path, reproduce, calibrate). It starts from valid seeds (each app on small sizes and
 # platforms/small.xml, the sweeps of experiments/ shrunk to a few tiny points, the platforms of
@@ -33,7 +33,7 @@
 # Counts per class and inputs per minute are printed at the end, with one example of each
 # distinct finding. Input K is a function of --seed and K alone (an LCG of our own, so bash's
 # RANDOM and its version do not matter): `--only K` makes and runs that input again. Use an
-# ASan+UBSan build (cmake -DNW_SANITIZE=ON) to see memory errors; EXPERIMENTS.md section 26.
+# ASan+UBSan build (cmake -DNW_SANITIZE=ON) to see memory errors; docs/experiments/fuzzing.md.
 # shellcheck disable=SC2034  # the pools are read through pick's nameref
 set -euo pipefail
 export LC_ALL=C # byte semantics for the mutations, whatever the caller's locale

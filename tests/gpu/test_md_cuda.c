@@ -6,7 +6,7 @@
  * runs them too (tests/gpu, gpu.molecular2d_*; batches only under --agglomerate and as arrival
  * allows), so this is where the batched kernel is checked on fixed batches. Exit 77 (skipped)
  * where no GPU is present.
- * Passed on an NVIDIA H100 (2026-11-24, EXPERIMENTS.md section 21). */
+ * Passed on an NVIDIA H100 (2026-11-24, docs/experiments/h100.md). */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # chain_runs.sh RUNS COMMAND...: runs COMMAND (a chain app run that prints one JSON object)
 # RUNS times with --seed 1, 2, ... appended, so each run steals and copies at other moments;
-# every run must end verified with no stale read (issue 17: apps/chain checks every read).
+# every run must end verified with no stale read (apps/chain checks every read).
 set -u
 runs=$1
 shift

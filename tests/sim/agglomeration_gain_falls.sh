@@ -3,9 +3,9 @@
 # problem sizes, in one test (the agglomeration paper's Figs. 5-6: Lifflander, Evans, Arya,
 # Kale): 16 x 16 cells, 10 steps, GPUs alone, on platforms/s1070-node.xml with copies of 1 us
 # latency instead of 10 (so that cells reach the GPUs' FIFOs faster than launches of 10 us
-# empty them; EXPERIMENTS.md, section 20, has both). Agglomerating up to 32 cells per launch
-# beats one per launch at 2560 particles and at 51200, and the gain is larger at 2560: as
-# cells grow, a launch's overhead weighs less beside its work. With `packed`, the same on
+# empty them; docs/experiments/agglomeration-fifo.md has both). Agglomerating up to 32 cells
+# per launch beats one per launch at 2560 particles and at 51200, and the gain is larger at
+# 2560: as cells grow, a launch's overhead weighs less beside its work. With `packed`, the same on
 # platforms/s1070-node.xml as written (copies of 10 us) with --pack-copies on: the copies queued
 # on a link go as one transfer, as the paper's agglomerated version packs a batch's particles,
 # and the same ordering holds.

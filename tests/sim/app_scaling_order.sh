@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# app_scaling_order.sh NARWHAL SRC_DIR: EXPERIMENTS.md section 15's claim about the paper's
-# Fig. 4, at half the paper's sizes: on 8 paper-cluster nodes (CPU work-groups and GPUs,
-# phantom data) matmul speeds up more over one node than LU and than 2D FFT, as in the paper
-# (LU's sequential diagonal tasks and many small transfers, FFT's data volume).
+# app_scaling_order.sh NARWHAL SRC_DIR: the claim of docs/experiments/strong-scaling.md about
+# the paper's Fig. 4, at half the paper's sizes: on 8 paper-cluster nodes (CPU work-groups and
+# GPUs, phantom data) matmul speeds up more over one node than LU and than 2D FFT, as in the
+# paper (LU's sequential diagonal tasks and many small transfers, FFT's data volume).
 set -u
 nw=$1 src=$2
 fail() { echo "app_scaling_order: 0 passed, 1 failed: $*"; exit 1; }

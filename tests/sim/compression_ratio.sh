@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# compression_ratio.sh NARWHAL SRC_DIR: EXPERIMENTS.md section 13's claim about the paper's
-# Fig. 18, at a smaller size (250 subtasks of 1024 pages, one iteration): PageRank's partial
-# results compress better on 14 nodes than on 8 (fewer subtasks per node, sparser partials),
-# and by more than 3x on 8.
+# compression_ratio.sh NARWHAL SRC_DIR: the claim of docs/experiments/pagerank-compression.md
+# about the paper's Fig. 18, at a smaller size (250 subtasks of 1024 pages, one iteration):
+# PageRank's partial results compress better on 14 nodes than on 8 (fewer subtasks per node,
+# sparser partials), and by more than 3x on 8.
 set -u
 nw=$1 src=$2
 fail() { echo "compression_ratio: 0 passed, 1 failed: $*"; exit 1; }

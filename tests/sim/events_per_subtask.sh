@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # events_per_subtask.sh NARWHAL SOURCE_DIR [BOUND]: the simulator's work per simulated subtask
-# does not grow with the cluster (issue 16, item 5). Two workloads, each with the same subtasks
+# does not grow with the cluster. Two workloads, each with the same subtasks
 # per node on 16 and on 128 small nodes (platforms generated with gen-platform.sh --backbone
 # none); each passes when the events the nodes handled per subtask (the run's
 # "events_handled" / "subtasks") at 128 nodes is at most BOUND (default 1.5) times that at 16:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# faults.sh CASE NARWHAL PLATFORM [APP]: one check of the simulator's fault injection (issue 15,
-# item 5; core/node/faults.h, backends/simgrid/sim_faults.h). Each compares runs made here.
+# faults.sh CASE NARWHAL PLATFORM [APP]: one check of the simulator's fault injection
+# (core/node/faults.h, backends/simgrid/sim_faults.h). Each compares runs made here.
 #   survive APP   APP (matmul, conv2d, chain-rw: the read-write chain) loses node 2 while the
 #                 driver sets up, early in, halfway through and late in its tasks, and nodes 2
 #                 and 1 one after the other: every run is bit-identical to the reference

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# placement_figs.sh NARWHAL SRC_DIR fig13|fig21: EXPERIMENTS.md sections 16 and 17's claims
-# about the paper's Figs. 13 and 21, at the paper's sizes on 8 (fig21: 2-14) nodes of the
-# paper-cluster model (CPU work-groups and GPUs, phantom data, seed 1; simulated numbers, so
-# deterministic).
+# placement_figs.sh NARWHAL SRC_DIR fig13|fig21: the claims about the paper's Figs. 13 and 21
+# of docs/experiments/initial-placement.md and transfer-frequency.md, at the paper's sizes on
+# 8 (fig21: 2-14) nodes of the paper-cluster model (CPU work-groups and GPUs, phantom data,
+# seed 1; simulated numbers, so deterministic).
 #   fig13: centralized inputs (node0) are slower than random blocks, conv2d by more than 2x
 #   and matmul by more than 1.2x; matmul's rows, columns and rows-columns within 3% of blocks;
 #   conv2d's blocks faster than its rows and columns.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # recorded_sweeps.sh NARWHAL SRC_DIR: every sweep of experiments/ whose table was recorded in
 # tests/sim/recorded/ gives exactly the recorded table again. The recordings were taken before
-# the scheduler was moved behind the policy table (issue 10): the `unicorn` policy, the
+# the scheduler was moved behind the policy table: the `unicorn` policy, the
 # default, must reproduce today's numbers to the printed digit. A deliberate change of the
 # model or of the policy updates the recording in the same commit, with the reason.
 set -euo pipefail

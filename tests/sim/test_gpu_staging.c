@@ -1,4 +1,4 @@
-/* test_gpu_staging.c: a GPU subtask's data on modelled GPUs (issue 9, items 1-4), one case per
+/* test_gpu_staging.c: a GPU subtask's data on modelled GPUs, one case per
  * process (the simulator runs once per process): `test_gpu_staging CASE PLATFORM`.
  *
  * - copy_out: a write-only strided quad whose first row starts right of its bounding

@@ -1,5 +1,5 @@
 /* test_sim_end.c: the simulator ends cleanly when a node arms a timer after node 0 and the
- * driver have ended (issue 9, item 6): `test_sim_end PLATFORM SEED`.
+ * driver have ended: `test_sim_end PLATFORM SEED`.
  *
  * The run's last task writes nothing, so node 0 completes it as soon as the last subtask is
  * reported, the driver shuts down and node 0 ends, while the other node's devices are still

@@ -1,4 +1,5 @@
-/* chain_late_prefetch.c: issue 17 as one scripted order of events on the loop backend.
+/* chain_late_prefetch.c: late data landing on what a later task committed (a stale read of the
+ * chain app), as one scripted order of events on the loop backend.
  *
  * The chain app (apps/chain) on 2 nodes of 1 device, 6 subtasks per step: node 0 starts with
  * subtasks 0-2, node 1 with 3-5; subtask i reads cells i-1, i, i+1 of the last step's space

@@ -1,11 +1,11 @@
-/* stress_chain.c: the chain apps (apps/chain, issue 17) over many loop-backend runs, every
- * read of every step checked. A grid of layouts (two spaces in turn, one read-write space),
- * cluster shapes (2 nodes of 1 device as in the issue, 4 nodes of 2), subtasks per step,
+/* stress_chain.c: the chain apps (apps/chain) over many loop-backend runs, every read of every
+ * step checked. A grid of layouts (two spaces in turn, one read-write space), cluster shapes
+ * (2 nodes of 1 device as in benchmarks/chain-stale.sh, 4 nodes of 2), subtasks per step,
  * kernels at launch or at completion, a slowed node, serial data links, and seeds; in each
  * run a seeded script holds back one data message in three (up to a few subtasks' time) and
  * lengthens one exec in seven, so transfers outlive the task that asked for them and steals
  * and copies happen at varied moments. Every run must read nothing stale and end exact.
- * Before the fix of issue 17 (space.c, nw_space_new_version) some runs of the two-space
+ * Before the fix in space.c (nw_space_new_version) some runs of the two-space
  * layout read a cell two steps old; the grid also checks that late data was dropped. */
 #include <stdio.h>
 

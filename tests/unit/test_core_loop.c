@@ -71,7 +71,7 @@ static nw_status bad_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *
 static const nw_app bad_app = {"bad", (const nw_task_kind *const[]){&bad_kind, NULL}, NULL,
                                bad_main};
 
-/* ---- a kind whose neighbouring subtasks write the same bytes (issue 9, item 5): refused at
+/* ---- a kind whose neighbouring subtasks write the same bytes: refused at
  * submission; each subtask also writes a byte twice through its own two quads, which is fine */
 static nw_status overlap_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
   (void)t;
@@ -100,7 +100,7 @@ static nw_status overlap_main(nw_runtime *rt, const nw_app_args *a, nw_app_outco
 static const nw_app overlap_app = {"overlap", (const nw_task_kind *const[]){&overlap_kind, NULL},
                                    NULL, overlap_main};
 
-/* ---- a kernel that writes a byte between its two write quads (issue 9: views hold exactly
+/* ---- a kernel that writes a byte between its two write quads (views hold exactly
  * the subscribed bytes): with checked views the run fails naming it */
 static nw_status stray_sub(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
   (void)t;

@@ -51,7 +51,7 @@ int main(void) {
     total += nw_region_bytes(nw_directory_owned_by(d, k));
   CHECK(total == 256);
 
-  /* Issue 9, item 5: in one update round node 1 takes bytes node 2 owns, then node 2 takes
+  /* In one update round node 1 takes bytes node 2 owns, then node 2 takes
    * them back (the master applies updates in arrival order). Node 2 still owns them, so it
    * must not be among those told to drop them; node 1 never kept them. */
   for (int k = 0; k < 3; k++)

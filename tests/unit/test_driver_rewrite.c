@@ -1,4 +1,4 @@
-/* test_driver_rewrite.c: the driver writes and places a space between tasks (issue 9, item 8).
+/* test_driver_rewrite.c: the driver writes and places a space between tasks.
  *
  * After a task, ownership of a space is spread over the nodes and copies fetched for reading
  * stay resident; a driver write must still reach every later reader, and a placement must

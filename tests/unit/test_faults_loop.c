@@ -1,4 +1,4 @@
-/* test_faults_loop.c: the in-process backend's fault mode (core/node/faults.h; issue 15, item 5).
+/* test_faults_loop.c: the in-process backend's fault mode (core/node/faults.h).
  *
  * - lost and late messages only cost time: matmul and the read-write stencil stay exact, with
  *   and without a slowed node and copies of stragglers, and the run takes longer than the same

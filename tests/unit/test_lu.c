@@ -12,7 +12,7 @@
 
 /* The rule for factors rounded otherwise (CUDA kernels): one L entry, (1, 3), of the 256 x 256
  * factors of seed 1 (blocks of 32, as `narwhal run --app lu --n 256 --block 32`) scaled by
- * 1 + x. Prints the residuals (EXPERIMENTS.md section 21's table); returns the verdict. */
+ * 1 + x. Prints the residuals (the table in docs/experiments/h100.md); returns the verdict. */
 static int rounded_accepted(double x) {
   const uint64_t n = 256;
   float *a = malloc(n * n * sizeof *a), *ref = malloc(n * n * sizeof *ref),

@@ -381,7 +381,7 @@ static void add_staged(nw_region *s, const uint64_t *lo, const uint64_t *hi, siz
   nw_region_free(&mid);
 }
 
-/* The workload that was quadratic (issue 9): a space one row wide (pitch = size, 2^40 bytes)
+/* The workload that was quadratic: a space one row wide (pitch = size, 2^40 bytes)
  * fragmented by 200000 short ranges added in random order, and set operations between two
  * such sets; then the same in many rows (pitch 4096, quads whose step is not the pitch).
  * Pairwise merging needs about 10^10 rectangle steps to build each set and about 10^15 for
