@@ -27,20 +27,20 @@ say() { echo "reproduce-paper.sh: $*" >&2; }
 paperdir=experiments/paper
 
 # name | paper and figures | command (BUILD and OUT stand for the directories) | command that
-# writes the comparison rows, if the first does not | EXPERIMENTS.md section
+# writes the comparison rows, if the first does not | experiment (its file in docs/experiments/)
 figures=(
-  "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep experiments/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|1"
-  "fig4-scaling|Unicorn Fig. 4, all four benchmarks|benchmarks/app-scaling.sh BUILD||15"
-  "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||13"
-  "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||14"
-  "fig13-fig21-placement|Unicorn Figs. 13 and 21, placement and transfer frequency|benchmarks/placement-figs.sh BUILD||16, 17"
-  "paper-fit|Unicorn's stated numbers on the estimated and the fitted cluster|benchmarks/paper-fit.sh BUILD||12"
-  "prs-table5-gemv|PRS Table 5, gemv|BUILD/narwhal sweep experiments/roofline-gemv.json --csv OUT/prs-table5-gemv.csv|experiments/paper/sweep-rows.sh prs-table5-gemv OUT/prs-table5-gemv.csv|19"
-  "prs-table5-cmeans|PRS Table 5, C-means|BUILD/narwhal sweep experiments/roofline-cmeans.json --csv OUT/prs-table5-cmeans.csv|experiments/paper/sweep-rows.sh prs-table5-cmeans OUT/prs-table5-cmeans.csv|19"
-  "gemtc-fig9|GeMTC Fig. 9, tasks/s against bundle size|BUILD/narwhal sweep experiments/mtc-bundle-k20x.json --csv OUT/gemtc-fig9.csv|experiments/paper/sweep-rows.sh gemtc-fig9 OUT/gemtc-fig9.csv|22"
-  "gemtc-fig20-21|GeMTC Figs. 20-21, efficiency against task duration|BUILD/narwhal sweep experiments/mtc-efficiency-k20x.json --csv OUT/gemtc-fig20-21.csv|experiments/paper/sweep-rows.sh gemtc-fig20-21 OUT/gemtc-fig20-21.csv|22"
-  "agglomeration|Lifflander: LU and Molecular2D (Figs. 5-6) on the S1070 model|experiments/paper/agglomeration.sh BUILD||20, 23"
-  "starpu-eval|StarPU section 8: Figs. 14-19 on models of its two machines|experiments/paper/starpu.sh BUILD||46"
+  "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep experiments/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|paper-matmul-simulated"
+  "fig4-scaling|Unicorn Fig. 4, all four benchmarks|benchmarks/app-scaling.sh BUILD||strong-scaling"
+  "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||pagerank-compression"
+  "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||steal-levels"
+  "fig13-fig21-placement|Unicorn Figs. 13 and 21, placement and transfer frequency|benchmarks/placement-figs.sh BUILD||initial-placement, transfer-frequency"
+  "paper-fit|Unicorn's stated numbers on the estimated and the fitted cluster|benchmarks/paper-fit.sh BUILD||paper-cluster-fitted"
+  "prs-table5-gemv|PRS Table 5, gemv|BUILD/narwhal sweep experiments/roofline-gemv.json --csv OUT/prs-table5-gemv.csv|experiments/paper/sweep-rows.sh prs-table5-gemv OUT/prs-table5-gemv.csv|roofline-split"
+  "prs-table5-cmeans|PRS Table 5, C-means|BUILD/narwhal sweep experiments/roofline-cmeans.json --csv OUT/prs-table5-cmeans.csv|experiments/paper/sweep-rows.sh prs-table5-cmeans OUT/prs-table5-cmeans.csv|roofline-split"
+  "gemtc-fig9|GeMTC Fig. 9, tasks/s against bundle size|BUILD/narwhal sweep experiments/mtc-bundle-k20x.json --csv OUT/gemtc-fig9.csv|experiments/paper/sweep-rows.sh gemtc-fig9 OUT/gemtc-fig9.csv|many-task-sim-k20x"
+  "gemtc-fig20-21|GeMTC Figs. 20-21, efficiency against task duration|BUILD/narwhal sweep experiments/mtc-efficiency-k20x.json --csv OUT/gemtc-fig20-21.csv|experiments/paper/sweep-rows.sh gemtc-fig20-21 OUT/gemtc-fig20-21.csv|many-task-sim-k20x"
+  "agglomeration|Lifflander: LU and Molecular2D (Figs. 5-6) on the S1070 model|experiments/paper/agglomeration.sh BUILD||agglomeration-fifo, packed-copies"
+  "starpu-eval|StarPU section 8: Figs. 14-19 on models of its two machines|experiments/paper/starpu.sh BUILD||starpu-evaluation"
 )
 names=$(for f in "${figures[@]}"; do printf '%s ' "${f%%|*}"; done)
 
@@ -135,14 +135,14 @@ report=$out/report.md
   echo "Difference: (Narwhal - paper) / |paper|. For a range, 0 inside it, else the distance to"
   echo "its nearest end over that end. A qualitative statement has no difference; the Narwhal"
   echo "column then says what the run shows, and the note says whether that agrees (decided by"
-  echo "the script from the run). EXPERIMENTS.md, at the section listed under the table, says"
-  echo "where and why each figure differs."
+  echo "the script from the run). The experiment listed under the table (its file in"
+  echo "docs/experiments/) says where and why each figure differs."
   echo
   awk -f "$paperdir/csv.awk" -f "$paperdir/report.awk" "$comparison"
   echo
   echo "## The runs"
   echo
-  echo "| figure | what | command | seconds | EXPERIMENTS.md section | files |"
+  echo "| figure | what | command | seconds | experiment (docs/experiments/) | files |"
   echo "| --- | --- | --- | ---: | --- | --- |"
   while IFS='|' read -r name title cmd rows secs section files; do
     # shellcheck disable=SC2016 # the backquotes are markdown
