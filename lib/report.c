@@ -92,8 +92,9 @@ void report_text(const tool_options *o, const nw_run_result *r) {
 }
 
 /* The runtime's own costs the real backend measured (nw_rt_costs), by kind of event:
- * count, wall seconds handling them, bytes moved; and the CPU subtasks' two hand-offs. Absent
- * when nothing was measured (the simulator). */
+ * count, wall seconds handling them, bytes moved; the CPU subtasks' two hand-offs; and, in a run
+ * that keeps a model, the event loop's spins begun beside a running kernel (count, wall and
+ * the loop's CPU seconds). Absent when nothing was measured (the simulator). */
 static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
   uint64_t any = t->launches + t->dones;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
@@ -106,6 +107,8 @@ static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
     cJSON_AddNumberToObject(e, "events", (double)t->events[k]);
     cJSON_AddNumberToObject(e, "seconds", t->s[k]);
     cJSON_AddNumberToObject(e, "bytes", t->bytes[k]);
+    if (t->cpu_events[k])
+      cJSON_AddNumberToObject(e, "cpu_seconds", t->cpu_s[k]);
   }
   cJSON *l = cJSON_AddObjectToObject(rc, "launch");
   cJSON_AddNumberToObject(l, "count", (double)t->launches);
@@ -113,6 +116,12 @@ static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
   cJSON *d = cJSON_AddObjectToObject(rc, "done");
   cJSON_AddNumberToObject(d, "count", (double)t->dones);
   cJSON_AddNumberToObject(d, "seconds", t->done_s);
+  if (t->spins) {
+    cJSON *sp = cJSON_AddObjectToObject(rc, "spin");
+    cJSON_AddNumberToObject(sp, "count", (double)t->spins);
+    cJSON_AddNumberToObject(sp, "seconds", t->spin_s);
+    cJSON_AddNumberToObject(sp, "cpu_seconds", t->spin_cpu_s);
+  }
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {
@@ -169,6 +178,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "transfer_frequency_received", r->transfer_frequency_received);
   cJSON_AddNumberToObject(j, "demand_overtakes", (double)r->total.demand_overtakes);
   cJSON_AddNumberToObject(j, "bytes_view_copies", (double)r->total.bytes_view_copies);
+  cJSON_AddNumberToObject(j, "copy_runs", (double)r->total.copy_runs);
   cJSON_AddNumberToObject(j, "bytes_reduced", (double)r->total.bytes_reduced);
   cJSON_AddNumberToObject(j, "bytes_reduction_raw", (double)r->total.bytes_reduction_raw);
   cJSON_AddNumberToObject(j, "bytes_reduction_sent", (double)r->total.bytes_reduction_sent);

@@ -83,6 +83,7 @@ typedef struct rank_state {
   pthread_mutex_t net_mu;  /* held around every MPI call once the threads run */
   atomic_int finished;     /* the node finished: events are no longer handled */
   atomic_int handling;     /* a thread holds node_mu in drain */
+  real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -238,8 +239,8 @@ static void cpu_idle(void *ctx) {
 
 /* Handles one event, measuring the runtime's own cost (nw_rt_costs): one clock read, at its
  * end (*clock holds its start: the previous event's end, drain), against handlers of
- * microseconds. */
-static void handle_measured(rank_state *rs, nw_event *ev, double *clock) {
+ * microseconds; in a run that keeps a model, the thread's CPU clock the same way (*cpu). */
+static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double *cpu) {
   nw_rt_costs *c = &rs->costs;
   int kind = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
   double start = *clock;
@@ -248,6 +249,7 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock) {
     c->done_s += start - ev->stamp;
   }
   uint64_t copied = nw_node_stats(rs->node)->bytes_view_copies;
+  uint64_t runs0 = nw_node_stats(rs->node)->copy_runs;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
                                                : 0.0;
@@ -255,6 +257,19 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock) {
   *clock = real_monotonic();
   double s = *clock - start;
   bytes += (double)(nw_node_stats(rs->node)->bytes_view_copies - copied);
+  if (rs->measure_cpu) {
+    double cpu0 = *cpu;
+    *cpu = real_thread_cpu_seconds();
+    double t = *cpu - cpu0, runs = (double)(nw_node_stats(rs->node)->copy_runs - runs0);
+    c->cpu_events[kind]++;
+    c->cpu_s[kind] += t;
+    c->bytes_cpu_s[kind] += bytes * t;
+    c->cpu_sq[kind] += t * t;
+    c->runs[kind] += runs;
+    c->runs_sq[kind] += runs * runs;
+    c->runs_bytes[kind] += runs * bytes;
+    c->runs_cpu_s[kind] += runs * t;
+  }
   c->events[kind]++;
   c->s[kind] += s;
   c->bytes[kind] += bytes;
@@ -279,13 +294,14 @@ static int drain(rank_state *rs, int compute) {
     /* One clock read per event: an event's end is the next one's start (the queue's take
      * between them costs tens of nanoseconds against handlers of microseconds). */
     double clock = real_monotonic();
+    double cpu = rs->measure_cpu ? real_thread_cpu_seconds() : 0;
     nw_event *done = NULL; /* handled, given back to the queue with the next take */
     while (!atomic_load_explicit(&rs->finished, memory_order_relaxed)) {
       nw_event *ev = real_queue_take_after(&rs->q, done);
       done = NULL;
       if (!ev)
         break;
-      handle_measured(rs, ev, &clock);
+      handle_measured(rs, ev, &clock, &cpu);
       done = ev;
       handled++;
       if (nw_node_finished(rs->node)) {
@@ -325,10 +341,16 @@ static int poll_net(void *arg) {
   return active;
 }
 
+/* The loop's spins are measured where the run keeps a model (calibration) and only those that
+ * begin while a kernel runs: the simulator charges a spin against the kernels beside it at the
+ * share of a core it took on hardware (sim_costs.h, rt_spin_share); an idle core's spin costs
+ * nothing there. Two reads of the thread's CPU clock per wait, so not in other runs. */
 static void event_loop(rank_state *rs) {
   unsigned polls = 0;
   while (!atomic_load(&rs->finished)) {
-    real_queue_wait(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S);
+    int measured = rs->measure_cpu && rs->cpus && real_cpu_pool_running(rs->cpus) > 0;
+    real_queue_wait_measured(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S,
+                             measured ? &rs->spins : NULL);
     if (drain(rs, 0))
       polls = 0;
     else if (!atomic_load(&rs->finished) && real_queue_ready(&rs->q))
@@ -766,6 +788,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     real_cpu_pool_stats(rs.cpus, &rs.costs.launches, &rs.costs.launch_s);
     real_cpu_pool_stop(rs.cpus);
   }
+  rs.costs.spins = rs.spins.spins; /* the event loop has ended (joined above) */
+  rs.costs.spin_s = rs.spins.wall_s;
+  rs.costs.spin_cpu_s = rs.spins.cpu_s;
   for (int d = 0; d < cpus; d++)
     real_team_destroy(rs.dev[d].team);
 

@@ -41,6 +41,7 @@ struct real_cpu_pool {
   int n;
   int looking;
   atomic_int runnable; /* written under mu, read without it by spinners */
+  atomic_int running;  /* devices running a kernel; written under mu, read without it */
   int stop;
   real_cpu_pool_calls calls;
 };
@@ -72,6 +73,7 @@ static nw_exec *take(real_cpu_pool *p, int d) {
   memmove(dv->pending, dv->pending + 1, dv->npending * sizeof *dv->pending);
   memmove(dv->pending_at, dv->pending_at + 1, dv->npending * sizeof *dv->pending_at);
   dv->running = 1;
+  atomic_fetch_add_explicit(&p->running, 1, memory_order_relaxed);
   atomic_fetch_sub_explicit(&p->runnable, 1, memory_order_relaxed);
   p->looking--;
   return e;
@@ -136,6 +138,7 @@ static void *pool_main(void *arg) {
     p->calls.kernel(p->calls.ctx, d, e);
     pthread_mutex_lock(&p->mu);
     p->dev[d].running = 0;
+    atomic_fetch_sub_explicit(&p->running, 1, memory_order_relaxed);
     if (p->dev[d].npending)
       atomic_fetch_add_explicit(&p->runnable, 1, memory_order_release);
     p->looking++; /* it looks again once it has reported */
@@ -164,6 +167,7 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls) {
   p->n = ndev;
   p->calls = calls;
   atomic_init(&p->runnable, 0);
+  atomic_init(&p->running, 0);
   p->looking = ndev; /* every thread starts by looking */
   for (int t = 0; t < ndev; t++) {
     p->thr[t] = (pool_thread){.pool = p, .home = t};
@@ -199,6 +203,10 @@ void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec) {
 
 int real_cpu_pool_waiting(const real_cpu_pool *p) {
   return atomic_load_explicit(&p->runnable, memory_order_relaxed);
+}
+
+int real_cpu_pool_running(const real_cpu_pool *p) {
+  return atomic_load_explicit(&p->running, memory_order_relaxed);
 }
 
 void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s) {

@@ -50,6 +50,8 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
 void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 /* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */
 int real_cpu_pool_waiting(const real_cpu_pool *p);
+/* Devices running a kernel now; lock-free, for the event loop's spin measurement. */
+int real_cpu_pool_running(const real_cpu_pool *p);
 /* Launches and their seconds from launch to the kernel's start, over all devices. */
 void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */

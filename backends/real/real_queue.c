@@ -184,19 +184,36 @@ void real_queue_wake(real_queue *q) {
 /* The longest a sleeping consumer goes without polling: the old network thread's back-off. */
 #define POLL_MAX_S 500e-6
 
+/* Adds a spin that began at wall time w0 and thread CPU time c0 and ends at now. */
+static void count_spin(real_spin_stats *stats, double w0, double c0, double now) {
+  if (!stats)
+    return;
+  stats->spins++;
+  stats->wall_s += now - w0;
+  stats->cpu_s += real_thread_cpu_seconds() - c0;
+}
+
 void real_queue_wait(real_queue *q, real_poll_fn poll, void *ctx, double poll_s) {
+  real_queue_wait_measured(q, poll, ctx, poll_s, NULL);
+}
+
+void real_queue_wait_measured(real_queue *q, real_poll_fn poll, void *ctx, double poll_s,
+                              real_spin_stats *stats) {
   double now = real_monotonic();
   if (ready(q, now))
     return;
   for (;;) {
     /* Spin: poll and look again until the budget is spent without anything happening. */
     double until = now + real_spin_budget(REAL_WAIT_LOOP);
+    double w0 = now, c0 = stats ? real_thread_cpu_seconds() : 0;
     unsigned polls = 0;
     for (;;) {
       int active = poll && poll(ctx);
       now = real_monotonic();
-      if (ready(q, now))
+      if (ready(q, now)) {
+        count_spin(stats, w0, c0, now);
         return;
+      }
       if (active) {
         until = now + real_spin_budget(REAL_WAIT_LOOP);
         /* A transfer is moving and moves only while we poll: keep the core (compute threads
@@ -207,6 +224,8 @@ void real_queue_wait(real_queue *q, real_poll_fn poll, void *ctx, double poll_s)
       }
       real_spin_pause(&polls);
     }
+    count_spin(stats, w0, c0, now);
+    stats = NULL; /* only the first spin: the caller said what ran when the wait began */
     /* Sleep, waking for the first timer, for a push, and to poll: after poll_s, then twice as
      * long each time nothing happened, up to POLL_MAX_S. */
     double interval = poll_s;

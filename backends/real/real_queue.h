@@ -64,6 +64,15 @@ nw_event *real_queue_take_after(real_queue *q, nw_event *done);
  * or a timer falls due, waking every poll_s seconds to poll (poll_s <= 0: sleep until woken;
  * the poll function is then called only while spinning). */
 void real_queue_wait(real_queue *q, real_poll_fn poll, void *ctx, double poll_s);
+/* What a waiter's spins cost (real_queue_wait_measured): how many, their wall time, and the
+ * waiting thread's CPU time in them. */
+typedef struct real_spin_stats {
+  uint64_t spins;
+  double wall_s, cpu_s;
+} real_spin_stats;
+/* real_queue_wait, adding its spin (not its sleep) to *stats when stats is not NULL. */
+void real_queue_wait_measured(real_queue *q, real_poll_fn poll, void *ctx, double poll_s,
+                              real_spin_stats *stats);
 /* Makes a waiting (or the next) real_queue_wait return. */
 void real_queue_wake(real_queue *q);
 

@@ -250,8 +250,12 @@ static void spend(sim_node *sn, double seconds) {
  * sleeps, holding its share of a core it shares: computes until the next event or the end
  * of the spin, whichever comes first. 1 when an event came (its semaphore is taken). */
 static int spin(sim_node *sn) {
-  /* More flops than the spin can compute at one core's speed: it ends by cancellation. */
+  /* More flops than the spin can compute at one core's speed: it ends by cancellation. Where
+   * calibration measured the share of a core a spin took from a running kernel (the real loop
+   * yields between polls), it takes no more than that. */
   sg_exec_t x = sg_actor_exec_init(4 * sn->costs.spin_s * sg_host_get_speed(sn->host));
+  if (sn->costs.spin_share > 0)
+    sg_exec_set_bound(x, sn->costs.spin_share * sg_host_get_speed(sn->host));
   sg_exec_start(x);
   int got = sg_sem_acquire_timeout(sn->q.sem, sn->costs.spin_s) == 0;
   sg_exec_cancel(x);
@@ -260,7 +264,7 @@ static int spin(sim_node *sn) {
 
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its commits copied,
- * its reductions combined and its compression coded after. */
+ * the row runs its copies took, its reductions combined and its compression coded after. */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
@@ -272,8 +276,10 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
     spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
   uint64_t copied = st->bytes_view_copies, reduced = st->bytes_reduced, coded = st->bytes_rle;
+  uint64_t runs = st->copy_runs;
   nw_node_handle(sn->node, ev);
   double after = (double)(st->bytes_view_copies - copied) * c->event_s_per_byte[k] +
+                 (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
                  (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)

@@ -33,13 +33,16 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
   memset(c, 0, sizeof *c);
   nw_status st = NW_OK;
   for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
-    char key[24], per_byte[40];
+    char key[24], per_byte[40], per_run[40];
     snprintf(key, sizeof key, "rt_%s", nw_stats_event_name(k));
     snprintf(per_byte, sizeof per_byte, "%s_per_byte", key);
+    snprintf(per_run, sizeof per_run, "%s_per_run", key);
     st = read_one(h, platform, key, &c->event_s[k], why, why_len);
     if (st == NW_OK)
       st = read_one(h, platform, per_byte, &c->event_s_per_byte[k], why, why_len);
-    c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0;
+    if (st == NW_OK)
+      st = read_one(h, platform, per_run, &c->event_s_per_run[k], why, why_len);
+    c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0 || c->event_s_per_run[k] > 0;
   }
   if (st == NW_OK)
     st = read_one(h, platform, "rt_launch", &c->launch_s, why, why_len);
@@ -53,6 +56,15 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
     st = read_as(h, platform, "rt_loop_weight", "number", &c->loop_weight, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_spin", &c->spin_s, why, why_len);
+  if (st == NW_OK)
+    st = read_one(h, platform, "rt_spin_share", &c->spin_share, why, why_len);
+  if (st == NW_OK && c->spin_share > 1) {
+    snprintf(
+        why, why_len,
+        "platform %.300s: host %s: property rt_spin_share=%g is not a share of a core (0 to 1)",
+        platform, sg_host_get_name(h), c->spin_share);
+    st = NW_ERR_ARG;
+  }
   if (c->loop_weight <= 0)
     c->spin_s = 0; /* a loop with a core of its own spins on that core */
   c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0 ||

@@ -4,6 +4,7 @@
  * CPU host n<i>-cpu (all optional, 0 when absent, so an uncalibrated platform runs as before):
  *   rt_message, rt_exec_done, rt_timer, rt_driver, rt_copy_done   seconds per event handled
  *   rt_<kind>_per_byte                                          seconds per byte it moves
+ *   rt_<kind>_per_run     seconds per row run (a memcpy) its copies took (nw_region_runs)
  *   rt_launch, rt_done       a CPU subtask's hand-offs: launch to kernel start, kernel end to
  *                            its completion reaching the event loop
  *   rt_reduce_per_byte       seconds per byte a reduction combines (paper 4.5: on the CPU)
@@ -12,6 +13,8 @@
  *                            when both want it (0 or absent: the loop has a core of its own)
  *   rt_spin                  seconds the loop keeps polling after an event before it sleeps
  *                            (only with rt_loop_weight)
+ *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
+ *                            beside it, as measured (absent: the loop's weight decides)
  * An event's fixed and message/driver-call bytes cost before it takes effect, the bytes its
  * commits copied after (they are known only then). Without rt_loop_weight the loop spends them
  * on a runtime core of its own: a pause of the loop, not flops shared with the compute
@@ -34,10 +37,12 @@
 typedef struct sim_costs {
   double event_s[NW_STATS_EVENT_KINDS];          /* by nw_event_kind */
   double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
+  double event_s_per_run[NW_STATS_EVENT_KINDS];  /* per row run its copies took */
   double launch_s, done_s;
   double reduce_s_per_byte, rle_s_per_byte;
   double loop_weight, spin_s;
-  int any; /* some cost is not 0 */
+  double spin_share; /* 0: a spin takes the loop's weight's share of a core */
+  int any;           /* some cost is not 0 */
 } sim_costs;
 
 /* Reads host h's properties into c. NW_ERR_ARG with one line naming the platform, host and

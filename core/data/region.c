@@ -700,6 +700,13 @@ uint64_t nw_region_bytes(const nw_region *s) {
   return b;
 }
 
+uint64_t nw_region_runs(const nw_region *s) {
+  uint64_t runs = 0;
+  for (size_t i = 0; i < s->n; i++)
+    runs += s->r[i].row1 - s->r[i].row0;
+  return runs;
+}
+
 int nw_region_contains(const nw_region *a, const nw_region *b) {
   size_t i = 0;
   for (size_t j = 0; j < b->n;) {

@@ -58,6 +58,10 @@ uint64_t nw_region_overlap_bytes(const nw_region *a, const nw_region *b);
 
 int nw_region_empty(const nw_region *s);
 uint64_t nw_region_bytes(const nw_region *s);
+/* The runs of bytes the set's copies (gather, scatter, copy_from) move one memcpy each: one
+ * per row of each rectangle. A copy costs per byte and per run (a column of 8-byte elements
+ * costs many times its bytes' worth), so the runtime's copying is priced by both. */
+uint64_t nw_region_runs(const nw_region *s);
 /* True when every byte of b is in a. */
 int nw_region_contains(const nw_region *a, const nw_region *b);
 /* Smallest byte range [*lo, *hi) covering the set; 0, 0 when empty. */

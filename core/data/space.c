@@ -243,6 +243,7 @@ static void send_data(nw_node *n, nw_space_state *s, fetch_req q, const nw_regio
   nw_w_u64(&w, s->id);
   nw_w_u64(&w, q.version);
   nw_w_region(&w, part);
+  n->stats.copy_runs += nw_region_runs(part);
   if (n->cfg.functional) {
     unsigned char *dstp = nw_w_reserve(&w, bytes);
     if (dstp)
@@ -368,6 +369,8 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
 /* A region and, in functional mode, its bytes, written into the node's copy of s. */
 static void read_region_bytes(nw_node *n, nw_space_state *s, nw_reader *r, nw_region *got) {
   nw_r_region(r, got, s->pitch);
+  if (!r->bad)
+    n->stats.copy_runs += nw_region_runs(got);
   if (!r->bad && n->cfg.functional) {
     const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(got));
     if (bytes)
@@ -460,6 +463,7 @@ nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, in
   write_descriptor(&w, s);
   nw_w_region(&w, what);
   uint64_t bytes = nw_region_bytes(what);
+  n->stats.copy_runs += nw_region_runs(what);
   if (n->cfg.functional) {
     unsigned char *dst = nw_w_reserve(&w, bytes);
     if (dst)

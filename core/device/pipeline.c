@@ -429,6 +429,7 @@ static void commit_views(nw_node *n, nw_exec *e, int which) {
       nw_region_copy_from(w, e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
     }
     n->stats.bytes_view_copies += nw_region_bytes(w);
+    n->stats.copy_runs += nw_region_runs(w);
   }
 }
 

@@ -126,11 +126,22 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
     sum->bytes[k] += x->bytes[k];
     sum->bytes_sq[k] += x->bytes_sq[k];
     sum->bytes_s[k] += x->bytes_s[k];
+    sum->cpu_events[k] += x->cpu_events[k];
+    sum->cpu_s[k] += x->cpu_s[k];
+    sum->bytes_cpu_s[k] += x->bytes_cpu_s[k];
+    sum->cpu_sq[k] += x->cpu_sq[k];
+    sum->runs[k] += x->runs[k];
+    sum->runs_sq[k] += x->runs_sq[k];
+    sum->runs_bytes[k] += x->runs_bytes[k];
+    sum->runs_cpu_s[k] += x->runs_cpu_s[k];
   }
   sum->launches += x->launches;
   sum->dones += x->dones;
   sum->launch_s += x->launch_s;
   sum->done_s += x->done_s;
+  sum->spins += x->spins;
+  sum->spin_s += x->spin_s;
+  sum->spin_cpu_s += x->spin_cpu_s;
 }
 
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
@@ -180,6 +191,7 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
     }
     t->bytes_prefetched += s->bytes_prefetched;
     t->bytes_view_copies += s->bytes_view_copies;
+    t->copy_runs += s->copy_runs;
     t->bytes_reduced += s->bytes_reduced;
     t->bytes_reduction_raw += s->bytes_reduction_raw;
     t->bytes_reduction_sent += s->bytes_reduction_sent;

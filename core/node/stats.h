@@ -25,8 +25,25 @@ typedef struct nw_rt_costs {
   double bytes[NW_STATS_EVENT_KINDS];
   double bytes_sq[NW_STATS_EVENT_KINDS];
   double bytes_s[NW_STATS_EVENT_KINDS];
+  /* In a run that keeps a model, the handlers' CPU time as well (the handling thread's CPU
+   * clock): where a rank's threads share a core, a handler's wall time also counts the time
+   * its thread waited for the core, which the simulator charges as contention of its own. */
+  uint64_t cpu_events[NW_STATS_EVENT_KINDS]; /* events whose CPU time was taken */
+  double cpu_s[NW_STATS_EVENT_KINDS];
+  double bytes_cpu_s[NW_STATS_EVENT_KINDS];
+  double cpu_sq[NW_STATS_EVENT_KINDS]; /* the CPU times squared: a fit's residuals */
+  /* The row runs its copies moved (nw_stats.copy_runs), for a fit over bytes and runs. */
+  double runs[NW_STATS_EVENT_KINDS];
+  double runs_sq[NW_STATS_EVENT_KINDS];
+  double runs_bytes[NW_STATS_EVENT_KINDS];
+  double runs_cpu_s[NW_STATS_EVENT_KINDS];
   uint64_t launches, dones;
   double launch_s, done_s;
+  /* The event loop's spins (polling before it sleeps) that began while a kernel ran on its
+   * rank: how many, their wall time and the loop thread's CPU time in them. Where the loop
+   * has no core of its own, cpu / wall is the share of a core it took from the kernels. */
+  uint64_t spins;
+  double spin_s, spin_cpu_s;
 } nw_rt_costs;
 
 /* Adds x into sum, field by field (run.c). */
@@ -103,6 +120,10 @@ typedef struct nw_stats {
   /* Bytes commits copied from subtasks' private write views into the node's copy; none where
    * kernels write in place (device/pipeline.c, writes_in_place). */
   uint64_t bytes_view_copies;
+  /* Row runs (nw_region_runs) the node's copies of data moved: a data message's bytes
+   * gathered or scattered, a commit's view copies; counted in the simulator too, where no byte
+   * moves, so that it prices the copies as calibration measured them. */
+  uint64_t copy_runs;
   /* Reductions (paper 4.5): bytes this node combined (a commit with earlier subtasks'
    * results, or a child's partial result in the tree), and the partial results it sent its
    * parent in the tree (raw size, and what went on the wire after compression). */

@@ -6,9 +6,17 @@
 #    After each launch the loop spins 1 ms at weight 3 while the kernel runs at weight 1, so
 #    the kernel computes 0.25 ms in that 1 ms and ends 0.75 ms later than alone: the makespan
 #    grows by a whole number k of 0.75 ms, k at least 50 (one per task) and at most 60.
-# 2. Handling, as an ordering: matmul with its inputs on node 0 across two one-core nodes,
+# 2. The same with rt_spin_share=0.2 (a spin measured taking a fifth of a core beside a
+#    kernel): the kernel computes 0.8 ms in each 1 ms spin, so the makespan grows by a whole
+#    number k of 0.2 ms, k from 50 to 60, as many spins as in 1.
+# 3. Handling, as an ordering: matmul with its inputs on node 0 across two one-core nodes,
 #    messages costing 4 ns a byte to handle: the kernels are slower when the loop shares their
 #    core (no spin) than when it has its own, by at least a tenth of the handling's total.
+# 4. rt_spin_share above 1 is refused: one line, exit 2.
+# 5. Copies priced per row run (rt_message_per_run=0.1 ms, large enough to reach the critical
+#    path): matmul as in 3, a loop with a core of its own; the runs its copies moved
+#    (copy_runs, the same in both runs) make it slower, by more than nothing and by no more
+#    than every run's price paid one after the other.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -36,6 +44,17 @@ awk -v a="$m1" -v b="$m2" 'BEGIN { k = (b - a) / 0.75e-3; r = int(k + 0.5)
   fail "the spin did not slow each kernel by 0.75 ms"
 passed=1
 
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_loop_weight=3 --cpu-prop rt_spin=1e-3 \
+  --cpu-prop rt_spin_share=0.2 >"$tmp/bounded.xml"
+sed -E 's/("platform":[[:space:]]*")[^"]*"/\1bounded.xml"/' "$tmp/t.json" >"$tmp/tb.json"
+o3=$("$nw" "${chain[@]}" --platform "$tmp/bounded.xml" --perfmodel "$tmp/tb.json") || fail "bounded spin"
+m3=$(field "$o3" makespan_s)
+echo "chain: $m3 s with spins bounded to 0.2 of the core"
+awk -v a="$m1" -v b="$m3" 'BEGIN { k = (b - a) / 0.2e-3; r = int(k + 0.5)
+  printf "extra / 0.2 ms = %.6f\n", k; exit !(k - r < 1e-4 && r - k < 1e-4 && r >= 50 && r <= 60) }' ||
+  fail "a spin bounded to 0.2 of the core did not slow each kernel by 0.2 ms"
+passed=2
+
 "$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 >"$tmp/own2.xml"
 "$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
   >"$tmp/shared2.xml"
@@ -49,5 +68,23 @@ bytes=$(field "$o2" bytes_received)
 echo "matmul: busy $busy1 s, makespan $m1 s with a core of its own; busy $busy2 s, $m2 s sharing it ($bytes bytes received)"
 awk -v a="$busy1" -v b="$busy2" -v x="$bytes" 'BEGIN { exit !(x > 0 && b - a >= 0.1 * x * 4e-9) }' ||
   fail "handling messages on the shared core did not slow the kernels"
-passed=2
-echo "loop_shares_core: 2 passed, 0 failed"
+passed=3
+
+# 4. A share above a whole core is refused with one line naming the property, exit 2.
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_loop_weight=3 --cpu-prop rt_spin=1e-3 \
+  --cpu-prop rt_spin_share=1.5 >"$tmp/bad.xml"
+"$nw" "${chain[@]}" --platform "$tmp/bad.xml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "rt_spin_share" "$tmp/err" ||
+  fail "rt_spin_share=1.5: exit $rc, stderr: $(cat "$tmp/err")"
+passed=4
+
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_message_per_run=1e-4 \
+  >"$tmp/runs2.xml"
+o5=$("$nw" "${mm[@]}" --platform "$tmp/runs2.xml") || fail "matmul, priced runs"
+m5=$(field "$o5" makespan_s) r1=$(field "$o1" copy_runs) r5=$(field "$o5" copy_runs)
+echo "matmul: $m1 s, $m5 s with 0.1 ms a run; copy_runs $r1 and $r5"
+awk -v a="$m1" -v b="$m5" -v r="$r5" -v q="$r1" 'BEGIN { exit !(r > 0 && r == q && b > a && b - a <= r * 1e-4 + 1e-9) }' ||
+  fail "the row runs were not priced as rt_message_per_run says"
+passed=5
+echo "loop_shares_core: 5 passed, 0 failed"

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "backend_choice.h"
+#include "cost_fit.h"
 #include "perfmodel.h"
 #include "perfmodel_file.h"
 #include "platform_writer.h"
@@ -234,33 +235,6 @@ static double pair_median(const nw_real_machine *mc, const double *v) {
   return med;
 }
 
-/* Kind k's handling time as a + b * bytes: least squares over every event handled, from the
- * sums the real backend kept (nw_rt_costs). A slope needs events that move enough bytes
- * (a mean of at least FIT_MIN_MEAN_BYTES) for the copying to show through the noise of the
- * handlers' other work: tiny control messages alone give a steep slope of noise. Both stay
- * >= 0: with a negative slope the cost is the mean; with a negative intercept, the line goes
- * through the origin. */
-#define FIT_MIN_MEAN_BYTES 4096.0
-static void fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b) {
-  double n = (double)r->events[k], sx = r->bytes[k], sy = r->s[k];
-  double sxx = r->bytes_sq[k], sxy = r->bytes_s[k];
-  *a = *b = 0;
-  if (n <= 0)
-    return;
-  double var = n * sxx - sx * sx;
-  if (sx / n >= FIT_MIN_MEAN_BYTES && var > 1e-9 * n * sxx) {
-    *b = (n * sxy - sx * sy) / var;
-    *a = (sy - *b * sx) / n;
-  }
-  if (*b <= 0) {
-    *b = 0;
-    *a = sy / n;
-  } else if (*a < 0) {
-    *a = 0;
-    *b = sxy / sxx;
-  }
-}
-
 /* The platform's numbers from the measurements; the comment lists them with the command. */
 static void fill_platform(tool_platform *p, const nw_real_machine *mc, const measured *m,
                           const tool_options *o) {
@@ -269,11 +243,20 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
   p->cores = mc->cores_min;
   p->core_speed = mc->core_flops > 0 ? mc->core_flops : 1e9;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k]);
+    tool_fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k], &p->event_s_per_run[k]);
   p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
   p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
   nw_real_loop_layout(&o->run, mc->cores_min, o->run.devices == NW_DEVICES_CPU ? 0 : mc->gpus,
                       &p->loop_weight, &p->spin_s);
+  /* The loop's CPU over the wall time of its spins beside a running kernel (real_backend.c's
+   * event_loop): what a spin takes from the kernels, which its weight alone overstates. */
+  if (p->loop_weight > 0 && m->rt.spin_s > 0 && m->rt.spins > 0) {
+    double share = m->rt.spin_cpu_s / m->rt.spin_s;
+    p->spin_share = share > 1 ? 1 : share > 0 ? share : 0;
+    /* Their mean length, not the budget: a spin polls on while MPI moves data (real_queue.c),
+     * which the simulated loop cannot see, so it spins for what the real ones lasted. */
+    p->spin_s = m->rt.spin_s / (double)m->rt.spins;
+  }
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
@@ -305,12 +288,17 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
       mc->memory_bandwidth / 1e9);
   ADD("Kernels and runtime costs from %s of %d run(s) of each workload. Handling an event of a "
       "kind that moves x "
-      "bytes (a message's length, a driver call's copy, commit copies) takes rt_KIND + x * "
-      "rt_KIND_per_byte s, least squares:\n",
+      "bytes (a message's length, a driver call's copy, commit copies) in r row runs (a memcpy "
+      "each) takes rt_KIND + x * rt_KIND_per_byte + r * rt_KIND_per_run s of the handling "
+      "thread's CPU time, least squares (the wall-time mean beside it counts waits for a shared "
+      "core too):\n",
       c->keep_all ? "all" : "the fastest", c->runs);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    ADD("  rt_%s: %.4g s + %.4g s/byte over %llu events (mean %.4g s)\n", nw_stats_event_name(k),
-        p->event_s[k], p->event_s_per_byte[k], (unsigned long long)m->rt.events[k],
+    ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run over %llu events (mean %.4g s CPU, %.4g s "
+        "wall)\n",
+        nw_stats_event_name(k), p->event_s[k], p->event_s_per_byte[k], p->event_s_per_run[k],
+        (unsigned long long)m->rt.events[k],
+        m->rt.events[k] ? m->rt.cpu_s[k] / (double)m->rt.events[k] : 0.0,
         m->rt.events[k] ? m->rt.s[k] / (double)m->rt.events[k] : 0.0);
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
@@ -320,6 +308,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         "times a compute thread's share of a core (rt_loop_weight: CFS weights of nice 0 and "
         "the compute threads' nice value) and polls %.4g s after an event (rt_spin).\n",
         p->cores, p->loop_weight, p->spin_s);
+  if (p->spin_share > 0)
+    ADD("Its spins beside a running kernel took %.3g of a core (rt_spin_share: its CPU time "
+        "over their wall time, %llu spins, %.4g s; rt_spin is their mean length).\n",
+        p->spin_share, (unsigned long long)m->rt.spins, m->rt.spin_s);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
       ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s\n", i, mc->host[i], j,

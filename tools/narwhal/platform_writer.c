@@ -14,6 +14,10 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
         f,
         "\n        <prop id=\"rt_%s\" value=\"%.6g\"/><prop id=\"rt_%s_per_byte\" value=\"%.6g\"/>",
         nw_stats_event_name(k), p->event_s[k], nw_stats_event_name(k), p->event_s_per_byte[k]);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    if (p->event_s_per_run[k] > 0)
+      fprintf(f, "\n        <prop id=\"rt_%s_per_run\" value=\"%.6g\"/>", nw_stats_event_name(k),
+              p->event_s_per_run[k]);
   fprintf(f,
           "\n        <prop id=\"rt_launch\" value=\"%.6g\"/><prop id=\"rt_done\" value=\"%.6g\"/>",
           p->launch_s, p->done_s);
@@ -22,6 +26,8 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
             "\n        <prop id=\"rt_loop_weight\" value=\"%.6g\"/><prop id=\"rt_spin\" "
             "value=\"%.6g\"/>",
             p->loop_weight, p->spin_s);
+  if (p->loop_weight > 0 && p->spin_share > 0)
+    fprintf(f, "<prop id=\"rt_spin_share\" value=\"%.6g\"/>", p->spin_share);
   fprintf(f, "</host>\n");
 }
 

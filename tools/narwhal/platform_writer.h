@@ -25,10 +25,14 @@ typedef struct tool_platform {
    * of kind k (nw_event_kind) that moves x bytes takes event_s[k] + x * event_s_per_byte[k]
    * seconds; a CPU subtask's two hand-offs take launch_s and done_s. */
   double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
+  double event_s_per_run[NW_STATS_EVENT_KINDS]; /* per row run its copies took (0: none) */
   double launch_s, done_s;
   /* Where the event loop shares the node's cores with the compute threads: its weight against
    * one of them and its spin after an event (0: it has a core of its own; sim_costs.h). */
   double loop_weight, spin_s;
+  /* The share of a core the loop took from a running kernel while it spun, measured (0: not
+   * measured; the simulator then lets the spin take its weight's share). */
+  double spin_share;
   const char *comment; /* written at the top, in an XML comment; may be NULL */
 } tool_platform;
 
