@@ -46,6 +46,7 @@
 #include "sendq.h"
 #include "sim_costs.h"
 #include "sim_faults.h"
+#include "sim_init.h"
 #include "sim_mtc.h"
 #include "sim_world.h"
 
@@ -1168,33 +1169,20 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     return res->status = NW_ERR_STATE;
   }
   const char *settings[NW_SIMGRID_ARGS_MAX];
-  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
+  int nsettings =
+      cfg->nsimgrid_args < NW_SIMGRID_ARGS_MAX ? cfg->nsimgrid_args : NW_SIMGRID_ARGS_MAX;
+  for (int i = 0; i < nsettings; i++)
     settings[i] = cfg->simgrid_args[i];
   nw_status st =
-      nw_platform_check(cfg->platform, settings, cfg->nsimgrid_args, res->error, sizeof res->error);
+      nw_platform_check(cfg->platform, settings, nsettings, res->error, sizeof res->error);
   if (st != NW_OK)
     return res->status = st;
   initialized = 1;
-  char *argv[9 + NW_SIMGRID_ARGS_MAX] = {"narwhal",
-                                         "--cfg=network/latency-factor:1",
-                                         "--cfg=network/bandwidth-factor:1",
-                                         "--cfg=network/TCP-gamma:0",
-                                         "--log=root.thres:critical",
-#ifdef NW_SIM_THREAD_CONTEXTS
-                                         "--cfg=contexts/factory:thread",
-#endif
-                                         NULL};
-  int argc = 0;
-  while (argv[argc])
-    argc++;
-  if (sim_faults_need_full_update(cfg)) /* see sim_faults.h */
-    argv[argc++] = "--cfg=network/optim:Full";
-  /* The researcher's settings after Narwhal's: theirs win (README, "SimGrid's own settings"). */
-  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
-    argv[argc++] = (char *)cfg->simgrid_args[i];
-  argv[argc] = NULL;
   xbt_log_control_set("root.thres:critical");
-  simgrid_init(&argc, argv);
+  /* optim:Full when the fault plan needs it (sim_faults.h), before the researcher's settings. */
+  sim_init_simgrid("narwhal", "--log=root.thres:critical",
+                   sim_faults_need_full_update(cfg) ? "--cfg=network/optim:Full" : NULL, settings,
+                   nsettings);
   simgrid_load_platform(cfg->platform);
 
   sim_world w = {.cfg = cfg, .app = app, .app_status = NW_OK};
