@@ -1,4 +1,5 @@
-/* sim_faults.c: see sim_faults.h. */
+/* sim_faults.c: see sim_faults.h. Of the simulator's own files it calls only sim_world.c
+ * (events, actors), never back into sim_backend.c, which drives it. */
 #include "sim_faults.h"
 
 #include <simgrid/engine.h>

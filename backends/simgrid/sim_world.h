@@ -1,6 +1,8 @@
-/* sim_world.h: the simulator's model of a cluster (sim_backend.c builds it), shared by the files
- * that give its actors: sim_backend.c (nodes, devices, copy engines, network) and sim_mtc.c
- * (the many-task GPU mode). */
+/* sim_world.h: the simulator's model of a cluster, and the operations on it (sim_world.c) that
+ * the files giving its actors share: sim_backend.c (builds it; nodes, devices, copy engines,
+ * network), sim_faults.c (the fault plan) and sim_mtc.c (the many-task GPU mode). sim_world.c
+ * calls none of those three, so their calls form no circle: sim_backend.c calls sim_faults.c
+ * and sim_mtc.c, and all three call sim_world.c. */
 #ifndef NW_SIM_WORLD_H
 #define NW_SIM_WORLD_H
 
@@ -181,9 +183,14 @@ typedef struct sim_world {
 void sim_post(sim_node *sn, nw_event *ev);
 /* A zeroed event of `kind` (exits the run when memory is out). */
 nw_event *sim_new_event(nw_event_kind kind);
+/* Starts an actor on `host` with `data`; daemons end with the simulation. */
+sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                     int daemon, unsigned stack);
+
 /* Host h's property `key` as a number: fallback when it has none, -1 when it is not a number
  * >= 0. */
 double sim_host_property(sg_host_t h, const char *key, double fallback);
+
 /* The modelled GPU's bytes (functional mode), allocated when first touched. */
 unsigned char *sim_gpu_memory(sim_gpu *g);
 /* The flops a subtask's work-item is charged at device d's host speed (its roofline). */
@@ -192,8 +199,5 @@ double sim_roofline_work(const sim_device *d, nw_exec *e);
  * the host's speed, or at most `bound` flop/s (a many-task worker's share of its GPU). */
 void sim_execute_slowed(sim_device *d, double flops);
 void sim_execute_bounded(sim_device *d, double flops, double bound);
-/* Starts an actor on `host` with `data`; daemons end with the simulation. */
-sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                     int daemon, unsigned stack);
 
 #endif
