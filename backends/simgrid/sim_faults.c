@@ -15,10 +15,6 @@ int sim_faults_need_full_update(const nw_run_config *cfg) {
   return 0;
 }
 
-double sim_faults_message_delay(sim_world *w) {
-  return nw_fault_message_delay(&w->cfg->faults, &w->fault_rng, &w->faults);
-}
-
 static void post_lost(sim_node *to, int node, double at_s) {
   nw_event *ev = sim_new_event(NW_EVENT_NODE_LOST);
   ev->src = node;

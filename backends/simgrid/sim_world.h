@@ -187,6 +187,12 @@ nw_event *sim_new_event(nw_event_kind kind);
 sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
                      int daemon, unsigned stack);
 
+/* The platform's nodes are hosts n0-cpu, n1-cpu, ... (platforms/README.md): how many there are
+ * from n0 without a gap; the number of a node host beyond the first gap, or -1; how many GPU
+ * hosts n<node>-gpu0, ... node `node` has. */
+int sim_count_nodes(void);
+int sim_node_after_gap(int count);
+int sim_count_gpus(int node);
 /* Host h's property `key` as a number: fallback when it has none, -1 when it is not a number
  * >= 0. */
 double sim_host_property(sg_host_t h, const char *key, double fallback);
@@ -199,5 +205,19 @@ double sim_roofline_work(const sim_device *d, nw_exec *e);
  * the host's speed, or at most `bound` flop/s (a many-task worker's share of its GPU). */
 void sim_execute_slowed(sim_device *d, double flops);
 void sim_execute_bounded(sim_device *d, double flops, double bound);
+
+/* Node sn sends a message to node dst (core/backend.h's send): to its own loop at once; to
+ * another node late by the fault plan's draw (sim_faults.h), a data transfer queued for sn's
+ * sender actor, a control message for the postman, due after the route's travel time (both
+ * actors are sim_backend.c's). Until delivered or discarded the message is on w->live. */
+void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire);
+/* Message e reaches its destination's loop, or is dropped when that node was lost. */
+void sim_deliver(sim_world *w, envelope *e);
+/* Message e never goes (its sender's node was lost): freed. */
+void sim_discard(sim_world *w, envelope *e);
+
+/* Frees the world and what it holds: queued events, messages not delivered, copies not done,
+ * the nodes. Not the GPUs' many-task models, which are sim_mtc.c's (sim_mtc_free). */
+void sim_world_free(sim_world *w);
 
 #endif
