@@ -1,6 +1,7 @@
 /* due_heap.h: items ordered by the simulated time they are due, earliest first; items due at
  * the same time come out in the order they went in, so a simulated run stays reproducible.
- * The simulator delivers control messages from it (sim_backend.c, the postman). */
+ * The simulator delivers control messages from it (queued by sim_world.c, handed over by
+ * sim_backend.c's postman). */
 #ifndef NW_DUE_HEAP_H
 #define NW_DUE_HEAP_H
 

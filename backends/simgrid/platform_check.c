@@ -29,10 +29,11 @@
 #include <unistd.h>
 #include <xbt/log.h>
 
+#include "sim_init.h"
+
 /* The stages of the checking child, each a byte on a pipe of their own (SimGrid's output may be
  * long): SimGrid took the settings; the platform loaded; its routes are sound (the probe runs). */
 enum { STAGE_SETTINGS = 1, STAGE_LOADED, STAGE_ROUTED };
-#define NW_SETTINGS_MAX 64
 #define PROBE_SECONDS 10
 
 /* Picks the most telling line of SimGrid's output: the first that mentions an error, else the
@@ -373,23 +374,8 @@ nw_status nw_platform_check(const char *path, const char *const *settings, int n
     dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
     close(stages[0]);
-    /* Narwhal's settings, then the researcher's, as the run passes them (sim_backend.c). */
-    char *argv[8 + NW_SETTINGS_MAX + 1] = {"narwhal-platform-check",
-                                           "--cfg=network/latency-factor:1",
-                                           "--cfg=network/bandwidth-factor:1",
-                                           "--cfg=network/TCP-gamma:0",
-                                           "--log=root.thres:error",
-#ifdef NW_SIM_THREAD_CONTEXTS
-                                           "--cfg=contexts/factory:thread",
-#endif
-                                           NULL};
-    int argc = 0;
-    while (argv[argc])
-      argc++;
-    for (int i = 0; i < nsettings && i < NW_SETTINGS_MAX; i++)
-      argv[argc++] = (char *)settings[i];
-    argv[argc] = NULL;
-    simgrid_init(&argc, argv);
+    /* Narwhal's settings, then the researcher's, as the run passes them (sim_init.h). */
+    sim_init_simgrid("narwhal-platform-check", "--log=root.thres:error", NULL, settings, nsettings);
     /* The settings passed: what fails from here on is the platform's. */
     stage(stages[1], STAGE_SETTINGS);
     simgrid_load_platform(path);

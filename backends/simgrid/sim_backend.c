@@ -19,6 +19,11 @@
  * a transfer exactly latency + size / bandwidth. The paper gives no calibration that would
  * justify SimGrid's default corrections (about +3%); measured platforms can override these
  * flags later.
+ *
+ * The files: this one is the top, the entry point (nw_sim_run), the backend's operations and
+ * the actors; it drives the fault plan (sim_faults.c) and the many-task GPU mode (sim_mtc.c).
+ * The world's state and the operations they all share (events, actors, messages, executions,
+ * teardown) are sim_world.c's, which calls none of them: no file calls back into one above it.
  */
 #include "sim_backend.h"
 
@@ -34,7 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xbt/log.h>
-#include <xbt/sysdep.h>
 
 #include "agglo.h"
 #include "due_heap.h"
@@ -46,6 +50,7 @@
 #include "sendq.h"
 #include "sim_costs.h"
 #include "sim_faults.h"
+#include "sim_init.h"
 #include "sim_mtc.h"
 #include "sim_world.h"
 
@@ -60,26 +65,6 @@
  * bandwidth, not a measurement; the paper gives no rate. */
 #define DEFAULT_GPU_RLE_S_PER_BYTE 2e-11
 
-void sim_post(sim_node *sn, nw_event *ev) {
-  ev->next = NULL;
-  if (sn->q.tail)
-    sn->q.tail->next = ev;
-  else
-    sn->q.head = ev;
-  sn->q.tail = ev;
-  sg_sem_release(sn->q.sem);
-}
-
-nw_event *sim_new_event(nw_event_kind kind) {
-  nw_event *ev = calloc(1, sizeof *ev);
-  if (!ev) {
-    fprintf(stderr, "narwhal: out of memory in the simulator\n");
-    exit(1);
-  }
-  ev->kind = kind;
-  return ev;
-}
-
 /* ---- backend operations (core/backend.h) */
 
 static double op_now(void *be) {
@@ -91,53 +76,8 @@ static uint64_t op_random(void *be) {
   return nw_rng_next(&((sim_node *)be)->rng);
 }
 
-static double control_delay(sim_node *sn, const envelope *e);
-
 static void op_send(void *be, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire) {
-  sim_node *sn = be;
-  if (dst == sn->id) {
-    nw_event *ev = sim_new_event(NW_EVENT_MESSAGE);
-    ev->src = sn->id;
-    ev->buf = buf;
-    ev->len = len;
-    sim_post(sn, ev);
-    return;
-  }
-  envelope *e = malloc(sizeof *e);
-  if (!e) {
-    fprintf(stderr, "narwhal: out of memory in the simulator\n");
-    exit(1);
-  }
-  *e = (envelope){.src = sn->id,
-                  .buf = buf,
-                  .len = len,
-                  .wire = (long)wire,
-                  .dst = dst,
-                  .late_s = sim_faults_message_delay(sn->w)};
-  e->live_next = sn->w->live;
-  if (sn->w->live)
-    sn->w->live->live_prev = e;
-  sn->w->live = e;
-  if (ch != NW_CHANNEL_CONTROL) {
-    nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
-    if (nw_sendq_push(&sn->out, c, e) != NW_OK) {
-      fprintf(stderr, "narwhal: out of memory in the simulator\n");
-      exit(1);
-    }
-    sg_sem_release(sn->out_sem);
-    return;
-  }
-  /* Control messages go at once, each on its own: due after the route's travel time. */
-  sim_world *w = sn->w;
-  double due = simgrid_get_clock() + control_delay(sn, e) + e->late_s;
-  if (nw_due_push(&w->mail, due, e) != 0) {
-    fprintf(stderr, "narwhal: out of memory in the simulator\n");
-    exit(1);
-  }
-  if (due < w->postman_wakes) { /* sooner than the postman would look: wake it */
-    w->postman_wakes = due;
-    sg_sem_release(w->postman_sem);
-  }
+  sim_send(be, dst, ch, buf, len, wire);
 }
 
 static void op_launch(void *be, int device, nw_exec *exec) {
@@ -308,72 +248,6 @@ static void node_actor(int argc, char **argv) {
     if (sn->costs.spin_s > 0 && !sn->q.head && !nw_node_finished(sn->node))
       taken = spin(sn);
   }
-}
-
-/* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. A CPU
- * device's runs at 1 / rt_loop_weight of the event loop's priority where the loop shares its
- * cores (sim_costs.h): SimGrid shares a host between executions in proportion to their
- * priorities, as Linux's scheduler shares a core by the threads' weights. */
-static void execute(sim_device *d, double flops, double bound) {
-  if (bound <= 0 && d->kind == NW_DEVICE_CPU && d->node->costs.loop_weight > 0) {
-    sg_actor_execute_with_priority(flops, 1.0 / d->node->costs.loop_weight);
-    return;
-  }
-  if (bound <= 0) {
-    sg_actor_execute(flops);
-    return;
-  }
-  sg_exec_t x = sg_actor_exec_init(flops);
-  sg_exec_set_host(x, d->host);
-  sg_exec_set_bound(x, bound);
-  sg_exec_start(x);
-  sg_exec_wait(x);
-}
-
-/* Charges `flops` at `bound` flop/s (0: the host's per-core speed) divided by the node's
- * slowdown factor, which may change while the subtask runs (--slow): split at each change,
- * exactly. */
-void sim_execute_bounded(sim_device *d, double flops, double bound) {
-  const nw_run_config *cfg = d->node->w->cfg;
-  int node = d->node->id;
-  double speed = bound > 0 ? bound : sg_host_get_speed(d->host);
-  while (flops > 0) {
-    double now = simgrid_get_clock();
-    double f = nw_slowdown_factor(cfg, node, now);
-    double next = nw_slowdown_next_change(cfg, node, now);
-    double part = next > now ? (next - now) * speed : 0; /* nominal flops before the change */
-    if (part <= 0 || part >= flops * f) {
-      execute(d, flops * f, bound);
-      return;
-    }
-    execute(d, part, bound);
-    flops -= part / f;
-  }
-}
-
-void sim_execute_slowed(sim_device *d, double flops) {
-  sim_execute_bounded(d, flops, 0);
-}
-
-/* The modelled GPU's bytes (functional mode), allocated when first touched. */
-unsigned char *sim_gpu_memory(sim_gpu *g) {
-  if (!g->memory && !(g->memory = malloc(g->memsize ? g->memsize : 1))) {
-    fprintf(stderr, "narwhal: cannot allocate %llu bytes to model a GPU's memory (try --gpu-mem)\n",
-            (unsigned long long)g->memsize);
-    exit(1);
-  }
-  return g->memory;
-}
-
-/* The flops a subtask's work-item is charged at the host's speed: its own, or, when moving its
- * bytes at the device's memory bandwidth takes longer, the flops that would take as long (the
- * roofline: Williams, Waterman, Patterson, CACM 2009; the PRS paper's equations 6-7). */
-double sim_roofline_work(const sim_device *d, nw_exec *e) {
-  double items = nw_exec_items(e), flops = nw_exec_flops(e) / items;
-  if (d->bytes_per_s <= 0)
-    return flops;
-  double memory = nw_exec_bytes(e) / items / d->bytes_per_s * sg_host_get_speed(d->host);
-  return memory > flops ? memory : flops;
 }
 
 /* The most flop/s a launch of `threads` threads gets on GPU g (sim_world.h, fill_threads): its
@@ -632,33 +506,6 @@ static void data_sink_actor(int argc, char **argv) {
   mailbox_sink_actor(argc, argv);
 }
 
-static void unlink_live(sim_world *w, envelope *e) {
-  if (e->live_prev)
-    e->live_prev->live_next = e->live_next;
-  else
-    w->live = e->live_next;
-  if (e->live_next)
-    e->live_next->live_prev = e->live_prev;
-}
-
-/* A message reaches its destination: its node's loop gets it as an event, unless the node was
- * lost (sim_faults.h). */
-static void deliver(sim_world *w, envelope *e) {
-  unlink_live(w, e);
-  if (w->node[e->dst].lost) {
-    free(e->buf);
-    free(e);
-    return;
-  }
-  nw_event *ev = sim_new_event(NW_EVENT_MESSAGE);
-  ev->src = e->src;
-  ev->buf = e->buf;
-  ev->len = e->len;
-  int dst = e->dst;
-  free(e);
-  sim_post(&w->node[dst], ev);
-}
-
 /* One transfer at a time; each time it is free, the most urgent one (core/data/sendq.h).
  *
  * The transfer goes to the destination's data mailbox, which has a permanent receiver (its sink):
@@ -678,41 +525,15 @@ static void sender_actor(int argc, char **argv) {
     if (e->late_s > 0) /* lost and sent again, or held back (sim_faults.h) */
       sg_actor_sleep_for(e->late_s);
     if (sn->lost) { /* a lost node starts no transfer */
-      unlink_live(sn->w, e);
-      free(e->buf);
-      free(e);
+      sim_discard(sn->w, e);
       nw_sendq_done(&sn->out, c);
       continue;
     }
-    /* The payload is only a token: the sink drops it and the message travels in deliver(). */
+    /* The payload is only a token: the sink drops it and the message travels in sim_deliver(). */
     sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, e->wire);
-    deliver(sn->w, e);
+    sim_deliver(sn->w, e);
     nw_sendq_done(&sn->out, c);
   }
-}
-
-/* A control message's travel time: latency + size / bandwidth of the route, uncontended. Control
- * messages are small (tens to hundreds of bytes: on a 4 GB/s link their size costs ~1% of a
- * 2 us latency), so sharing bandwidth with the data flows would change their times and the
- * flows' by less than that, while every flow SimGrid starts or ends re-solves the bandwidth
- * shares of all flows it connects to: with control messages as flows, that work per event grew
- * with the cluster (docs/experiments/sim-scale-control-messages.md). */
-static double control_delay(sim_node *sn, const envelope *e) {
-  if (!sn->route_latency) {
-    sn->route_latency = calloc((size_t)sn->w->nodes, sizeof *sn->route_latency);
-    sn->route_bandwidth = calloc((size_t)sn->w->nodes, sizeof *sn->route_bandwidth);
-    if (!sn->route_latency || !sn->route_bandwidth) {
-      fprintf(stderr, "narwhal: out of memory in the simulator\n");
-      exit(1);
-    }
-  }
-  if (sn->route_bandwidth[e->dst] <= 0) {
-    sg_host_t to = sn->w->node[e->dst].host;
-    sn->route_latency[e->dst] = sg_host_get_route_latency(sn->host, to);
-    sn->route_bandwidth[e->dst] = sg_host_get_route_bandwidth(sn->host, to);
-  }
-  double bw = sn->route_bandwidth[e->dst]; /* a route without links: no size term */
-  return sn->route_latency[e->dst] + (bw > 0 && bw < INFINITY ? (double)e->wire / bw : 0.0);
 }
 
 /* Hands each control message to its destination's loop when it is due, in due order (ties in
@@ -723,7 +544,7 @@ static void postman_actor(int argc, char **argv) {
   for (;;) {
     double now = simgrid_get_clock();
     while (w->mail.n > 0 && nw_due_first(&w->mail) <= now)
-      deliver(w, nw_due_pop(&w->mail));
+      sim_deliver(w, nw_due_pop(&w->mail));
     if (w->mail.n == 0) {
       w->postman_wakes = INFINITY;
       sg_sem_acquire(w->postman_sem);
@@ -750,68 +571,7 @@ static void driver_actor(int argc, char **argv) {
   w->driver_done = 1;
 }
 
-/* A daemon is marked only once started: SimGrid 3.32 counts an actor daemonized before its
- * start among the daemons but not yet among the actors, so while it is unstarted the engine
- * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
- * every actor, the last node's included (a segfault at the end of a run). */
-sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                     int daemon, unsigned stack) {
-  sg_actor_t a = sg_actor_init(name, host);
-  sg_actor_set_data(a, data);
-  if (stack)
-    sg_actor_set_stacksize(a, stack);
-  sg_actor_start_(a, code, 0, NULL);
-  if (daemon)
-    sg_actor_daemonize(a);
-  return a;
-}
-
 /* ---- set-up */
-
-static int count_nodes(void) {
-  int k = 0;
-  char name[32];
-  for (;;) {
-    snprintf(name, sizeof name, "n%d-cpu", k);
-    if (!sg_host_by_name(name))
-      return k;
-    k++;
-  }
-}
-
-/* A node host n<i>-cpu beyond the first gap in the numbering (`count` nodes from n0), or -1:
- * such a node would be left out without a word. */
-static int node_after_gap(int count) {
-  sg_host_t *hosts = sg_host_list();
-  size_t count_hosts = sg_host_count(); /* SimGrid 3.32 walks every zone to count them */
-  int found = -1;
-  for (size_t h = 0; hosts && h < count_hosts && found < 0; h++) {
-    int i, end = 0;
-    if (sscanf(sg_host_get_name(hosts[h]), "n%d-cpu%n", &i, &end) == 1 &&
-        sg_host_get_name(hosts[h])[end] == '\0' && end > 0 && i > count)
-      found = i;
-  }
-  xbt_free(hosts);
-  return found;
-}
-
-static int count_gpus(int node) {
-  int k = 0;
-  char name[48];
-  for (;;) {
-    snprintf(name, sizeof name, "n%d-gpu%d", node, k);
-    if (!sg_host_by_name(name))
-      return k;
-    k++;
-  }
-}
-
-double sim_host_property(sg_host_t h, const char *key, double fallback) {
-  const char *v = sg_host_get_property_value(h, key);
-  char *end;
-  double x = v ? strtod(v, &end) : fallback;
-  return v && (end == v || *end || !(x >= 0)) ? -1 : x;
-}
 
 /* GPU host h's property `key` (fallback when absent) into *out: a finite number >= 0, else
  * NW_ERR_ARG with one line naming the platform, host and property. */
@@ -831,7 +591,7 @@ static nw_status gpu_property(const nw_run_config *cfg, const char *name, sg_hos
 static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
   const nw_run_config *cfg = w->cfg;
   sim_node *sn = &w->node[i];
-  sn->ngpu = cfg->devices == NW_DEVICES_CPU ? 0 : count_gpus(i);
+  sn->ngpu = cfg->devices == NW_DEVICES_CPU ? 0 : sim_count_gpus(i);
   if (cfg->devices != NW_DEVICES_CPU && sn->ngpu == 0) {
     snprintf(res->error, sizeof res->error,
              "--devices %s: node %d of platform %.300s has no GPU (hosts n%d-gpu0, ...)",
@@ -1097,72 +857,12 @@ static void start_actors(sim_world *w) {
   sim_spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
 }
 
+/* The many-task models are sim_mtc.c's, freed there; the rest is the world's. */
 static void free_world(sim_world *w) {
-  for (int i = 0; w->node && i < w->nodes; i++) {
-    sim_node *sn = &w->node[i];
-    while (sn->q.head) {
-      nw_event *ev = sn->q.head;
-      sn->q.head = ev->next;
-      if (ev->kind == NW_EVENT_MESSAGE)
-        free(ev->buf);
-      if (ev->kind == NW_EVENT_COPY_DONE)
-        nw_copy_free(ev->copy);
-      free(ev);
-    }
-
-    for (int d = 0; sn->dev && d < sn->ndev; d++) {
-      free(sn->dev[d].queue);
-      if (sn->dev[d].sem)
-        sg_sem_destroy(sn->dev[d].sem);
-    }
-    for (int g = 0; g < sn->ngpu; g++) {
-      nw_agglo_free(&sn->gpu[g].fifo); /* execs there are the core's, freed with the node */
-      sim_mtc_free(&sn->gpu[g]);
-      free(sn->gpu[g].batch);
-      if (sn->gpu[g].fifo_sem)
-        sg_sem_destroy(sn->gpu[g].fifo_sem);
-      for (int dir = 0; dir < 2; dir++) {
-        sim_engine *e = &sn->gpu[g].engine[dir];
-        while (e->head) {
-          copy_item *it = e->head;
-          e->head = it->next;
-          nw_copy_free(it->c);
-          free(it);
-        }
-        while (e->moving) {
-          copy_item *it = e->moving;
-          e->moving = it->next;
-          nw_copy_free(it->c);
-          free(it);
-        }
-        if (e->sem)
-          sg_sem_destroy(e->sem);
-      }
-      free(sn->gpu[g].memory);
-      if (sn->gpu[g].turns)
-        sg_mutex_destroy(sn->gpu[g].turns);
-    }
-    if (sn->q.sem)
-      sg_sem_destroy(sn->q.sem);
-    free(sn->route_latency);
-    free(sn->route_bandwidth);
-    if (sn->out_sem)
-      sg_sem_destroy(sn->out_sem);
-    nw_sendq_free(&sn->out); /* its envelopes are on the live list, freed below */
-    free(sn->dev);
-    nw_node_destroy(sn->node);
-  }
-  free(w->node);
-  free(w->cluster);
-  free(w->priced);
-  nw_perfmodel_free(w->durations);
-  nw_due_free(&w->mail); /* its envelopes are on the live list, freed below */
-  while (w->live) {      /* undelivered messages, queued or inside SimGrid (a failed run) */
-    envelope *e = w->live;
-    w->live = e->live_next;
-    free(e->buf);
-    free(e);
-  }
+  for (int i = 0; w->node && i < w->nodes; i++)
+    for (int g = 0; g < w->node[i].ngpu; g++)
+      sim_mtc_free(&w->node[i].gpu[g]);
+  sim_world_free(w);
 }
 
 nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result *res) {
@@ -1174,38 +874,25 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
     return res->status = NW_ERR_STATE;
   }
   const char *settings[NW_SIMGRID_ARGS_MAX];
-  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
+  int nsettings =
+      cfg->nsimgrid_args < NW_SIMGRID_ARGS_MAX ? cfg->nsimgrid_args : NW_SIMGRID_ARGS_MAX;
+  for (int i = 0; i < nsettings; i++)
     settings[i] = cfg->simgrid_args[i];
   nw_status st =
-      nw_platform_check(cfg->platform, settings, cfg->nsimgrid_args, res->error, sizeof res->error);
+      nw_platform_check(cfg->platform, settings, nsettings, res->error, sizeof res->error);
   if (st != NW_OK)
     return res->status = st;
   initialized = 1;
-  char *argv[9 + NW_SIMGRID_ARGS_MAX] = {"narwhal",
-                                         "--cfg=network/latency-factor:1",
-                                         "--cfg=network/bandwidth-factor:1",
-                                         "--cfg=network/TCP-gamma:0",
-                                         "--log=root.thres:critical",
-#ifdef NW_SIM_THREAD_CONTEXTS
-                                         "--cfg=contexts/factory:thread",
-#endif
-                                         NULL};
-  int argc = 0;
-  while (argv[argc])
-    argc++;
-  if (sim_faults_need_full_update(cfg)) /* see sim_faults.h */
-    argv[argc++] = "--cfg=network/optim:Full";
-  /* The researcher's settings after Narwhal's: theirs win (README, "SimGrid's own settings"). */
-  for (int i = 0; i < cfg->nsimgrid_args && i < NW_SIMGRID_ARGS_MAX; i++)
-    argv[argc++] = (char *)cfg->simgrid_args[i];
-  argv[argc] = NULL;
   xbt_log_control_set("root.thres:critical");
-  simgrid_init(&argc, argv);
+  /* optim:Full when the fault plan needs it (sim_faults.h), before the researcher's settings. */
+  sim_init_simgrid("narwhal", "--log=root.thres:critical",
+                   sim_faults_need_full_update(cfg) ? "--cfg=network/optim:Full" : NULL, settings,
+                   nsettings);
   simgrid_load_platform(cfg->platform);
 
   sim_world w = {.cfg = cfg, .app = app, .app_status = NW_OK};
   w.outcome.verified = -1;
-  int available = count_nodes();
+  int available = sim_count_nodes();
   w.nodes = cfg->nodes > 0 ? cfg->nodes : available;
   if (available == 0) {
     snprintf(res->error, sizeof res->error,
@@ -1215,7 +902,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
              cfg->platform);
     return res->status = NW_ERR_ARG;
   }
-  int stray = node_after_gap(available);
+  int stray = sim_node_after_gap(available);
   if (stray >= 0) {
     snprintf(res->error, sizeof res->error,
              "platform %.300s: host n%d-cpu but no n%d-cpu: nodes are numbered from n0 without "
@@ -1236,8 +923,8 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
   nw_run_config resolved = *cfg;
   int fewest_gpus = -1;
   for (int i = 0; i < w.nodes; i++)
-    if (fewest_gpus < 0 || count_gpus(i) < fewest_gpus)
-      fewest_gpus = count_gpus(i);
+    if (fewest_gpus < 0 || sim_count_gpus(i) < fewest_gpus)
+      fewest_gpus = sim_count_gpus(i);
   resolved.devices = nw_run_auto_devices(cfg, app, fewest_gpus, cfg->functional, 0);
   res->device_mix = resolved.devices;
   w.cfg = cfg = &resolved;

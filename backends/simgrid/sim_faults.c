@@ -1,4 +1,5 @@
-/* sim_faults.c: see sim_faults.h. */
+/* sim_faults.c: see sim_faults.h. Of the simulator's own files it calls only sim_world.c
+ * (events, actors), never back into sim_backend.c, which drives it. */
 #include "sim_faults.h"
 
 #include <simgrid/engine.h>
@@ -12,10 +13,6 @@ int sim_faults_need_full_update(const nw_run_config *cfg) {
     if (cfg->faults.link[i].from_s > 0)
       return 1;
   return 0;
-}
-
-double sim_faults_message_delay(sim_world *w) {
-  return nw_fault_message_delay(&w->cfg->faults, &w->fault_rng, &w->faults);
 }
 
 static void post_lost(sim_node *to, int node, double at_s) {

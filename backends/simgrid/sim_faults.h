@@ -13,7 +13,9 @@
  *   SPLITDUPLEX link) gets bandwidth / FACTOR at S; transfers under way slow down with it, and
  *   control messages' travel times are recomputed.
  * Draws use a generator of the plan's own (seeded from the run's seed), in the simulation's
- * deterministic order, so a run with faults is reproducible and one without is unchanged. */
+ * deterministic order, so a run with faults is reproducible and one without is unchanged. A
+ * message's lateness and losses are drawn as it is sent (sim_world.c, sim_send); the rest is
+ * here. */
 #ifndef NW_SIM_FAULTS_H
 #define NW_SIM_FAULTS_H
 
@@ -25,8 +27,6 @@
 nw_status sim_faults_setup(sim_world *w, nw_run_result *res);
 /* Starts the actors that lose nodes and slow links at their times. */
 void sim_faults_start(sim_world *w);
-/* Seconds a message between two nodes arrives late by the plan (0 without one). */
-double sim_faults_message_delay(sim_world *w);
 /* Whether SimGrid must update its network model in full rather than lazily: a link whose
  * bandwidth changes while a transfer crosses it left that transfer unfinished for ever under
  * SimGrid 3.32's lazy updates (a deadlock; found by tests/fuzz/fuzz.sh), and not under full

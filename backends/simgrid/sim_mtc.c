@@ -1,4 +1,5 @@
-/* sim_mtc.c: see sim_mtc.h. */
+/* sim_mtc.c: see sim_mtc.h. Of the simulator's own files it calls only sim_world.c (events,
+ * actors, executions, a GPU's bytes), never back into sim_backend.c, which drives it. */
 #include "sim_mtc.h"
 
 #include <math.h>

@@ -1,6 +1,8 @@
-/* sim_world.h: the simulator's model of a cluster (sim_backend.c builds it), shared by the files
- * that give its actors: sim_backend.c (nodes, devices, copy engines, network) and sim_mtc.c
- * (the many-task GPU mode). */
+/* sim_world.h: the simulator's model of a cluster, and the operations on it (sim_world.c) that
+ * the files giving its actors share: sim_backend.c (builds it; nodes, devices, copy engines,
+ * network), sim_faults.c (the fault plan) and sim_mtc.c (the many-task GPU mode). sim_world.c
+ * calls none of those three, so their calls form no circle: sim_backend.c calls sim_faults.c
+ * and sim_mtc.c, and all three call sim_world.c. */
 #ifndef NW_SIM_WORLD_H
 #define NW_SIM_WORLD_H
 
@@ -181,9 +183,20 @@ typedef struct sim_world {
 void sim_post(sim_node *sn, nw_event *ev);
 /* A zeroed event of `kind` (exits the run when memory is out). */
 nw_event *sim_new_event(nw_event_kind kind);
+/* Starts an actor on `host` with `data`; daemons end with the simulation. */
+sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
+                     int daemon, unsigned stack);
+
+/* The platform's nodes are hosts n0-cpu, n1-cpu, ... (platforms/README.md): how many there are
+ * from n0 without a gap; the number of a node host beyond the first gap, or -1; how many GPU
+ * hosts n<node>-gpu0, ... node `node` has. */
+int sim_count_nodes(void);
+int sim_node_after_gap(int count);
+int sim_count_gpus(int node);
 /* Host h's property `key` as a number: fallback when it has none, -1 when it is not a number
  * >= 0. */
 double sim_host_property(sg_host_t h, const char *key, double fallback);
+
 /* The modelled GPU's bytes (functional mode), allocated when first touched. */
 unsigned char *sim_gpu_memory(sim_gpu *g);
 /* The flops a subtask's work-item is charged at device d's host speed (its roofline). */
@@ -192,8 +205,19 @@ double sim_roofline_work(const sim_device *d, nw_exec *e);
  * the host's speed, or at most `bound` flop/s (a many-task worker's share of its GPU). */
 void sim_execute_slowed(sim_device *d, double flops);
 void sim_execute_bounded(sim_device *d, double flops, double bound);
-/* Starts an actor on `host` with `data`; daemons end with the simulation. */
-sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
-                     int daemon, unsigned stack);
+
+/* Node sn sends a message to node dst (core/backend.h's send): to its own loop at once; to
+ * another node late by the fault plan's draw (sim_faults.h), a data transfer queued for sn's
+ * sender actor, a control message for the postman, due after the route's travel time (both
+ * actors are sim_backend.c's). Until delivered or discarded the message is on w->live. */
+void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire);
+/* Message e reaches its destination's loop, or is dropped when that node was lost. */
+void sim_deliver(sim_world *w, envelope *e);
+/* Message e never goes (its sender's node was lost): freed. */
+void sim_discard(sim_world *w, envelope *e);
+
+/* Frees the world and what it holds: queued events, messages not delivered, copies not done,
+ * the nodes. Not the GPUs' many-task models, which are sim_mtc.c's (sim_mtc_free). */
+void sim_world_free(sim_world *w);
 
 #endif
