@@ -15,6 +15,8 @@ import hashlib, os, sys
 
 WINDOW = 10
 root = os.path.normpath(sys.argv[1])
+if not os.path.isdir(root):  # a wrong path must not pass as a repository without repeats
+    sys.exit(f"check-repeats: {root}: not a directory")
 
 def wanted(name):
     return (name.endswith((".c", ".h", ".cu", ".sh", ".cmake"))
