@@ -18,6 +18,7 @@ root = os.path.normpath(sys.argv[1])
 if not os.path.isdir(root):  # a wrong path must not pass as a repository without repeats
     sys.exit(f"check-repeats: {root}: not a directory")
 
+
 def wanted(name):
     return (name.endswith((".c", ".h", ".cu", ".sh", ".cmake"))
             or name == "CMakeLists.txt")
@@ -34,7 +35,8 @@ for dirpath, dirnames, filenames in os.walk(root):
         if wanted(name):
             files.append(os.path.normpath(os.path.join(rel_dir, name)))
 
-# hash -> [(file, index of the window's first non-blank line)]; lines[file] = line numbers.
+# where: hash -> [(file, index of the window's first non-blank line)]; line_no[file][index]:
+# that non-blank line's number in the file, for the report.
 where = {}
 line_no = {}
 for rel in files:
