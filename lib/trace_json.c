@@ -191,12 +191,11 @@ static void thread_name(FILE *f, int *first, int pid, int tid, const char *name)
   *first = 0;
 }
 
-/* Every lane's name once: the devices --json lists, and every lane a record is on. */
-static int name_lanes(FILE *f, int *first, const nw_run_result *res, const trace_lane *lanes) {
+trace_lane *trace_lanes_all(const nw_run_result *res, const trace_lane *lanes, size_t *count) {
   size_t n = res->ntrace + (size_t)res->ndevices;
   trace_lane *all = malloc((n ? n : 1) * sizeof *all);
   if (!all)
-    return -1;
+    return NULL;
   memcpy(all, lanes, res->ntrace * sizeof *all);
   for (int i = 0, d = 0; i < res->ndevices; i++) {
     d = i > 0 && res->devices[i].node == res->devices[i - 1].node ? d + 1 : 0;
@@ -204,29 +203,59 @@ static int name_lanes(FILE *f, int *first, const nw_run_result *res, const trace
         (trace_lane){.node = res->devices[i].node, .cls = TRACE_LANE_DEVICE, .device = d};
   }
   qsort(all, n, sizeof *all, trace_lane_cmp);
+  size_t u = 0;
   for (size_t i = 0; i < n; i++)
-    if (i == 0 || trace_lane_cmp(&all[i], &all[i - 1]) != 0) {
-      char name[80];
-      trace_lane_name(res, &all[i], name, sizeof name);
-      thread_name(f, first, all[i].node, lane_tid(&all[i]), name);
-    }
+    if (u == 0 || trace_lane_cmp(&all[i], &all[u - 1]) != 0)
+      all[u++] = all[i];
+  *count = u;
+  return all;
+}
+
+FILE *trace_open(const char *path, const nw_run_result *res, trace_lane **lanes, char *why,
+                 size_t why_len) {
+  *lanes = trace_lanes(res);
+  if (!*lanes) {
+    snprintf(why, why_len, "--trace %.300s: out of memory", path);
+    return NULL;
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    snprintf(why, why_len, "--trace %.300s: %s", path, strerror(errno));
+    free(*lanes);
+    *lanes = NULL;
+  }
+  return f;
+}
+
+int trace_close(FILE *f, const char *path, int bad, char *why, size_t why_len) {
+  if (fclose(f) != 0 || bad) {
+    snprintf(why, why_len, "--trace %.300s: %s", path, bad ? "out of memory" : strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+/* Every lane's name once: the devices --json lists, and every lane a record is on. */
+static int name_lanes(FILE *f, int *first, const nw_run_result *res, const trace_lane *lanes) {
+  size_t n;
+  trace_lane *all = trace_lanes_all(res, lanes, &n);
+  if (!all)
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    char name[80];
+    trace_lane_name(res, &all[i], name, sizeof name);
+    thread_name(f, first, all[i].node, lane_tid(&all[i]), name);
+  }
   free(all);
   return 0;
 }
 
 int trace_json_write(const char *path, const nw_run_result *res, const nw_app *app, char *why,
                      size_t why_len) {
-  trace_lane *lanes = trace_lanes(res);
-  if (!lanes) {
-    snprintf(why, why_len, "--trace %.300s: out of memory", path);
+  trace_lane *lanes;
+  FILE *f = trace_open(path, res, &lanes, why, why_len);
+  if (!f)
     return -1;
-  }
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    snprintf(why, why_len, "--trace %.300s: %s", path, strerror(errno));
-    free(lanes);
-    return -1;
-  }
   double t0 = 0;
   for (size_t i = 0; i < res->ntrace; i++)
     if (i == 0 || res->trace[i].start_s < t0)
@@ -299,9 +328,5 @@ int trace_json_write(const char *path, const nw_run_result *res, const nw_app *a
   }
   free(lanes);
   fprintf(f, "\n]}\n");
-  if (fclose(f) != 0 || bad) {
-    snprintf(why, why_len, "--trace %.300s: %s", path, bad ? "out of memory" : strerror(errno));
-    return -1;
-  }
-  return 0;
+  return trace_close(f, path, bad, why, why_len);
 }

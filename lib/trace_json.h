@@ -12,6 +12,7 @@
 #define NW_TOOL_TRACE_JSON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "narwhal_app.h"
 #include "run.h"
@@ -38,6 +39,18 @@ typedef struct trace_lane {
 
 /* Each record's lane: lanes[i] for res->trace[i]; malloc'd, NULL when memory runs out. */
 trace_lane *trace_lanes(const nw_run_result *res);
+/* Every lane a writer names, given each record's (trace_lanes): the devices --json lists and
+ * every lane a record is on, sorted (trace_lane_cmp), each once; malloc'd, *count of them,
+ * NULL when memory runs out. Both formats lay their lanes out from this one list, so a lane
+ * has the same place in either. */
+trace_lane *trace_lanes_all(const nw_run_result *res, const trace_lane *lanes, size_t *count);
+/* The opening and closing every writer shares, so both formats fail alike ("--trace PATH:
+ * why"). trace_open: the file open for writing and each record's lane in *lanes (to free), or
+ * NULL with a one-line reason. trace_close: closes it; 0, or -1 with a one-line reason (bad:
+ * the writer ran out of memory on the way). */
+FILE *trace_open(const char *path, const nw_run_result *res, trace_lane **lanes, char *why,
+                 size_t why_len);
+int trace_close(FILE *f, const char *path, int bad, char *why, size_t why_len);
 /* Orders lanes by node, then class, device and sub (qsort). */
 int trace_lane_cmp(const void *a, const void *b);
 /* A lane's name: "device 2 (cpu)", "device 2 data wait", "gpu0 copies in", "network",

@@ -134,23 +134,16 @@ static void value(char *out, size_t len, const nw_trace_rec *r, int nkinds) {
 }
 
 /* The containers: every node, every device --json lists and every lane a record is on,
- * sorted (node, class, device, sub) and unique; NULL when memory runs out. */
+ * sorted (node, class, device, sub) and unique; NULL when memory runs out. A lane on a node
+ * outside the run has no node container to go in, so it is left out. */
 static trace_lane *containers(const nw_run_result *res, const trace_lane *lanes, size_t *count) {
-  size_t n = res->ntrace + (size_t)res->ndevices;
-  trace_lane *all = malloc((n ? n : 1) * sizeof *all);
+  size_t n;
+  trace_lane *all = trace_lanes_all(res, lanes, &n);
   if (!all)
     return NULL;
-  memcpy(all, lanes, res->ntrace * sizeof *all);
-  for (int i = 0, d = 0; i < res->ndevices; i++) {
-    d = i > 0 && res->devices[i].node == res->devices[i - 1].node ? d + 1 : 0;
-    all[res->ntrace + (size_t)i] =
-        (trace_lane){.node = res->devices[i].node, .cls = TRACE_LANE_DEVICE, .device = d};
-  }
-  qsort(all, n, sizeof *all, trace_lane_cmp);
   size_t u = 0;
   for (size_t i = 0; i < n; i++)
-    if (all[i].node >= 0 && all[i].node < res->nodes &&
-        (u == 0 || trace_lane_cmp(&all[i], &all[u - 1]) != 0))
+    if (all[i].node >= 0 && all[i].node < res->nodes)
       all[u++] = all[i];
   *count = u;
   return all;
@@ -255,22 +248,11 @@ static int write_body(FILE *f, const nw_run_result *res, const nw_app *app,
 
 int trace_paje_write(const char *path, const nw_run_result *res, const nw_app *app, char *why,
                      size_t why_len) {
-  trace_lane *lanes = trace_lanes(res);
-  if (!lanes) {
-    snprintf(why, why_len, "--trace %.300s: out of memory", path);
+  trace_lane *lanes;
+  FILE *f = trace_open(path, res, &lanes, why, why_len);
+  if (!f)
     return -1;
-  }
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    snprintf(why, why_len, "--trace %.300s: %s", path, strerror(errno));
-    free(lanes);
-    return -1;
-  }
   int bad = write_body(f, res, app, lanes);
   free(lanes);
-  if (fclose(f) != 0 || bad) {
-    snprintf(why, why_len, "--trace %.300s: %s", path, bad ? "out of memory" : strerror(errno));
-    return -1;
-  }
-  return 0;
+  return trace_close(f, path, bad, why, why_len);
 }

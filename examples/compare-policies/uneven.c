@@ -25,35 +25,25 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <narwhal.h>
 
-typedef struct conf {
-  uint64_t block, seed;
-} conf;
+#include "../common/lcg_task.h"
+#include "../common/own_options.h"
 
 /* Subtask i's work: (i + 1) * block steps from a start that depends on i. */
 static uint64_t work(uint64_t i, uint64_t block, uint64_t seed) {
-  uint64_t x = seed ^ (i * 0x9E3779B97F4A7C15ull);
-  for (uint64_t k = 0; k < (i + 1) * block; k++)
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-  return x;
-}
-
-static nw_status subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
-  (void)t;
-  return nw_subscribe(s, 0, NW_WRITE_ONLY, i * 8, 8, 8, 1); /* reads nothing */
+  return lcg(i, (i + 1) * block, seed);
 }
 
 static void kernel(const nw_task_info *t, uint64_t i, const nw_view *views) {
-  const conf *c = t->conf;
+  const lcg_conf *c = t->conf;
   *(uint64_t *)nw_view_at(&views[0], i * 8) = work(i, c->block, c->seed);
 }
 
 static double flops(const nw_task_info *t, uint64_t i, nw_device_kind kind) {
   (void)kind;
-  return 2.0 * (double)((i + 1) * ((const conf *)t->conf)->block);
+  return 2.0 * (double)((i + 1) * ((const lcg_conf *)t->conf)->block);
 }
 
 static int priority(const nw_task_info *t, uint64_t i) {
@@ -62,7 +52,7 @@ static int priority(const nw_task_info *t, uint64_t i) {
 }
 
 static const nw_task_kind uneven_kind = {.name = "uneven",
-                                         .subscribe = subscribe,
+                                         .subscribe = lcg_subscribe,
                                          .cpu_kernel = kernel,
                                          .flops = flops,
                                          .priority = priority};
@@ -78,23 +68,11 @@ static nw_status check(const nw_app_args *a, char *why, size_t len) {
 
 static nw_status driver(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out) {
   uint64_t n = a->n, *got = malloc(n * 8);
-  nw_space *so = NULL;
-  nw_task *t = NULL;
-  conf c = {.block = a->block, .seed = a->seed};
-  nw_status st = got ? NW_OK : NW_ERR_NOMEM;
-  if (st == NW_OK)
-    st = nw_space_create(rt, n * 8, 8, &so);
-  if (st == NW_OK)
-    st = nw_task_create(rt, &uneven_kind, n, &c, sizeof c, &t);
-  if (st == NW_OK)
-    st = nw_task_bind(t, so, NW_WRITE_ONLY);
-  if (st == NW_OK)
-    st = nw_task_submit(t);
-  if (st == NW_OK)
-    st = nw_task_wait(t);
+  lcg_conf c = {.block = a->block, .seed = a->seed};
+  int filled = 0;
+  nw_status st = got ? lcg_run(rt, &uneven_kind, n, &c, got, &filled) : NW_ERR_NOMEM;
   out->verified = -1; /* phantom data (--data phantom) has no bytes to compare */
-  if (st == NW_OK && nw_runtime_functional(rt) &&
-      (st = nw_space_read(so, 0, got, n * 8)) == NW_OK) {
+  if (filled) {
     uint64_t wrong = 0;
     for (uint64_t i = 0; i < n; i++)
       wrong += got[i] != work(i, a->block, a->seed);
@@ -102,10 +80,6 @@ static nw_status driver(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *ou
     printf("uneven: %" PRIu64 " subtasks of 1 to %" PRIu64 " units, %" PRIu64 " wrong\n", n, n,
            wrong);
   }
-  if (t)
-    nw_task_destroy(t);
-  if (so)
-    nw_space_destroy(so);
   free(got);
   return st;
 }
@@ -117,18 +91,9 @@ static const nw_app uneven = {.name = "uneven",
 
 int main(int argc, char **argv) {
   int own = 0;
-  if (nw_init(&argc, &argv) == NW_OK) {
-    /* No options of its own: whatever nw_init left (a mistyped Narwhal option) is refused. */
-    if (argc > 1 && strcmp(argv[1], "--help") != 0) {
-      fprintf(stderr, "uneven: %s: unknown option (uneven --help)\n", argv[1]);
-      own = 2;
-    } else if (argc > 1) {
-      printf("uneven has no options of its own\n");
-      own = 1;
-    }
-    if (own == 0)
-      nw_run_app(&uneven);
-  }
+  /* No options of its own: whatever nw_init left (a mistyped Narwhal option) is refused. */
+  if (nw_init(&argc, &argv) == NW_OK && (own = own_options(argc, argv, "uneven", NULL)) == 0)
+    nw_run_app(&uneven);
   int status = nw_finalize();
   return own == 2 ? 2 : status;
 }

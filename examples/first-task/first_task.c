@@ -9,9 +9,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <narwhal.h>
+
+#include "../common/own_options.h"
 
 /* What every subtask needs, passed as the task's configuration bytes: kernels may run on
  * another node (another process), so they read nothing else. */
@@ -20,7 +21,7 @@ typedef struct conf {
   uint32_t alpha;
 } conf;
 
-static uint32_t alpha = 3; /* --alpha; set by main on every process */
+static uint64_t alpha = 3; /* --alpha, below 2^32; set by main on every process */
 
 /* Subtask i reads x[i*block, (i+1)*block) and reads and writes the same range of y. */
 static nw_status subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t i) {
@@ -62,7 +63,7 @@ static nw_status driver(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *ou
   uint32_t *x = malloc(bytes), *y = malloc(bytes), *got = malloc(bytes);
   nw_space *sx = NULL, *sy = NULL;
   nw_task *t = NULL;
-  conf c = {.block = a->block, .alpha = alpha};
+  conf c = {.block = a->block, .alpha = (uint32_t)alpha};
   nw_status st = x && y && got ? NW_OK : NW_ERR_NOMEM;
   for (uint64_t k = 0; st == NW_OK && k < n; k++) {
     x[k] = (uint32_t)(k * 2654435761u + a->seed);
@@ -93,7 +94,7 @@ static nw_status driver(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *ou
     for (uint64_t k = 0; k < n; k++)
       wrong += got[k] != (uint32_t)(alpha * x[k] + y[k]);
     out->verified = wrong == 0;
-    printf("first_task: alpha %" PRIu32 ", %" PRIu64 " elements, %" PRIu64 " wrong\n", alpha, n,
+    printf("first_task: alpha %" PRIu64 ", %" PRIu64 " elements, %" PRIu64 " wrong\n", alpha, n,
            wrong);
   }
   if (t)
@@ -111,33 +112,19 @@ static const nw_app first_task = {.name = "first_task",
                                   .check_args = check,
                                   .main = driver};
 
-/* The program's own options: what nw_init left in argv. Anything else is refused (a mistyped
- * Narwhal option ends up here too). */
-static int own_options(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    char *end;
-    if (!strcmp(argv[i], "--help")) {
-      printf("first_task's own option:\n  --alpha N\n      the multiplier (default 3)\n");
-      return 1;
-    }
-    if (strcmp(argv[i], "--alpha") != 0) {
-      fprintf(stderr, "first_task: %s: unknown option (first_task --help)\n", argv[i]);
-      return 2;
-    }
-    unsigned long v = i + 1 < argc ? strtoul(argv[i + 1], &end, 10) : 0;
-    if (i + 1 >= argc || argv[i + 1][0] == '-' || *end != '\0' || v > UINT32_MAX) {
-      fprintf(stderr, "first_task: --alpha: wants a whole number below 2^32\n");
-      return 2;
-    }
-    alpha = (uint32_t)v;
-    i++;
-  }
-  return 0;
-}
+/* The program's own option, --alpha, is what nw_init left in argv; anything else there is
+ * refused (a mistyped Narwhal option ends up there too). */
+static const own_option alpha_option = {.name = "--alpha",
+                                        .help = "the multiplier (default 3)",
+                                        .wants = "a whole number below 2^32",
+                                        .min = 0,
+                                        .max = UINT32_MAX,
+                                        .value = &alpha};
 
 int main(int argc, char **argv) {
   int own = 0;
-  if (nw_init(&argc, &argv) == NW_OK && (own = own_options(argc, argv)) == 0)
+  if (nw_init(&argc, &argv) == NW_OK &&
+      (own = own_options(argc, argv, "first_task", &alpha_option)) == 0)
     nw_run_app(&first_task);
   int status = nw_finalize();
   return own == 2 ? 2 : status;

@@ -19,9 +19,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <narwhal.h>
+
+#include "../common/own_options.h"
 
 #define MAX_STEPS 64
 #define AT(k) ((k) * sizeof(uint32_t)) /* element k's byte offset */
@@ -131,32 +132,15 @@ static const nw_app smooth = {.name = "smooth",
                               .check_args = check,
                               .main = driver};
 
-static int own_options(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    char *end;
-    if (!strcmp(argv[i], "--help")) {
-      printf("smooth's own option:\n  --steps N\n      tasks in the chain, 1 to %d (default 4)\n",
-             MAX_STEPS);
-      return 1;
-    }
-    if (strcmp(argv[i], "--steps") != 0) {
-      fprintf(stderr, "smooth: %s: unknown option (smooth --help)\n", argv[i]);
-      return 2;
-    }
-    unsigned long v = i + 1 < argc ? strtoul(argv[i + 1], &end, 10) : 0;
-    if (i + 1 >= argc || argv[i + 1][0] == '-' || *end != '\0' || v < 1 || v > MAX_STEPS) {
-      fprintf(stderr, "smooth: --steps: wants a whole number from 1 to %d\n", MAX_STEPS);
-      return 2;
-    }
-    steps = v;
-    i++;
-  }
-  return 0;
-}
-
 int main(int argc, char **argv) {
+  /* The program's own option, --steps: what nw_init left in argv. */
+  char help[64];
+  snprintf(help, sizeof help, "tasks in the chain, 1 to %d (default 4)", MAX_STEPS);
+  const own_option steps_option = {
+      .name = "--steps", .help = help, .min = 1, .max = MAX_STEPS, .value = &steps};
   int own = 0;
-  if (nw_init(&argc, &argv) == NW_OK && (own = own_options(argc, argv)) == 0)
+  if (nw_init(&argc, &argv) == NW_OK &&
+      (own = own_options(argc, argv, "smooth", &steps_option)) == 0)
     nw_run_app(&smooth);
   int status = nw_finalize();
   return own == 2 ? 2 : status;

@@ -19,9 +19,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <narwhal.h>
+
+#include "../common/own_options.h"
 
 typedef struct conf {
   uint64_t block, bins;
@@ -126,31 +127,17 @@ static const nw_app histogram = {.name = "histogram",
                                  .check_args = check,
                                  .main = driver};
 
-static int own_options(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    char *end;
-    if (!strcmp(argv[i], "--help")) {
-      printf("histogram's own option:\n  --bins N\n      counters, 1 to 65536 (default 16)\n");
-      return 1;
-    }
-    if (strcmp(argv[i], "--bins") != 0) {
-      fprintf(stderr, "histogram: %s: unknown option (histogram --help)\n", argv[i]);
-      return 2;
-    }
-    unsigned long v = i + 1 < argc ? strtoul(argv[i + 1], &end, 10) : 0;
-    if (i + 1 >= argc || argv[i + 1][0] == '-' || *end != '\0' || v < 1 || v > 65536) {
-      fprintf(stderr, "histogram: --bins: wants a whole number from 1 to 65536\n");
-      return 2;
-    }
-    bins = v;
-    i++;
-  }
-  return 0;
-}
+/* The program's own option, --bins: what nw_init left in argv. */
+static const own_option bins_option = {.name = "--bins",
+                                       .help = "counters, 1 to 65536 (default 16)",
+                                       .min = 1,
+                                       .max = 65536,
+                                       .value = &bins};
 
 int main(int argc, char **argv) {
   int own = 0;
-  if (nw_init(&argc, &argv) == NW_OK && (own = own_options(argc, argv)) == 0)
+  if (nw_init(&argc, &argv) == NW_OK &&
+      (own = own_options(argc, argv, "histogram", &bins_option)) == 0)
     nw_run_app(&histogram);
   int status = nw_finalize();
   return own == 2 ? 2 : status;

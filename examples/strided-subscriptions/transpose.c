@@ -14,9 +14,10 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <narwhal.h>
+
+#include "../common/own_options.h"
 
 typedef struct conf {
   uint64_t n, b; /* matrix side, tile side (b divides n) */
@@ -122,18 +123,9 @@ static const nw_app transpose = {.name = "transpose",
 
 int main(int argc, char **argv) {
   int own = 0;
-  if (nw_init(&argc, &argv) == NW_OK) {
-    /* No options of its own: whatever nw_init left (a mistyped Narwhal option) is refused. */
-    if (argc > 1 && strcmp(argv[1], "--help") != 0) {
-      fprintf(stderr, "transpose: %s: unknown option (transpose --help)\n", argv[1]);
-      own = 2;
-    } else if (argc > 1) {
-      printf("transpose has no options of its own\n");
-      own = 1;
-    }
-    if (own == 0)
-      nw_run_app(&transpose);
-  }
+  /* No options of its own: whatever nw_init left (a mistyped Narwhal option) is refused. */
+  if (nw_init(&argc, &argv) == NW_OK && (own = own_options(argc, argv, "transpose", NULL)) == 0)
+    nw_run_app(&transpose);
   int status = nw_finalize();
   return own == 2 ? 2 : status;
 }

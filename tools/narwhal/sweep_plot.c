@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "gnuplot.h"
 
 /* Text for a gnuplot string in double quotes. */
 static void quoted(FILE *f, const char *s) {
@@ -19,22 +20,8 @@ static void quoted(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static int have_gnuplot(void) {
-  const char *path = getenv("PATH");
-  char dir[4096], exe[4200];
-  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-    size_t n = strcspn(p, ":");
-    snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-    snprintf(exe, sizeof exe, "%s/gnuplot", dir[0] ? dir : ".");
-    if (access(exe, X_OK) == 0)
-      return 1;
-    p += n + (p[n] == ':');
-  }
-  return 0;
-}
-
 int sweep_plot(const sweep_table *t, const char *csv, const char *title, char *png, size_t len) {
-  if (!have_gnuplot())
+  if (!gnuplot_installed())
     return 1;
   const sweep_grid *g = t->grid;
   char stem[1024], gp[1100];

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "gnuplot.h"
 #include "text_file.h"
 #include "trace_read.h"
 
@@ -40,20 +40,6 @@ static void quoted(FILE *f, const char *s) {
     fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
   }
   fputc('"', f);
-}
-
-static int have_gnuplot(void) {
-  const char *path = getenv("PATH");
-  char dir[4096], exe[4200];
-  for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-    size_t n = strcspn(p, ":");
-    snprintf(dir, sizeof dir, "%.*s", (int)n, p);
-    snprintf(exe, sizeof exe, "%s/gnuplot", dir[0] ? dir : ".");
-    if (access(exe, X_OK) == 0)
-      return 1;
-    p += n + (p[n] == ':');
-  }
-  return 0;
 }
 
 /* A class's colour: the lanes' own kinds of span keep theirs, task kinds take the palette's. */
@@ -270,7 +256,7 @@ int trace_plot_main(int argc, char **argv) {
     }
   if (!h) /* a row of about 16 pixels per lane */
     h = (int)(u > 240 ? 4000 : 160 + 16 * u);
-  if (!have_gnuplot()) {
+  if (!gnuplot_installed()) {
     tool_say("plot: gnuplot is not installed (nothing drawn)");
     code = 1;
     goto done;
