@@ -34,9 +34,11 @@ LAYERS = {"data": 0, "device": 1, "sched": 2, "node": 3}
 LAYER_NAMES = {v: k for k, v in LAYERS.items()}
 
 # The CMake object libraries and the source folder each must come from.
+# (group, CMake target, source folder, whether the target takes the folder's subfolders too:
+# file(GLOB_RECURSE) for core, file(GLOB) for the backend)
 GROUPS = (
-    ("core", "nw_core_obj", "core/"),
-    ("simgrid", "nw_sim_obj", "backends/simgrid/"),
+    ("core", "nw_core_obj", "core/", True),
+    ("simgrid", "nw_sim_obj", "backends/simgrid/", False),
 )
 
 KNOWN_DEFAULT = os.path.join("tests", "arch", "known-edges.txt")
@@ -66,9 +68,9 @@ def find_objects(build, src):
     compile a core file themselves (a test's own copy) are not the library and are skipped.
     An object whose source file no longer exists (a deleted file's stale object) is skipped too.
     """
-    found = {g: {} for g, _, _ in GROUPS}
+    found = {g: {} for g, _, _, _ in GROUPS}
     stale = []
-    for group, target, prefix in GROUPS:
+    for group, target, prefix, _ in GROUPS:
         tdir = os.path.join(build, "CMakeFiles", target + ".dir")
         if not os.path.isdir(tdir):
             # Fall back to a search, for a layout where the target's folder sits elsewhere.
@@ -85,8 +87,11 @@ def find_objects(build, src):
                 if not f.endswith(".c.o"):
                     continue
                 obj = os.path.join(root, f)
-                rel = os.path.relpath(obj, tdir)[: -len(".o")].replace(os.sep, "/")
-                if not rel.startswith(prefix):
+                parts = os.path.relpath(obj, tdir)[: -len(".o")].split(os.sep)
+                # A multi-config generator puts a folder (Debug/) before the source's path.
+                rel = next(("/".join(parts[i:]) for i in range(len(parts))
+                            if "/".join(parts[i:]).startswith(prefix)), None)
+                if rel is None:
                     continue
                 if not os.path.isfile(os.path.join(src, rel)):
                     stale.append(rel)
@@ -264,10 +269,11 @@ def main():
                   "last build; rebuild to check the sources" % (len(old), sorted(old)[0]))
     for rel in sorted(stale):
         print("note: skipping the object of %s: the source file is gone (stale build object)" % rel)
-    for group, _, prefix in GROUPS:
+    for group, _, prefix, recursive in GROUPS:
+        top = os.path.join(args.source, prefix)
         srcs = sorted(os.path.relpath(os.path.join(r, f), args.source).replace(os.sep, "/")
-                      for r, _, fs in os.walk(os.path.join(args.source, prefix)) for f in fs
-                      if f.endswith(".c"))
+                      for r, _, fs in os.walk(top) if recursive or os.path.samefile(r, top)
+                      for f in fs if f.endswith(".c"))
         missing = [s for s in srcs if s not in found[group]]
         if missing:
             print("check-callgraph: FAIL: no object for %s (rebuild: cmake --build %s)"
