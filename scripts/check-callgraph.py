@@ -19,8 +19,8 @@ name no symbol and draw no edge. Then it reports:
 The ratchet: tests/arch/known-edges.txt (under SOURCE_DIR) lists, one "from.c -> to.c" a line,
 sorted, the edges of (a), (b) and (c) that exist today. An edge of those kinds that the file
 does not list is NEW and makes the check fail (exit 1); an edge the file lists that no longer
-exists is GONE and also fails, until it is taken out of the file (--update rewrites it), so the
-file only shrinks and always says what is left. docs/design/architecture-check.md has more.
+exists is GONE and also fails, until its line is taken out (--update drops the gone lines and
+never adds one), so the file only shrinks and always says what is left. docs/design/architecture-check.md has more.
 """
 
 import argparse
@@ -33,8 +33,7 @@ from collections import defaultdict
 LAYERS = {"data": 0, "device": 1, "sched": 2, "node": 3}
 LAYER_NAMES = {v: k for k, v in LAYERS.items()}
 
-# The CMake object libraries and the source folder each must come from.
-# (group, CMake target, source folder, whether the target takes the folder's subfolders too:
+# The CMake object libraries: (group, CMake target, source folder, whether the target takes the folder's subfolders too:
 # file(GLOB_RECURSE) for core, file(GLOB) for the backend)
 GROUPS = (
     ("core", "nw_core_obj", "core/", True),
@@ -57,6 +56,8 @@ ADMITTED = {
 def admitted(a, b, syms):
     allowed = ADMITTED.get((a, b), set()) | ADMITTED.get((None, b), set())
     return bool(syms) and set(syms) <= allowed
+
+
 NM_LINE = re.compile(r"^(.*?\.o): (\S+) (\S)")
 
 
