@@ -20,7 +20,8 @@ The ratchet: tests/arch/known-edges.txt (under SOURCE_DIR) lists, one "from.c ->
 sorted, the edges of (a), (b) and (c) that exist today. An edge of those kinds that the file
 does not list is NEW and makes the check fail (exit 1); an edge the file lists that no longer
 exists is GONE and also fails, until its line is taken out (--update drops the gone lines and
-never adds one), so the file only shrinks and always says what is left. docs/design/architecture-check.md has more.
+never adds one), so the file only shrinks and always says what is left.
+docs/design/architecture-check.md has more.
 """
 
 import argparse
@@ -33,8 +34,8 @@ from collections import defaultdict
 LAYERS = {"data": 0, "device": 1, "sched": 2, "node": 3}
 LAYER_NAMES = {v: k for k, v in LAYERS.items()}
 
-# The CMake object libraries: (group, CMake target, source folder, whether the target takes the folder's subfolders too:
-# file(GLOB_RECURSE) for core, file(GLOB) for the backend)
+# The CMake object libraries: (group, CMake target, source folder, whether the target takes
+# the folder's subfolders too: file(GLOB_RECURSE) for core, file(GLOB) for the backend).
 GROUPS = (
     ("core", "nw_core_obj", "core/", True),
     ("simgrid", "nw_sim_obj", "backends/simgrid/", False),
