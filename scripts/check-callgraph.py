@@ -202,7 +202,8 @@ def report_sccs(title, comps, edges):
     """Print each component and the edges inside it; return those edges."""
     inside = set()
     big = [c for c in comps if len(c) > 1]
-    print("%s: %d cycle(s) (strongly connected components of more than one file)" % (title, len(big)))
+    print("%s: %d cycle(s) (strongly connected components of more than one file)"
+          % (title, len(big)))
     for i, comp in enumerate(big, 1):
         members = set(comp)
         print("  SCC %d, %d files: %s" % (i, len(comp), " ".join(short(f) for f in comp)))
