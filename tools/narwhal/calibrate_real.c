@@ -163,8 +163,9 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
 }
 
 /* One line per kind whose regression misses a size it measured by more than 10%, and the
- * samples left out as outliers (perfmodel.h): what a user of the model should know of it. */
-static void warn_fits(const nw_perfmodel *model) {
+ * samples the recorded runs left out as outliers (perfmodel.h; each run's model counts its
+ * own, which a merge does not carry): what a user of the model should know of it. */
+static void warn_fits(const nw_perfmodel *model, uint64_t outliers) {
   for (size_t t = 0; t < nw_perfmodel_tables(model); t++) {
     const char *kind, *arch;
     size_t n;
@@ -177,11 +178,11 @@ static void warn_fits(const nw_perfmodel *model) {
               "more sizes of it\n",
               kind, arch, x, 100 * miss);
   }
-  uint64_t out = nw_perfmodel_rejected(model);
+  uint64_t out = nw_perfmodel_rejected(model) + outliers;
   if (out)
     fprintf(stderr,
-            "narwhal: calibrate: %llu samples left out as outliers (6 robust deviations "
-            "and 3x from their footprint's median)\n",
+            "narwhal: calibrate: %llu samples left out as outliers by the recorded runs (6 "
+            "robust deviations and 3x from their footprint's median)\n",
             (unsigned long long)out);
 }
 
@@ -362,6 +363,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
   measured m;
   memset(&m, 0, sizeof m);
   int code = 0;
+  uint64_t outliers = 0; /* left out by the recorded runs' models */
   for (int i = 0; i < c.nworkloads && !code; i++) {
     /* Each run records into a model of its own; the workload keeps the best run's (or every
      * run's, --keep all), measurements and runtime costs alike. */
@@ -394,6 +396,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
         code = only_rank0_fails(3, "calibrate: a run's result differs from the reference", rank);
       } else if (k >= 0 && res.reporter) {
         measured this_m = run_measured(&res);
+        outliers += nw_perfmodel_rejected(run_model);
         if (c.keep_all || !kept) { /* keep all: merge; best: the first run so far */
           if (!kept) {
             kept = run_model, run_model = NULL;
@@ -440,7 +443,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
       code = only_rank0_fails(1, why, rank);
     else
       printf("%s\nwrote %s and %s\n", comment ? comment : "", c.platform_out, o.perfmodel);
-    warn_fits(model);
+    warn_fits(model, outliers);
     free(comment);
   }
   if (!code)
