@@ -246,7 +246,10 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
   double start = *clock;
   if (ev->kind == NW_EVENT_EXEC_DONE && ev->stamp > 0) { /* a compute thread's, not a GPU's */
     c->dones++;
-    c->done_s += start - ev->stamp;
+    /* An event posted just after the previous one ended (start) was taken at once: it waited
+     * no time. Counting start - stamp < 0 made the mean negative on a quick host, which a
+     * platform refuses (rt_done must be >= 0). */
+    c->done_s += start > ev->stamp ? start - ev->stamp : 0;
   }
   uint64_t copied = nw_node_stats(rs->node)->bytes_view_copies;
   uint64_t runs0 = nw_node_stats(rs->node)->copy_runs;

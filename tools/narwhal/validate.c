@@ -109,6 +109,27 @@ static int parse_args(int argc, char **argv, options *o) {
 
 /* Runs argv with stderr appended to log, stdout into *out (when out) or the log too; returns
  * the exit status (128 + signal; 127 when it could not start). */
+/* The last non-empty line of a child's log, for the one line that reports its failure: the
+ * log may be gone (a temporary directory) before anyone reads it. */
+static const char *log_tail(const char *log, char *line, size_t len) {
+  snprintf(line, len, "(no output)");
+  FILE *f = fopen(log, "r");
+  char *text = f ? tool_read_stream(f) : NULL;
+  if (f)
+    fclose(f);
+  if (!text)
+    return line;
+  size_t n = strlen(text);
+  while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+    text[--n] = 0;
+  const char *last = strrchr(text, '\n');
+  last = last ? last + 1 : text;
+  if (*last)
+    snprintf(line, len, "'%.300s'", last);
+  free(text);
+  return line;
+}
+
 static int run_child(char **argv, const char *log, char **out) {
   int fds[2] = {-1, -1};
   if (out && pipe(fds) != 0)
@@ -208,7 +229,9 @@ static int calibrate(const options *o, const vf_calibration *c, const char *self
          c->nworkloads, c->runs);
   int code = run_child(argv, log, NULL);
   if (code) {
-    tool_say("validate: calibration '%s' failed (exit %d): see %s", c->name, code, log);
+    char tail[400];
+    tool_say("validate: calibration '%s' failed (exit %d): %s; see %s", c->name, code,
+             log_tail(log, tail, sizeof tail), log);
     return 1;
   }
   return 0;
@@ -264,8 +287,9 @@ static int check_held_out(const options *o, const vf_file *f, int k, const char 
   int code = run_child(argv, log, &out);
   free(out);
   if (code) {
-    tool_say("validate: configuration '%s' does not run in simulation (exit %d): see %s", c->name,
-             code, log);
+    char tail[400];
+    tool_say("validate: configuration '%s' does not run in simulation (exit %d): %s; see %s",
+             c->name, code, log_tail(log, tail, sizeof tail), log);
     return code == 2 ? 2 : 1;
   }
   nw_perfmodel *ran = NULL, *fitted = NULL;
@@ -310,8 +334,9 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   double s = json_number(out, "makespan_s");
   free(out);
   if (code || !(s > 0)) {
-    tool_say("validate: configuration '%s' failed on the real backend (exit %d): see %s", c->name,
-             code, log);
+    char tail[400];
+    tool_say("validate: configuration '%s' failed on the real backend (exit %d): %s; see %s",
+             c->name, code, log_tail(log, tail, sizeof tail), log);
     return 1;
   }
   if (r->best < 0 || s < r->best)
@@ -342,8 +367,9 @@ static int simulate(const options *o, const vf_file *f, int k, const char *self,
   r->unpriced = json_number(out, "priced_by_cost_model");
   free(out);
   if (code || !(r->sim > 0)) {
-    tool_say("validate: configuration '%s' failed in simulation (exit %d): see %s", c->name, code,
-             log);
+    char tail[400];
+    tool_say("validate: configuration '%s' failed in simulation (exit %d): %s; see %s", c->name,
+             code, log_tail(log, tail, sizeof tail), log);
     return 1;
   }
   return 0;
