@@ -601,6 +601,7 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
   if (sn->ngpu > NW_MAX_GPUS_PER_NODE) {
     snprintf(res->error, sizeof res->error, "platform %.300s: node %d has %d GPUs, at most %d",
              cfg->platform, i, sn->ngpu, NW_MAX_GPUS_PER_NODE);
+    sn->ngpu = 0; /* the tear-down walks gpu[0, ngpu): only what was set up */
     return NW_ERR_ARG;
   }
   for (int g = 0; g < sn->ngpu; g++) {

@@ -53,6 +53,7 @@ printf '{"narwhal-perfmodel": 1, "platform": "paper-cluster.xml", "models": []}\
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mem_bw=-1 >"$tmp/bad-gpu-mem-bw.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_workers=1.5 >"$tmp/bad-mtc-workers.xml"
 "$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 1 --gpu-prop mtc_bundle_cost=-1 >"$tmp/bad-mtc-cost.xml"
+"$src/platforms/gen-platform.sh" --nodes 1 --cores 2 --gpus 17 >"$tmp/gpus-17.xml"
 
 want_status=2
 case $case in
@@ -111,6 +112,7 @@ pack_copies_real) args=(run --backend real --devices gpu --pack-copies on) want=
 bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;
 bad_mtc_cost) args=(run --platform "$tmp/bad-mtc-cost.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_bundle_cost='-1' is not a number >= 0" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
+too_many_gpus) args=(run --platform "$tmp/gpus-17.xml" --devices gpu --n 64 --block 16) want="platform $tmp/gpus-17.xml: node 0 has 17 GPUs, at most 16" ;;
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;
 conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
