@@ -101,6 +101,9 @@ typedef struct nw_memory_room {
   int address_nodes;
   uint64_t address_backend;
   const char *address_backend_what;
+  /* What the user can do instead, appended to a refusal (a simulator: run on sizes alone);
+   * NULL: nothing. */
+  const char *instead;
 } nw_memory_room;
 
 typedef struct nw_backend_ops {

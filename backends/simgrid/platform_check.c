@@ -72,17 +72,55 @@ static void reason(char *out, char *line, size_t len) {
   snprintf(line, len, "%s", best);
 }
 
-/* SimGrid 3.32's unit suffixes (a plain number is flop/s, bytes/s or seconds). */
-static const char *const speed_units[] = {"", "f", "kf", "Mf", "Gf", "Tf", "Pf", "Ef", "Zf", NULL};
-static const char *const bandwidth_units[] = {
-    "",      "Bps",   "kBps",  "KBps",  "MBps",  "GBps",  "TBps",  "PBps",  "EBps",  "KiBps",
-    "MiBps", "GiBps", "TiBps", "PiBps", "EiBps", "bps",   "kbps",  "Kbps",  "Mbps",  "Gbps",
-    "Tbps",  "Pbps",  "Ebps",  "Kibps", "Mibps", "Gibps", "Tibps", "Pibps", "Eibps", NULL};
-static const char *const latency_units[] = {"",  "s", "ms", "us", "ns", "ps",
-                                            "m", "h", "d",  "w",  NULL};
+/* SimGrid 3.32's unit suffixes and what each multiplies by (a plain number is flop/s, bytes/s
+ * or seconds; "bps" is bits). A value is checked after its unit is applied: "1e300Gf" is an
+ * infinite speed, which SimGrid loads and then aborts on once the run starts. */
+typedef struct unit {
+  const char *name;
+  double factor;
+} unit;
+static const unit speed_units[] = {{"", 1},      {"f", 1},     {"kf", 1e3},  {"Mf", 1e6},
+                                   {"Gf", 1e9},  {"Tf", 1e12}, {"Pf", 1e15}, {"Ef", 1e18},
+                                   {"Zf", 1e21}, {NULL, 0}};
+#define KI 1024.0
+static const unit bandwidth_units[] = {{"", 1},
+                                       {"Bps", 1},
+                                       {"kBps", 1e3},
+                                       {"KBps", 1e3},
+                                       {"MBps", 1e6},
+                                       {"GBps", 1e9},
+                                       {"TBps", 1e12},
+                                       {"PBps", 1e15},
+                                       {"EBps", 1e18},
+                                       {"KiBps", KI},
+                                       {"MiBps", KI *KI},
+                                       {"GiBps", KI *KI *KI},
+                                       {"TiBps", KI *KI *KI *KI},
+                                       {"PiBps", KI *KI *KI *KI *KI},
+                                       {"EiBps", KI *KI *KI *KI *KI *KI},
+                                       {"bps", 1 / 8.0},
+                                       {"kbps", 1e3 / 8},
+                                       {"Kbps", 1e3 / 8},
+                                       {"Mbps", 1e6 / 8},
+                                       {"Gbps", 1e9 / 8},
+                                       {"Tbps", 1e12 / 8},
+                                       {"Pbps", 1e15 / 8},
+                                       {"Ebps", 1e18 / 8},
+                                       {"Kibps", KI / 8},
+                                       {"Mibps", KI *KI / 8},
+                                       {"Gibps", KI *KI *KI / 8},
+                                       {"Tibps", KI *KI *KI *KI / 8},
+                                       {"Pibps", KI *KI *KI *KI *KI / 8},
+                                       {"Eibps", KI *KI *KI *KI *KI *KI / 8},
+                                       {NULL, 0}};
+#undef KI
+static const unit latency_units[] = {{"", 1},      {"s", 1},      {"ms", 1e-3}, {"us", 1e-6},
+                                     {"ns", 1e-9}, {"ps", 1e-12}, {"m", 60},    {"h", 3600},
+                                     {"d", 86400}, {"w", 604800}, {NULL, 0}};
 
-/* Whether v (up to `end`) is a finite number followed by one of `units`, and its number. */
-static int parse_value(const char *v, const char *end, const char *const *units, double *x) {
+/* Whether v (up to `end`) is a number followed by one of `units` whose value in base units
+ * is finite, and that value. */
+static int parse_value(const char *v, const char *end, const unit *units, double *x) {
   char buf[64];
   size_t n = (size_t)(end - v);
   if (n == 0 || n >= sizeof buf)
@@ -93,9 +131,11 @@ static int parse_value(const char *v, const char *end, const char *const *units,
   *x = strtod(buf, &rest);
   if (rest == buf || !isfinite(*x))
     return 0;
-  for (int i = 0; units[i]; i++)
-    if (!strcmp(rest, units[i]))
-      return 1;
+  for (int i = 0; units[i].name; i++)
+    if (!strcmp(rest, units[i].name)) {
+      *x *= units[i].factor;
+      return isfinite(*x);
+    }
   return 0;
 }
 
@@ -128,12 +168,12 @@ static const char *attribute(const char *tag, const char *tag_end, const char *n
 static nw_status check_values(const char *text, const char *path, char *why, size_t why_len) {
   static const struct {
     const char *attr, *what, *example;
-    const char *const *units;
+    const unit *units;
     int zero_ok;
     double min, max; /* the smallest value allowed (0: none beyond the sign), the largest (0:
                         none) */
   } rules[] = {
-      {"speed", "a number > 0 of flop/s", "1Gf", speed_units, 0, 0, 0},
+      {"speed", "a number > 0 of flop/s, at most 1e30", "1Gf", speed_units, 0, 0, 1e30},
       {"bandwidth", "a number >= 1 of bytes/s", "10GBps", bandwidth_units, 0, 1, 0},
       {"latency", "a number of seconds from 0 to 1e9", "2us", latency_units, 1, 0, 1e9},
       /* <cluster>'s own names for the same */

@@ -167,7 +167,9 @@ static void op_memory_room(void *be, nw_memory_room *room) {
                            .address = nw_host_address_left(),
                            .address_nodes = w->nodes,
                            .address_backend = gpus,
-                           .address_backend_what = "modelled GPU memory (--gpu-mem)"};
+                           .address_backend_what = "modelled GPU memory (--gpu-mem)",
+                           .instead = "--data phantom simulates it on sizes alone, without "
+                                      "this memory"};
 }
 
 static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, op_timer,

@@ -87,8 +87,8 @@ nw_status nw_memcheck(const nw_memory_room *room, uint64_t space_bytes, int spac
     nw_memcheck_gb(room->address, has, sizeof has);
     snprintf(why, why_len,
              "the run needs ~%s of address space for %s (%s), the address-space limit "
-             "(ulimit -v) leaves %s",
-             needs, what, held, has);
+             "(ulimit -v) leaves %s%s%s",
+             needs, what, held, has, room->instead ? "; " : "", room->instead ? room->instead : "");
     return NW_ERR_ARG;
   }
   if (room->ram != UINT64_MAX && need.ram > room->ram) {
@@ -101,8 +101,9 @@ nw_status nw_memcheck(const nw_memory_room *room, uint64_t space_bytes, int spac
     join(part, base + (here > 1), held, sizeof held);
     nw_memcheck_gb(need.ram, needs, sizeof needs);
     nw_memcheck_gb(room->ram, has, sizeof has);
-    snprintf(why, why_len, "the run needs ~%s of memory for %s (%s), this machine has %s available",
-             needs, what, held, has);
+    snprintf(why, why_len,
+             "the run needs ~%s of memory for %s (%s), this machine has %s available%s%s", needs,
+             what, held, has, room->instead ? "; " : "", room->instead ? room->instead : "");
     return NW_ERR_ARG;
   }
   return NW_OK;

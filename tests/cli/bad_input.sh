@@ -34,6 +34,9 @@ sed 's/latency="50us"/latency="infus"/' "$small" >"$tmp/latency-inf.xml"
 sed 's/latency="50us"/latency="-1ms"/' "$small" >"$tmp/latency-negative.xml"
 sed 's/latency="50us"/latency="1e300s"/' "$small" >"$tmp/latency-huge.xml"
 sed 's/speed="1Gf"/speed="0Gf"/' "$small" >"$tmp/speed-zero.xml"
+sed 's/<host id="n1-cpu" speed="1Gf"/<host id="n1-cpu" speed="1e300Gf"/' "$small" >"$tmp/speed-overflow.xml"
+sed 's/latency="50us"/latency="1e8w"/' "$small" >"$tmp/latency-weeks.xml"
+sed 's/bandwidth="100MBps"/bandwidth="4bps"/' "$small" >"$tmp/bandwidth-bits.xml"
 sed 's/"n2-cpu"/"n5-cpu"/' "$small" >"$tmp/node-gap.xml"
 printf '{"base": {"platform": "%s", "n": 256, "block": 32, "data": "phantom"}, "vary": {"nodes": [1, 2, 9]}, "csv": "%s"}\n' \
   "$small" "$tmp/later.csv" >"$tmp/sweep-bad-later-point.json"
@@ -112,6 +115,9 @@ pack_copies_real) args=(run --backend real --devices gpu --pack-copies on) want=
 bad_mtc_workers) args=(run --platform "$tmp/bad-mtc-workers.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_workers='1.5' is not a whole number of workers" ;;
 bad_mtc_cost) args=(run --platform "$tmp/bad-mtc-cost.xml" --devices gpu --gpu-mode many-task --n 64 --block 16) want="property mtc_bundle_cost='-1' is not a number >= 0" ;;
 gpu_mem_over_device) args=(run --platform "$small" --devices gpu --gpu-mem 99999999999) want="--gpu-mem 99999999999: GPU n0-gpu0 has only 1073741824 bytes" ;;
+speed_overflow) args=(run --platform "$tmp/speed-overflow.xml" --n 64 --block 16) want="platform $tmp/speed-overflow.xml: host n1-cpu: speed '1e300Gf' must be a number > 0 of flop/s, at most 1e30 (e.g. 1Gf)" ;;
+latency_in_weeks) args=(run --platform "$tmp/latency-weeks.xml" --n 64 --block 16) want="link n0-nic: latency '1e8w' must be a number of seconds from 0 to 1e9" ;;
+bandwidth_in_bits) args=(run --platform "$tmp/bandwidth-bits.xml" --n 64 --block 16) want="link n0-nic: bandwidth '4bps' must be a number >= 1 of bytes/s" ;;
 too_many_gpus) args=(run --platform "$tmp/gpus-17.xml" --devices gpu --n 64 --block 16) want="platform $tmp/gpus-17.xml: node 0 has 17 GPUs, at most 16" ;;
 platform_without_gpus) args=(run --platform "$tmp/no-gpu.xml" --devices cpu+gpu --n 64 --block 16) want="node 0 of platform $tmp/no-gpu.xml has no GPU" ;;
 unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'maybe' (one of: on, off)" ;;

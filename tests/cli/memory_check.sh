@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 small=$src/platforms/small.xml
 # Neither app below calls BLAS; one OpenBLAS thread keeps the process small all the same.
 export OPENBLAS_NUM_THREADS=1
-limit=
+limit= also=
 mpirun=()
 want_status=2
 case $case in
@@ -42,7 +42,8 @@ sim_gpu_fits_limit)
 sim_refused_ram)
   # 4 TB per space: no machine has the 11 TB its first space needs.
   args=(run --app matmul --platform "$small" --nodes 4 --n 1000000 --block 100000)
-  want="nw_space_create: the run needs ~11000 GB of memory for its 1 space of 4000 GB (node 0's copy, the driver's and the other 3 nodes' shares), this machine has " ;;
+  want="nw_space_create: the run needs ~11000 GB of memory for its 1 space of 4000 GB (node 0's copy, the driver's and the other 3 nodes' shares), this machine has "
+  also=" available; --data phantom simulates it on sizes alone, without this memory" ;;
 sim_phantom_unchecked)
   want_status=0
   args=(run --app matmul --platform "$small" --nodes 4 --n 1000000 --block 100000 --data phantom) ;;
@@ -78,6 +79,7 @@ lines=$(grep -c '^narwhal: ' "$tmp/err")
 [ ${#mpirun[@]} -gt 0 ] || [ "$(wc -l <"$tmp/err")" -eq 1 ] ||
   fail "stderr has $(wc -l <"$tmp/err") lines, wanted 1"
 grep -qF -- "narwhal: $want" "$tmp/err" || fail "stderr does not contain '$want'"
+[ -z "$also" ] || grep -qF -- "$also" "$tmp/err" || fail "stderr does not contain '$also'"
 # What the limit or the machine leaves, in GB: below the limit, or below the need.
 left=$(sed -n 's/.*\(leaves\|has\) \([0-9.]*\) \(GB\|MB\).*/\2 \3/p' "$tmp/err")
 [ -n "$left" ] || fail "no amount left in the message"
