@@ -189,10 +189,11 @@ static char *read_all(const char *path, char *why, size_t len) {
     fail(why, len, path, "cannot read it: %s", strerror(errno));
     return NULL;
   }
-  char *buf = tool_read_stream(f);
+  char bad[128];
+  char *buf = tool_read_json_text(f, bad, sizeof bad);
   fclose(f);
   if (!buf)
-    fail(why, len, path, "cannot read it (a read error, or out of memory)");
+    fail(why, len, path, "%s", bad);
   return buf;
 }
 

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *tool_read_stream(FILE *f) {
+/* Everything f has left, NUL-terminated; *len: the bytes read. */
+static char *read_all(FILE *f, size_t *len) {
   size_t cap = 4096, n = 0, r;
   char *buf = malloc(cap);
   while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
@@ -23,7 +24,31 @@ char *tool_read_stream(FILE *f) {
   }
   if (buf)
     buf[n] = '\0';
+  *len = n;
   return buf;
+}
+
+char *tool_read_stream(FILE *f) {
+  size_t n = 0;
+  return read_all(f, &n);
+}
+
+char *tool_read_json_text(FILE *f, char *why, size_t why_len) {
+  size_t n = 0;
+  char *text = read_all(f, &n);
+  if (!text) {
+    snprintf(why, why_len, "cannot read it (a read error, or out of memory)");
+    return NULL;
+  }
+  const char *nul = memchr(text, '\0', n);
+  if (nul)
+    snprintf(why, why_len, "a NUL byte at offset %zu, not a text file", (size_t)(nul - text));
+  else if (tool_json_escapes_nul(text))
+    snprintf(why, why_len, "a string holds a NUL character (\\u0000)");
+  else
+    return text;
+  free(text);
+  return NULL;
 }
 
 int tool_json_escapes_nul(const char *text) {

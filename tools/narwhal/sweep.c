@@ -448,13 +448,12 @@ int sweep_main(int argc, char **argv) {
     tool_say("sweep %s: %s", path, strerror(errno));
     return 2;
   }
-  char *text = tool_read_stream(f);
+  char unread[128];
+  char *text = tool_read_json_text(f, unread, sizeof unread);
   fclose(f);
-  if (text && tool_json_escapes_nul(text)) {
-    free(text);
-    return usage_error("a string holds a NUL character (\\u0000)", path);
-  }
-  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
+  if (!text)
+    return usage_error(unread, path);
+  cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
   free(text);
   if (!root)
     return usage_error("malformed JSON", path);

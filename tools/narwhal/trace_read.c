@@ -14,9 +14,14 @@ cJSON *trace_read(const char *command, const char *path, const cJSON **events) {
     tool_say("%s %s: %s", command, path, strerror(errno));
     return NULL;
   }
-  char *text = tool_read_stream(f);
+  char unread[128];
+  char *text = tool_read_json_text(f, unread, sizeof unread);
   fclose(f);
-  cJSON *root = text ? cJSON_ParseWithOpts(text, NULL, 1) : NULL;
+  if (!text) {
+    tool_say("%s %s: %s", command, path, unread);
+    return NULL;
+  }
+  cJSON *root = cJSON_ParseWithOpts(text, NULL, 1);
   free(text);
   *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
   if (!cJSON_IsArray(*events)) {

@@ -210,11 +210,12 @@ int vf_load(const char *path, vf_file *f, char *why, size_t len) {
   FILE *in = fopen(path, "r");
   if (!in)
     return fail(why, len, path, "cannot read it");
-  char *text = tool_read_stream(in);
+  char bad[128];
+  char *text = tool_read_json_text(in, bad, sizeof bad);
   fclose(in);
   if (!text)
-    return fail(why, len, path, "cannot read it");
-  cJSON *root = tool_json_escapes_nul(text) ? NULL : cJSON_Parse(text);
+    return fail(why, len, path, "%s", bad);
+  cJSON *root = cJSON_Parse(text);
   free(text);
   if (!root)
     return fail(why, len, path, "not JSON");
