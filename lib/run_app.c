@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "perfmodel_file.h"
+#include "platform_path.h"
 #include "report.h"
 #include "text_file.h"
 #include "trace_json.h"
@@ -75,6 +76,8 @@ static int load_model(tool_options *o, nw_perfmodel **model, nw_perfmodel_labels
 int tool_run_app(tool_options *o, const nw_app *app, tool_backend_fn backend, void *ctx,
                  nw_run_summary *summary) {
   char why[1024];
+  if (!strcmp(o->run.backend, "sim"))
+    tool_platform_resolve(o->run.platform, sizeof o->run.platform);
   if (app->check_args(&o->run.args, why, sizeof why) != NW_OK ||
       nw_app_check_placement(app, &o->run.args, why, sizeof why) != 0)
     return tool_fail(2, why);

@@ -1,0 +1,32 @@
+/* platform_path.c: see platform_path.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "platform_path.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef NW_SOURCE_DIR
+#define NW_SOURCE_DIR ""
+#endif
+#ifndef NW_DATA_INSTALL_DIR
+#define NW_DATA_INSTALL_DIR ""
+#endif
+
+void tool_platform_resolve(char *path, size_t cap) {
+  if (!path[0] || path[0] == '/' || access(path, F_OK) == 0)
+    return;
+  const char *const bases[] = {NW_SOURCE_DIR, NW_DATA_INSTALL_DIR};
+  const char *const subdirs[] = {"", "platforms/"};
+  for (size_t b = 0; b < sizeof bases / sizeof *bases; b++)
+    for (size_t s = 0; s < sizeof subdirs / sizeof *subdirs && bases[b][0]; s++) {
+      char candidate[PATH_MAX];
+      int n = snprintf(candidate, sizeof candidate, "%s/%s%s", bases[b], subdirs[s], path);
+      if (n > 0 && (size_t)n < sizeof candidate && (size_t)n < cap &&
+          access(candidate, R_OK) == 0) {
+        memcpy(path, candidate, (size_t)n + 1);
+        return;
+      }
+    }
+}
