@@ -91,6 +91,21 @@ static int parse_workload(const char *text, workload *w, char *why, size_t len) 
   return 0;
 }
 
+static const char calibrate_help[] =
+    "usage: mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
+    "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
+    "           [--settle MIB] [narwhal run's options]\n"
+    "Measures this machine (one node per rank: cores, SGEMM rate, memcpy, the network between\n"
+    "ranks, GPUs) and runs each workload on the real backend, then writes a SimGrid platform\n"
+    "and a performance model of it (docs/guide/calibration.md).\n"
+    "  --platform-out FILE     the platform file written\n"
+    "  --perfmodel FILE        the performance model written\n"
+    "  --workload APP:N:BLOCK  a training run (repeatable)\n"
+    "  --runs K                runs of each workload, 1 to 100 (default 3)\n"
+    "  --keep best|all         the fastest run's samples and costs, or every run's\n"
+    "  --settle MIB            memory touched and freed before each run\n";
+
+/* 0: parsed; 1: a mistake (why says it); -1: --help. */
 static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t len) {
   memset(c, 0, sizeof *c);
   c->runs = 3;
@@ -99,6 +114,8 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
   c->fargv[c->fargc++] = real;
   for (int i = 0; i < argc; i++) {
     const char *o = argv[i];
+    if (!strcmp(o, "--help") || !strcmp(o, "-h"))
+      return -1;
     int own = !strcmp(o, "--platform-out") || !strcmp(o, "--workload") || !strcmp(o, "--runs") ||
               !strcmp(o, "--keep") || !strcmp(o, "--settle");
     if (own && i + 1 >= argc) {
@@ -338,7 +355,13 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
   int rank = r ? atoi(r) : 0;
   calib_args c;
   char why[1024];
-  if (parse_args(argc, argv, &c, why, sizeof why))
+  int parsed = parse_args(argc, argv, &c, why, sizeof why);
+  if (parsed < 0) {
+    if (rank == 0)
+      fputs(calibrate_help, stdout);
+    return 0;
+  }
+  if (parsed)
     return only_rank0_fails(2, why, rank);
   tool_options o;
   if (tool_options_parse(c.fargc, c.fargv, &o, why, sizeof why))

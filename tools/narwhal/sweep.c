@@ -403,12 +403,25 @@ static void on_interrupt(int sig) {
 }
 
 #define SWEEP_USAGE "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]"
+static const char sweep_help[] = SWEEP_USAGE
+    "\n"
+    "Runs `narwhal run` (or a program of one's own) for every point of the sweep file's grid\n"
+    "(a JSON object: \"base\" options, \"vary\" lists, \"csv\"; docs/guide/sweeps.md) and\n"
+    "writes one CSV row per point, in grid order, then a gnuplot script and its PNG.\n"
+    "  --csv OUT       the CSV (default: the file's \"csv\")\n"
+    "  -j N, --jobs N  points run at once, 1 to 256 (default: the cores)\n"
+    "  --resume        keep the CSV's rows already written and run only the others\n"
+    "  --plot on|off   draw the plot (default on)\n";
 
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   int jobs = cores >= 1 && cores <= 256 ? (int)cores : 1, resume = 0, plot = 1;
   for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(sweep_help, stdout);
+      return 0;
+    }
     if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
       csv_opt = argv[++i];
       if (!*csv_opt) { /* as the file's "csv": "" */

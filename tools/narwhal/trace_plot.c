@@ -13,6 +13,13 @@
 #include "trace_read.h"
 
 #define PLOT_USAGE "narwhal plot TRACE.json [--out FILE.png] [--size WxH]"
+static const char plot_help[] =
+    "usage: " PLOT_USAGE "\n"
+    "Draws a Gantt chart of a `narwhal run --trace FILE` trace with gnuplot: a lane per\n"
+    "device and its data waits, the copy engines and each node's messages\n"
+    "(docs/guide/traces.md); the gnuplot script is written beside the PNG.\n"
+    "  --out FILE.png  the picture (default: the trace's name with .png)\n"
+    "  --size WxH      its size in pixels\n";
 #define MAX_CLASSES 16 /* names beyond these are drawn as "other" */
 
 typedef struct lane {
@@ -157,6 +164,10 @@ static int write_script(const char *gp, const char *png, const char *title, int 
 int trace_plot_main(int argc, char **argv) {
   const char *path = NULL, *out = NULL, *size = NULL;
   for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(plot_help, stdout);
+      return 0;
+    }
     if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       out = argv[++i];
       if (!*out) {

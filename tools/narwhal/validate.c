@@ -54,8 +54,23 @@ typedef struct result {
   double unpriced; /* subtasks the model could not time (priced_by_cost_model) */
 } result;
 
+#define VALIDATE_USAGE                                                                             \
+  "usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate] [--settle MIB]"
+static const char validate_help[] = VALIDATE_USAGE
+    "\n"
+    "Calibrates on the file's training workloads (narwhal calibrate, under mpirun), then runs\n"
+    "each held-out configuration on the real backend and in simulation and prints their\n"
+    "errors, the summary lines and Kendall's tau per group (docs/guide/calibration.md).\n"
+    "  --out DIR       where the calibrations, logs and validation.csv go (default\n"
+    "                  results/validate)\n"
+    "  --rounds N      real rounds per configuration, interleaved, 1 to 100 (default: the\n"
+    "                  file's \"rounds\")\n"
+    "  --recalibrate   calibrate again even where DIR holds a calibration\n"
+    "  --settle MIB    memory touched and freed before each real run (default 1536, at most\n"
+    "                  half of what is available)\n";
+
 static int usage(void) {
-  tool_say("usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate] [--settle MIB]");
+  tool_say(VALIDATE_USAGE);
   return 2;
 }
 
@@ -77,6 +92,10 @@ static long settle_default(void) {
 static int parse_args(int argc, char **argv, options *o) {
   *o = (options){NULL, "results/validate", 0, 0, -1};
   for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(validate_help, stdout);
+      return -1;
+    }
     if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       o->out = argv[++i];
     } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
@@ -532,8 +551,9 @@ static void report(const options *o, const vf_file *f, const result *res) {
 
 int validate_main(int argc, char **argv) {
   options o;
-  if (parse_args(argc, argv, &o))
-    return 2;
+  int parsed = parse_args(argc, argv, &o);
+  if (parsed)
+    return parsed < 0 ? 0 : 2; /* -1: --help, answered */
   vf_file f;
   char why[1024];
   if (vf_load(o.file, &f, why, sizeof why)) {
