@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reproduce-paper.sh [--only NAME[,NAME...]] [BUILD_DIR [OUT_DIR]]: every simulated figure that
+# reproduce-paper.sh [--only NAME[,NAME...]] [--resume] [BUILD_DIR [OUT_DIR]]: every simulated figure that
 # Narwhal reproduces, in one command (`narwhal reproduce` runs this; about 2 minutes on 2 cores),
 # from five papers:
 #   Unicorn     Beri, Bansal, Kumar, "The Unicorn Runtime: Efficient Distributed Shared Memory
@@ -19,7 +19,13 @@
 # holds those rows with the command that made each, OUT_DIR/report.md the same as one table,
 # OUT_DIR/NAME.txt each figure's printed output. Everything is simulated and deterministic, so
 # a rerun gives the same numbers. --only runs the named figures alone. Stops at the first
-# figure that fails, keeping what the earlier ones wrote. Bad arguments: one line, exit 2.
+# figure that fails, keeping what the earlier ones wrote. Each figure done leaves its rows and
+# its line of the runs' table in OUT_DIR/.reproduce/; --resume keeps the figures found there
+# (run by the same command) instead of running them again, so a run stopped after some
+# figures and resumed writes the report an uninterrupted one would (the header's wall time is
+# the figures' own seconds, summed). Without --resume, that state is cleared first. Each
+# figure is announced as "figure k of N", with the seconds it took the last time it ran into
+# OUT_DIR where known. Bad arguments: one line, exit 2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "reproduce-paper.sh: $*" >&2; }
@@ -46,14 +52,19 @@ names=$(for f in "${figures[@]}"; do printf '%s ' "${f%%|*}"; done)
 
 # --- arguments: all checked before anything is written ---------------------------------------
 only=""
+resume=0
 while [ $# -gt 0 ]; do
   case $1 in
+  --resume)
+    resume=1
+    shift
+    ;;
   --only)
     if [ $# -lt 2 ] || [ -z "$2" ]; then say "--only: missing value (one of: ${names% })"; exit 2; fi
     only=$2
     shift 2
     ;;
-  -*) say "unknown option '$1' (--only NAME[,NAME...], then BUILD_DIR [OUT_DIR])"; exit 2 ;;
+  -*) say "unknown option '$1' (--only NAME[,NAME...], --resume, then BUILD_DIR [OUT_DIR])"; exit 2 ;;
   *) break ;;
   esac
 done
@@ -80,13 +91,32 @@ export PAPER_ROWS=$tmp/rows PAPER_CSV_DIR=$out
 comparison=$out/comparison.csv
 echo "paper,figure,quantity,paper_source,paper_lo,paper_hi,paper_stated,narwhal,difference_pct,note,reproduction,command" >"$comparison"
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
-start=$SECONDS
+state=$out/.reproduce
+mkdir -p "$state"
+[ "$resume" = 1 ] || rm -f "$state"/*.run "$state"/*.rows # the seconds stay: estimates
 : >"$tmp/runs"
+selected() { [ -z "$only" ] || case ",$only," in *",$1,"*) ;; *) return 1 ;; esac; }
+total=0
+for f in "${figures[@]}"; do selected "${f%%|*}" && total=$((total + 1)); done
+k=0 wall=0
 for f in "${figures[@]}"; do
   IFS='|' read -r name title cmd rows section <<<"$f"
-  [ -z "$only" ] || case ",$only," in *",$name,"*) ;; *) continue ;; esac
+  selected "$name" || continue
+  k=$((k + 1))
   cmd=${cmd//BUILD/$b} cmd=${cmd//OUT/$o} rows=${rows//BUILD/$b} rows=${rows//OUT/$o}
-  say "$title ($cmd)"
+  # A figure done before, by this command: its rows and its line of the runs' table again.
+  if [ "$resume" = 1 ] && [ -s "$state/$name.run" ] && [ -e "$state/$name.rows" ] &&
+    [ "$(cut -d'|' -f3 "$state/$name.run")" = "$cmd" ]; then
+    say "figure $k of $total: $title: done before, kept (--resume)"
+    cat "$state/$name.rows" >>"$comparison"
+    cat "$state/$name.run" >>"$tmp/runs"
+    wall=$((wall + $(cut -d'|' -f5 "$state/$name.run")))
+    continue
+  fi
+  last=""
+  [ ! -s "$state/$name.seconds" ] || last=", about $(cat "$state/$name.seconds") s as last time"
+  say "figure $k of $total: $title ($cmd$last)"
+  rm -f "$state/$name.run" "$state/$name.rows"
   t0=$SECONDS
   : >"$PAPER_ROWS"
   touch "$tmp/stamp"
@@ -101,13 +131,20 @@ for f in "${figures[@]}"; do
   while IFS= read -r line; do
     printf '%s,%s' "$line" "$(csv_line "$name" "$cmd")"
     echo
-  done <"$PAPER_ROWS" >>"$comparison"
+  done <"$PAPER_ROWS" >"$tmp/rows.$name"
+  cat "$tmp/rows.$name" >>"$comparison"
   files=$(cd "$out" && find . -maxdepth 1 -type f -newer "$tmp/stamp" ! -name comparison.csv |
     sed 's|^\./||' | sort | tr '\n' ' ' | sed 's/ $//')
-  printf '%s|%s|%s|%s|%s|%s|%s\n' "$name" "$title" "$cmd" "$rows" "$((SECONDS - t0))" "$section" \
-    "$files" >>"$tmp/runs"
+  secs=$((SECONDS - t0))
+  wall=$((wall + secs))
+  printf '%s|%s|%s|%s|%s|%s|%s\n' "$name" "$title" "$cmd" "$rows" "$secs" "$section" \
+    "$files" >"$tmp/run.$name"
+  cat "$tmp/run.$name" >>"$tmp/runs"
+  # The state last: a figure counts as done only once all of it is written.
+  echo "$secs" >"$state/$name.seconds"
+  mv "$tmp/rows.$name" "$state/$name.rows"
+  mv "$tmp/run.$name" "$state/$name.run"
 done
-wall=$((SECONDS - start))
 load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
 # --- report.md: the comparison as one table ---------------------------------------------------

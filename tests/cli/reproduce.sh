@@ -5,6 +5,10 @@
 #                  rate with a numeric paper value, the run's value (the one in the sweep's CSV)
 #                  and their difference, computed as documented; the CSV and plot are there,
 #                  and comparison.png's data has that difference as row 1's bar
+#   resume         a run of the first figure, then --resume with two: the first is kept (its
+#                  CSV not rewritten), the second runs ("figure 2 of 2"), and report.md and
+#                  comparison.csv are those of an uninterrupted run of both (the output
+#                  directory's name and the seconds aside)
 #   help           narwhal --help lists the command
 #   bad_only, bad_option, missing_out, only_names_nothing: one line on stderr naming the argument, nothing on
 #                  stdout, exit 2, no output directory made
@@ -65,6 +69,24 @@ only_main_job)
       if (b == "" || b - d > 0.01 || d - b > 0.01) { print "bar " b ", difference " d; exit 1 } }' ||
       fail "comparison.dat's row 1 is not the report's difference"
   fi
+  ;;
+resume)
+  two=main-job,prs-table5-gemv
+  "$nw" reproduce --only main-job --out "$tmp/a" 2>"$tmp/stderr" || fail "exit $?: $(cat "$tmp/stderr")"
+  before=$(stat -c %Y.%s "$tmp/a/main-job.csv")
+  sleep 1.1 # a rewrite would change the modification time
+  "$nw" reproduce --only "$two" --resume --out "$tmp/a" 2>"$tmp/stderr" || fail "exit $?: $(cat "$tmp/stderr")"
+  grep -qF "figure 1 of 2: Unicorn Fig. 4, matmul (the main job): done before, kept (--resume)" "$tmp/stderr" ||
+    fail "the first figure was not kept: $(cat "$tmp/stderr")"
+  grep -qF "figure 2 of 2: PRS Table 5, gemv" "$tmp/stderr" || fail "no 'figure 2 of 2'"
+  [ "$(stat -c %Y.%s "$tmp/a/main-job.csv")" = "$before" ] || fail "main-job.csv was written again"
+  "$nw" reproduce --only "$two" --out "$tmp/b" 2>"$tmp/stderr" || fail "exit $?: $(cat "$tmp/stderr")"
+  # The same, but for the directory's name, the header line and the seconds column.
+  same() { sed -e "s|$tmp/[ab]/|OUT/|g" -e '/^Made by/d' \
+    -e 's/^\(| [a-z0-9-]* | [^|]* | [^|]* | \)[0-9]* |/\1S |/' "$1"; }
+  diff <(same "$tmp/a/report.md") <(same "$tmp/b/report.md") >&2 || fail "report.md differs"
+  diff <(same "$tmp/a/comparison.csv") <(same "$tmp/b/comparison.csv") >&2 ||
+    fail "comparison.csv differs"
   ;;
 help)
   grep -qF 'narwhal reproduce [--out DIR] [--build DIR] [--only NAME' <<<"$("$nw" --help)" ||

@@ -22,7 +22,8 @@
 #define SCRIPT "scripts/reproduce-paper.sh"
 
 static int usage(FILE *out) {
-  fprintf(out, "usage: narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]]\n");
+  fprintf(out, "usage: narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]] "
+               "[--resume]\n");
   return 0;
 }
 
@@ -76,10 +77,15 @@ static int absolute(const char *path, char *abs, size_t len) {
 
 int reproduce_main(int argc, char **argv) {
   const char *out = NULL, *build = NULL, *only = NULL;
+  int resume = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], **dst = NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h"))
       return usage(stdout);
+    if (!strcmp(a, "--resume")) { /* keep the figures an earlier run into --out finished */
+      resume = 1;
+      continue;
+    }
     const char *names[] = {"--out", "--build", "--only"};
     const char **dsts[] = {&out, &build, &only};
     const char *value = NULL;
@@ -91,7 +97,8 @@ int reproduce_main(int argc, char **argv) {
       value = a[n] == '=' ? a + n + 1 : i + 1 < argc ? argv[++i] : NULL;
     }
     if (!dst) {
-      tool_say("reproduce: unknown argument '%s' (--out DIR, --build DIR, --only NAME)", a);
+      tool_say("reproduce: unknown argument '%s' (--out DIR, --build DIR, --only NAME, --resume)",
+               a);
       return 2;
     }
     if (!value || !value[0]) {
@@ -116,13 +123,15 @@ int reproduce_main(int argc, char **argv) {
     tool_say("reproduce: --out %s: path too long", out);
     return 2;
   }
-  char *args[7];
+  char *args[8];
   int n = 0;
   args[n++] = script;
   if (only) {
     args[n++] = "--only";
     args[n++] = (char *)only;
   }
+  if (resume)
+    args[n++] = "--resume";
   args[n++] = build_abs;
   if (out)
     args[n++] = out_abs;
