@@ -971,14 +971,18 @@ seed_platform() {
   fi
 }
 # Attribute values by what they hold: good ones (EXPECT any) and bad ones (invalid-run).
-SPEED_GOOD=(2Gf 1e-3Gf 1e12f 0.5Gf 1Tf 1e-300f 1e300f "1Gf,2Gf" 3)
-SPEED_BAD=(0 0Gf -1Gf "" abc nan inf 1e400Gf "1 Gf" 1GBps 1Gx "1Gf,0Gf" "Gf" "-0Gf" "1Gf,")
+SPEED_GOOD=(2Gf 1e-3Gf 1e12f 0.5Gf 1Tf 1e-300f 1e30f "1Gf,2Gf" 3)
+# Huge values whose unit overflows them (1e300Gf: an infinite speed) and the past-bound ones
+# (speeds above 1e30 flop/s, latencies above 1e9 s once their unit is applied) are bad too.
+SPEED_BAD=(0 0Gf -1Gf "" abc nan inf 1e400Gf "1 Gf" 1GBps 1Gx "1Gf,0Gf" "Gf" "-0Gf" "1Gf,"
+  1e300Gf 1e300Zf 1e31f 2e21Gf "1Gf,1e300Gf" -inf infGf nanGf)
 BW_GOOD=(1GBps 1e-3Bps 10Gbps 1e300Bps 5 1KiBps)
-BW_BAD=(0 0Bps -1GBps "" abc nan inf 1e400Bps 1Gf "1 GBps" 1GBs)
-LAT_GOOD=(0 0s 1ns 1e-300s 1h 1e300s 1w)
-LAT_BAD=(-1us "" abc nan infus 1e400s 1GBps "1 us" -0.1s)
+BW_BAD=(0 0Bps -1GBps "" abc nan inf 1e400Bps 1Gf "1 GBps" 1GBs 1e300GBps 1e300EiBps 4bps
+  infBps -infBps)
+LAT_GOOD=(0 0s 1ns 1e-300s 1h 1e9s 1w)
+LAT_BAD=(-1us "" abc nan infus 1e400s 1GBps "1 us" -0.1s 1e300w 1e8w 1e10s -infs nanms)
 ANY_VALS=(0 -1 "" abc 1e30 18446744073709551616 1 1000000 65 4294967297 "$long5000" cpu gpu tpu
-  é "1.5" " 4")
+  é "1.5" " 4" inf -inf nan 1e300 -1e300 1e400 1e-400 0x1p99999)
 # A mutation of platform.xml: EXPECT and WHAT.
 mutate_platform() {
   local f=platform.xml
