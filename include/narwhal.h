@@ -60,7 +60,9 @@ typedef struct nw_task_info {
 #define NW_MAX_BOUND_SPACES 1024
 
 /* A subtask's view of one bound space. For a read-only space it covers the whole space (only
- * the subscribed bytes are sure to be current; with --check-views on, only they are there).
+ * the subscribed bytes are sure to be current; with --check-views on, only they are there:
+ * the bytes around them hold a NaN, and a subtask that writes a value made from one fails
+ * the run, naming itself, the space and the byte).
  * For a write-only space it covers the byte range [lo, hi) spanning the subtask's write
  * subscriptions: a private buffer, or, on a CPU where no second instance of the subtask can
  * run, the node's copy of the whole space (lo = 0, hi = size; README, "Views"). For a

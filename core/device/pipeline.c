@@ -192,7 +192,7 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     nw_view *v = &e->views[i];
     if (a == NW_READ_ONLY || writes_in_place(n, t, d, p, i, checked)) { /* checked: reads only */
       *v = (nw_view){.base = s->data, .lo = 0, .hi = s->size};
-      if (checked && nw_viewcheck_read_view(e, i, s->data, &p->read[i]) != NW_OK)
+      if (checked && nw_viewcheck_read_view(e, i, s->data, s->size, &p->read[i]) != NW_OK)
         goto nomem;
       continue;
     }
@@ -530,12 +530,20 @@ static void exec_done(nw_node *n, nw_exec *e) {
     n->policy->executed(n, e);
   int space;
   uint64_t byte;
-  if (nw_viewcheck_finish(e, p->write, &space, &byte))
+  int stray = nw_viewcheck_finish(e, p->write, &space, &byte);
+  if (stray == 1)
     nw_node_fail(n,
                  "node %d: subtask %llu of task %llu ('%s') changed byte %llu of space index %d, "
                  "which it did not subscribe to write (--check-views)",
                  n->cfg.id, (unsigned long long)e->subtask, (unsigned long long)t->id,
                  t->kind->name, (unsigned long long)byte, space);
+  else if (stray == 2)
+    nw_node_fail(n,
+                 "node %d: subtask %llu of task %llu ('%s') wrote at byte %llu of space index %d "
+                 "a value made from bytes it did not subscribe to read (--check-views fills "
+                 "them with the NaN 0x%08X)",
+                 n->cfg.id, (unsigned long long)e->subtask, (unsigned long long)t->id,
+                 t->kind->name, (unsigned long long)byte, space, NW_VIEWCHECK_NAN);
   if (!nw_dev_is_gpu(n, d) || nw_gpu_exec_done(n, e)) {
     nw_pipeline_exec_result(n, e);
     return;

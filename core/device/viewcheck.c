@@ -40,7 +40,7 @@ static void unpoison(unsigned char *at, const unsigned char *from, uint64_t n) {
   UNPOISON(at, n);
 }
 
-nw_status nw_viewcheck_read_view(nw_exec *e, int i, const unsigned char *space,
+nw_status nw_viewcheck_read_view(nw_exec *e, int i, const unsigned char *space, uint64_t size,
                                  const nw_region *read) {
   uint64_t lo, hi;
   nw_region_bounds(read, &lo, &hi);
@@ -48,10 +48,19 @@ nw_status nw_viewcheck_read_view(nw_exec *e, int i, const unsigned char *space,
     e->views[i] = (nw_view){.base = NULL, .lo = 0, .hi = 0}; /* subscribes to nothing */
     return NW_OK;
   }
+  uint64_t margin = hi - lo > NW_VIEWCHECK_MARGIN ? hi - lo : NW_VIEWCHECK_MARGIN;
+  lo = lo > margin ? lo - margin : 0;
+  hi = size - hi > margin ? hi + margin : size;
   unsigned char *buf = malloc(hi - lo);
   if (!buf)
     return NW_ERR_NOMEM;
-  memset(buf, NW_VIEWCHECK_FILL, hi - lo);
+  /* The word at the space's own 4-byte alignment: an element's bytes, whatever its offset in
+   * the buffer. */
+  static const unsigned char nan_bytes[4] = {
+      NW_VIEWCHECK_NAN & 0xFF, (NW_VIEWCHECK_NAN >> 8) & 0xFF, (NW_VIEWCHECK_NAN >> 16) & 0xFF,
+      NW_VIEWCHECK_NAN >> 24};
+  for (uint64_t k = 0; k < hi - lo; k++)
+    buf[k] = nan_bytes[(lo + k) % 4];
   each_row(read, lo, hi - lo, copy_in, buf, space, 0);
   POISON(buf, hi - lo);
   each_row(read, lo, hi - lo, unpoison, buf, NULL, 0);
@@ -83,8 +92,33 @@ static void restore(unsigned char *at, const unsigned char *from, uint64_t n) {
   memcpy(at, from, n);
 }
 
+/* The first 4-byte-aligned word (of the space's offsets) inside r's rows, in buf holding
+ * [lo, lo + len), that equals NW_VIEWCHECK_NAN: 1 and its offset, else 0. */
+static int find_nan(const nw_region *r, const unsigned char *buf, uint64_t lo, uint64_t len,
+                    uint64_t *byte) {
+  for (size_t k = 0; k < r->n; k++) {
+    const nw_rect *x = &r->r[k];
+    for (uint64_t row = x->row0; row < x->row1; row++) {
+      uint64_t a = row * r->pitch + x->col0, b = row * r->pitch + x->col1;
+      for (uint64_t at = (a + 3) / 4 * 4; at + 4 <= b; at += 4) {
+        if (at < lo || at + 4 > lo + len)
+          continue;
+        uint32_t w;
+        memcpy(&w, buf + (at - lo), 4);
+        if (w == NW_VIEWCHECK_NAN) {
+          *byte = at;
+          return 1;
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 int nw_viewcheck_finish(nw_exec *e, const nw_region *write, int *space, uint64_t *byte) {
-  int found = 0;
+  int found = 0, checked_reads = 0;
+  for (int i = 0; i < e->task->info.nspaces; i++)
+    checked_reads |= e->check_read[i] != NULL;
   for (int i = 0; i < e->task->info.nspaces; i++) {
     if (e->check_read[i]) {
       UNPOISON(e->check_read[i], e->check_len[i]);
@@ -112,6 +146,10 @@ int nw_viewcheck_finish(nw_exec *e, const nw_region *write, int *space, uint64_t
           *byte = v->lo + k;
         }
       free(seen);
+    }
+    if (!found && checked_reads && find_nan(&write[i], v->base, v->lo, len, byte)) {
+      found = 2;
+      *space = i;
     }
     free(shadow);
     e->check_shadow[i] = NULL;
