@@ -34,6 +34,12 @@ int tool_options_apply_json(const void *cjson_object, const char *where, tool_op
  * names its built-in applications (apps, comma-separated); with apps NULL, a program's
  * (nw_init): its name, Narwhal's options without --app. */
 void tool_options_usage(FILE *out, const char *apps, const char *program);
+/* The options as a Markdown table (option, values, default, description): the text of
+ * docs/reference/options.md, from `narwhal options --markdown`. */
+void tool_options_markdown(FILE *out);
+/* Whether `key` is an option that changes what a run prints or whether it runs (json,
+ * dry-run, check), which a sweep's points may not hold. */
+int tool_option_is_output(const char *key);
 /* JSON numbers are doubles: whole numbers from 2^53 on lose digits, and cJSON prints only 15
  * significant digits where they read back within its tolerance. A 64-bit value (a seed) is
  * written as a number below 10^15 and as a string of digits from there; a run file may give

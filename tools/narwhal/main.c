@@ -70,6 +70,13 @@ int main(int argc, char **argv) {
     return trace_plot_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "critical-path")) /* where a --trace file's time went */
     return trace_path_main(argc - 2, argv + 2);
+  /* Not in the usage: it writes docs/reference/options.md, which tests/cli checks. */
+  if (!strcmp(argv[1], "options")) {
+    if (argc != 3 || strcmp(argv[2], "--markdown") != 0)
+      return tool_fail(2, "options: usage: narwhal options --markdown");
+    tool_options_markdown(stdout);
+    return 0;
+  }
   char msg[300];
   snprintf(msg, sizeof msg,
            "unknown command '%.200s' (run, sweep, reproduce, validate, plot, critical-path or "

@@ -163,6 +163,16 @@ static int run_json_has(const char *key) {
   return has;
 }
 
+/* The first key of a JSON object that no point may hold: one that changes what a run prints (the
+ * option table's output options), or one of the command line's own; NULL when none. */
+static const char *key_not_in_sweep(const cJSON *object) {
+  for (const cJSON *k = cJSON_IsObject(object) ? object->child : NULL; k; k = k->next)
+    if (tool_option_is_output(k->string) || !strcmp(k->string, "config") ||
+        !strcmp(k->string, "help"))
+      return k->string;
+  return NULL;
+}
+
 /* The sweep file's own keys and their types; the run keys are checked per point. Writes a
  * reason and returns 1 when something is wrong. */
 static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
@@ -213,23 +223,19 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
                cJSON_IsString(c) ? "'" : "");
       return 1;
     }
-  /* A point's run is `run --config POINT --json`: keys that change what it prints have no place. */
+  /* A point's run is `run --config POINT --json`: keys that change what it prints (the option
+   * table's output options) have no place, nor the command line's own. */
   const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
   const cJSON *vary = cJSON_GetObjectItemCaseSensitive(root, "vary");
-  static const char *const not_in_sweep[] = {"dry-run", "json", "check", "config", "help", NULL};
   const cJSON *together =
       cJSON_IsObject(vary) ? cJSON_GetObjectItemCaseSensitive(vary, SWEEP_OPTIONS_KEY) : NULL;
-  for (int i = 0; not_in_sweep[i]; i++) {
-    int in_options = 0;
-    for (const cJSON *v = cJSON_IsArray(together) ? together->child : NULL; v; v = v->next)
-      in_options |= cJSON_IsObject(v) && cJSON_GetObjectItemCaseSensitive(v, not_in_sweep[i]);
-    if ((cJSON_IsObject(base) && cJSON_GetObjectItemCaseSensitive(base, not_in_sweep[i])) ||
-        (cJSON_IsObject(vary) && cJSON_GetObjectItemCaseSensitive(vary, not_in_sweep[i])) ||
-        in_options) {
-      snprintf(why, len, "\"%s\" has no place in a sweep (each point runs with --json)",
-               not_in_sweep[i]);
-      return 1;
-    }
+  const char *bad = key_not_in_sweep(base);
+  bad = bad ? bad : key_not_in_sweep(vary);
+  for (const cJSON *v = cJSON_IsArray(together) ? together->child : NULL; !bad && v; v = v->next)
+    bad = key_not_in_sweep(v);
+  if (bad) {
+    snprintf(why, len, "\"%s\" has no place in a sweep (each point runs with --json)", bad);
+    return 1;
   }
   return 0;
 }
