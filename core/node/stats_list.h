@@ -18,6 +18,12 @@
  * never renamed or moved), so a new row goes at the end of the list. A `none` row's key is
  * the one it would print as.
  *
+ * Not rows, by choice: values derived from rows (transfer_frequency, agglomeration_mean:
+ * ratios, made in run.c and report.c); the runtime's costs (nw_rt_costs: arrays per kind of
+ * event, printed nested as "runtime_costs"); counters per device (nw_device_stats, the
+ * "devices" array) and per node ("per_node": four of these rows, node by node); and the text
+ * report, which words its counters in sentences with units.
+ *
  * Block comments only inside the list: a // comment would swallow the lines after it. */
 #ifndef NW_STATS_LIST_H
 #define NW_STATS_LIST_H
