@@ -15,16 +15,25 @@ static void add_number_or_null(cJSON *j, const char *key, double x, int absent) 
     cJSON_AddNumberToObject(j, key, x);
 }
 
-/* The roofline policy's split of its last task (sched/roofline.c); null under other policies. */
-static void add_roofline(cJSON *j, const nw_run_config *c, const nw_stats *t) {
-  int other = strcmp(c->sched.policy, "roofline") != 0;
-  add_number_or_null(j, "roofline_p", t->roofline_p, other);
-  add_number_or_null(j, "roofline_range", t->roofline_range, other);
-  add_number_or_null(j, "roofline_intensity", t->roofline_intensity, other);
-  add_number_or_null(j, "roofline_ridge_cpu", t->roofline_ridge_cpu, other);
-  add_number_or_null(j, "roofline_ridge_gpu", t->roofline_ridge_gpu, other);
-  add_number_or_null(j, "roofline_overlap", t->roofline_overlap, other);
-  add_number_or_null(j, "roofline_cpu_subtasks", (double)t->roofline_cpu_subtasks, other);
+/* The places of stats_list.h's rows in the --json object. */
+enum counter_place {
+  PLACE_none,
+  PLACE_run,
+  PLACE_data,
+  PLACE_roofline,
+  PLACE_gpu,
+  PLACE_locality,
+  PLACE_cache,
+  PLACE_faults
+};
+
+/* The counters of one place, in the list's order; all null where `absent`. */
+static void add_counters(cJSON *j, const nw_stats *t, enum counter_place where, int absent) {
+#define ADD_COUNTER(type, field, key, combine, place)                                              \
+  if (PLACE_##place == where)                                                                      \
+    add_number_or_null(j, key, (double)t->field, absent);
+  NW_STATS_COUNTERS(ADD_COUNTER)
+#undef ADD_COUNTER
 }
 
 static const char *kind_name(nw_device_kind k) {
@@ -163,55 +172,14 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
   cJSON_AddNumberToObject(j, "makespan_s", r->makespan_s);
   cJSON_AddNumberToObject(j, "first_submit_s", r->first_submit_s);
   cJSON_AddNumberToObject(j, "gflops", r->gflops);
-  cJSON_AddNumberToObject(j, "subtasks", (double)r->subtasks);
-  cJSON_AddNumberToObject(j, "steals_attempted", (double)r->total.steals_attempted);
-  cJSON_AddNumberToObject(j, "steals_succeeded", (double)r->total.steals_succeeded);
-  cJSON_AddNumberToObject(j, "steals_local_attempted", (double)r->total.steals_local_attempted);
-  cJSON_AddNumberToObject(j, "steals_local_succeeded", (double)r->total.steals_local_succeeded);
-  cJSON_AddNumberToObject(j, "bytes_network", (double)r->total.bytes_network);
-  cJSON_AddNumberToObject(j, "bytes_prefetched", (double)r->total.bytes_prefetched);
-  cJSON_AddNumberToObject(j, "bytes_received", (double)r->total.bytes_received);
-  cJSON_AddNumberToObject(j, "bytes_received_unique", (double)r->total.bytes_received_unique);
-  cJSON_AddNumberToObject(j, "bytes_served", (double)r->total.bytes_served);
-  cJSON_AddNumberToObject(j, "bytes_served_unique", (double)r->total.bytes_served_unique);
+  add_counters(j, &r->total, PLACE_run, 0);
   cJSON_AddNumberToObject(j, "transfer_frequency", r->transfer_frequency);
   cJSON_AddNumberToObject(j, "transfer_frequency_received", r->transfer_frequency_received);
-  cJSON_AddNumberToObject(j, "demand_overtakes", (double)r->total.demand_overtakes);
-  cJSON_AddNumberToObject(j, "bytes_view_copies", (double)r->total.bytes_view_copies);
-  cJSON_AddNumberToObject(j, "copy_runs", (double)r->total.copy_runs);
-  cJSON_AddNumberToObject(j, "bytes_reduced", (double)r->total.bytes_reduced);
-  cJSON_AddNumberToObject(j, "bytes_reduction_raw", (double)r->total.bytes_reduction_raw);
-  cJSON_AddNumberToObject(j, "bytes_reduction_sent", (double)r->total.bytes_reduction_sent);
-  cJSON_AddNumberToObject(j, "bytes_gpu_reduction_raw", (double)r->total.bytes_gpu_reduction_raw);
-  cJSON_AddNumberToObject(j, "bytes_gpu_reduction_sent", (double)r->total.bytes_gpu_reduction_sent);
-  cJSON_AddNumberToObject(j, "reduction_tree_s", r->total.reduction_tree_s);
-  cJSON_AddNumberToObject(j, "tasks_concurrent_max", (double)r->total.tasks_concurrent_max);
-  cJSON_AddNumberToObject(j, "tasks", (double)r->total.tasks_run);
-  cJSON_AddNumberToObject(j, "tasks_nested", (double)r->total.tasks_nested);
-  cJSON_AddNumberToObject(j, "demand_wait_s", r->total.demand_wait_s);
-  cJSON_AddNumberToObject(j, "messages_control", (double)r->total.messages_control);
-  cJSON_AddNumberToObject(j, "messages_data", (double)r->total.messages_data);
-  cJSON_AddNumberToObject(j, "ownership_messages", (double)r->total.ownership_messages);
-  cJSON_AddNumberToObject(j, "stale_data_dropped", (double)r->total.stale_data_dropped);
-  cJSON_AddNumberToObject(j, "stale_fetches_dropped", (double)r->total.stale_fetches_dropped);
-  cJSON_AddNumberToObject(j, "multi_assigned", (double)r->total.multi_assigned);
-  cJSON_AddNumberToObject(j, "multi_assign_wins", (double)r->total.multi_assign_wins);
-  cJSON_AddNumberToObject(j, "cancelled", (double)r->total.cancelled);
-  cJSON_AddNumberToObject(j, "prosteal_rounds", (double)r->total.prosteal_rounds);
-  cJSON_AddNumberToObject(j, "perf_samples", (double)r->total.perf_samples);
-  cJSON_AddNumberToObject(j, "events_handled", (double)r->total.events_handled);
-  cJSON_AddNumberToObject(j, "net_bandwidth", r->total.net_bandwidth);
-  cJSON_AddNumberToObject(j, "net_latency", r->total.net_latency);
-  cJSON_AddNumberToObject(j, "pcie_bandwidth", r->total.pcie_bandwidth);
-  cJSON_AddNumberToObject(j, "pcie_latency", r->total.pcie_latency);
+  add_counters(j, &r->total, PLACE_data, 0);
   cJSON_AddStringToObject(j, "sched", c->sched.policy[0] ? c->sched.policy : "unicorn");
-  add_roofline(j, c, &r->total);
-  cJSON_AddNumberToObject(j, "gpu_launches", (double)r->total.gpu_launches);
-  cJSON_AddNumberToObject(j, "gpu_launch_subtasks", (double)r->total.gpu_launch_subtasks);
-  cJSON_AddNumberToObject(j, "gpu_launch_largest", (double)r->total.gpu_launch_largest);
-  cJSON_AddNumberToObject(j, "gpu_copy_transfers", (double)r->total.gpu_copy_transfers);
-  cJSON_AddNumberToObject(j, "priced_by_model", (double)r->total.priced_by_model);
-  cJSON_AddNumberToObject(j, "priced_by_cost_model", (double)r->total.priced_by_cost_model);
+  /* The roofline policy's split of its last task (sched/roofline.c); null under other policies. */
+  add_counters(j, &r->total, PLACE_roofline, strcmp(c->sched.policy, "roofline") != 0);
+  add_counters(j, &r->total, PLACE_gpu, 0);
   add_pricing(j, r);
   cJSON_AddNumberToObject(j, "devices_unlisted", r->devices_unlisted);
   add_number_or_null(j, "agglomeration_mean",
@@ -220,16 +188,11 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
                          : 0.0,
                      r->total.gpu_launches == 0);
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
-  cJSON_AddNumberToObject(j, "locality_read_bytes", (double)r->total.locality_read_bytes);
-  cJSON_AddNumberToObject(j, "locality_local_bytes", (double)r->total.locality_local_bytes);
+  add_counters(j, &r->total, PLACE_locality, 0);
   /* The devices the run used: what --devices auto became. */
   cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(r->device_mix));
   cJSON_AddStringToObject(j, "gpu_cache", nw_cache_policy_name(c->sched.gpu_cache));
-  cJSON_AddNumberToObject(j, "cache_hits", (double)r->total.cache_hits);
-  cJSON_AddNumberToObject(j, "cache_misses", (double)r->total.cache_misses);
-  cJSON_AddNumberToObject(j, "cache_evictions", (double)r->total.cache_evictions);
-  cJSON_AddNumberToObject(j, "bytes_h2d", (double)r->total.bytes_h2d);
-  cJSON_AddNumberToObject(j, "bytes_d2h", (double)r->total.bytes_d2h);
+  add_counters(j, &r->total, PLACE_cache, 0);
   if (r->verified < 0)
     cJSON_AddNullToObject(j, "verified");
   else
@@ -240,10 +203,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
     cJSON_AddNumberToObject(f, "retransmissions", (double)r->faults.retransmissions);
     cJSON_AddNumberToObject(f, "delayed", (double)r->faults.delayed);
     cJSON_AddNumberToObject(f, "nodes_lost", r->faults.nodes_lost);
-    cJSON_AddNumberToObject(f, "recoveries", (double)r->total.recoveries);
-    cJSON_AddNumberToObject(f, "tasks_restarted", (double)r->total.tasks_restarted);
-    cJSON_AddNumberToObject(f, "subtasks_reexecuted", (double)r->total.subtasks_reexecuted);
-    cJSON_AddNumberToObject(f, "time_lost_s", r->total.time_lost_s);
+    add_counters(f, &r->total, PLACE_faults, 0);
   }
   add_runtime_costs(j, &r->total.rt);
   /* Counters kept per node rather than per device. */

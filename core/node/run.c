@@ -144,6 +144,15 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->spin_cpu_s += x->spin_cpu_s;
 }
 
+/* How a row of NW_STATS_COUNTERS makes the run's total t from node k's counters s. */
+#define NW_COMBINE_sum(field) t->field += s->field;
+#define NW_COMBINE_max(field)                                                                      \
+  if (s->field > t->field)                                                                         \
+    t->field = s->field;
+#define NW_COMBINE_node0(field)                                                                    \
+  if (k == 0)                                                                                      \
+    t->field = s->field;
+
 nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int nodes,
                              const nw_app_outcome *outcome) {
   res->nodes = nodes;
@@ -166,16 +175,10 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
   for (int k = 0; k < nodes; k++) {
     const nw_stats *s = &node_stats[k];
     nw_stats *t = &res->total;
-    t->subtasks_executed += s->subtasks_executed;
-    t->steals_attempted += s->steals_attempted;
-    t->steals_succeeded += s->steals_succeeded;
-    t->steals_local_attempted += s->steals_local_attempted;
-    t->steals_local_succeeded += s->steals_local_succeeded;
-    t->bytes_network += s->bytes_network;
-    t->bytes_received += s->bytes_received;
-    t->bytes_received_unique += s->bytes_received_unique;
-    t->bytes_served += s->bytes_served;
-    t->bytes_served_unique += s->bytes_served_unique;
+#define NW_COMBINE(type, field, key, combine, place) NW_COMBINE_##combine(field)
+    NW_STATS_COUNTERS(NW_COMBINE)
+#undef NW_COMBINE
+    nw_rt_costs_add(&t->rt, &s->rt);
     res->per_node[k].bytes_received = s->bytes_received;
     res->per_node[k].bytes_received_unique = s->bytes_received_unique;
     res->per_node[k].bytes_served = s->bytes_served;
@@ -189,64 +192,6 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
           (double)s->bytes_received / (double)s->bytes_received_unique;
       receivers++;
     }
-    t->bytes_prefetched += s->bytes_prefetched;
-    t->bytes_view_copies += s->bytes_view_copies;
-    t->copy_runs += s->copy_runs;
-    t->bytes_reduced += s->bytes_reduced;
-    t->bytes_reduction_raw += s->bytes_reduction_raw;
-    t->bytes_reduction_sent += s->bytes_reduction_sent;
-    t->bytes_rle += s->bytes_rle;
-    t->bytes_gpu_reduction_raw += s->bytes_gpu_reduction_raw;
-    t->bytes_gpu_reduction_sent += s->bytes_gpu_reduction_sent;
-    t->reduction_tree_s += s->reduction_tree_s;
-    t->demand_overtakes += s->demand_overtakes;
-    t->demand_wait_s += s->demand_wait_s;
-    t->messages_control += s->messages_control;
-    t->messages_data += s->messages_data;
-    t->ownership_messages += s->ownership_messages;
-    t->fetch_requests += s->fetch_requests;
-    t->stale_data_dropped += s->stale_data_dropped;
-    t->stale_fetches_dropped += s->stale_fetches_dropped;
-    t->recoveries += s->recoveries;
-    t->tasks_restarted += s->tasks_restarted;
-    t->subtasks_reexecuted += s->subtasks_reexecuted;
-    t->time_lost_s += s->time_lost_s;
-    t->stale_epoch_dropped += s->stale_epoch_dropped;
-    t->multi_assigned += s->multi_assigned;
-    t->multi_assign_wins += s->multi_assign_wins;
-    t->cancelled += s->cancelled;
-    t->prosteal_rounds += s->prosteal_rounds;
-    t->perf_samples += s->perf_samples;
-    t->gpu_launches += s->gpu_launches;
-    t->gpu_launch_subtasks += s->gpu_launch_subtasks;
-    t->gpu_copy_transfers += s->gpu_copy_transfers;
-    t->priced_by_model += s->priced_by_model;
-    t->priced_by_cost_model += s->priced_by_cost_model;
-    if (s->gpu_launch_largest > t->gpu_launch_largest)
-      t->gpu_launch_largest = s->gpu_launch_largest;
-    if (k == 0) { /* node 0's alone (stats.h) */
-      t->roofline_p = s->roofline_p;
-      t->roofline_intensity = s->roofline_intensity;
-      t->roofline_ridge_cpu = s->roofline_ridge_cpu;
-      t->roofline_ridge_gpu = s->roofline_ridge_gpu;
-      t->roofline_overlap = s->roofline_overlap;
-      t->roofline_range = s->roofline_range;
-      t->roofline_cpu_subtasks = s->roofline_cpu_subtasks;
-    }
-    t->events_handled += s->events_handled;
-    nw_rt_costs_add(&t->rt, &s->rt);
-    t->net_bandwidth = s->net_bandwidth > t->net_bandwidth ? s->net_bandwidth : t->net_bandwidth;
-    t->net_latency = s->net_latency > t->net_latency ? s->net_latency : t->net_latency;
-    t->pcie_bandwidth =
-        s->pcie_bandwidth > t->pcie_bandwidth ? s->pcie_bandwidth : t->pcie_bandwidth;
-    t->pcie_latency = s->pcie_latency > t->pcie_latency ? s->pcie_latency : t->pcie_latency;
-    t->cache_hits += s->cache_hits;
-    t->cache_misses += s->cache_misses;
-    t->cache_evictions += s->cache_evictions;
-    t->bytes_h2d += s->bytes_h2d;
-    t->bytes_d2h += s->bytes_d2h;
-    t->locality_read_bytes += s->locality_read_bytes;
-    t->locality_local_bytes += s->locality_local_bytes;
     for (int d = 0; d < s->devices && d < NW_STATS_MAX_DEVICES; d++, row++) {
       res->devices[row].node = k;
       res->devices[row].kind = (nw_device_kind)s->device[d].kind;
@@ -263,12 +208,6 @@ nw_status nw_run_result_fill(nw_run_result *res, const nw_stats *node_stats, int
   if (receivers > 0)
     res->transfer_frequency_received /= receivers;
   const nw_stats *root = &node_stats[0];
-  res->total.task_first_submit_s = root->task_first_submit_s;
-  res->total.tasks_concurrent_max = root->tasks_concurrent_max;
-  res->total.tasks_run = root->tasks_run;
-  res->total.tasks_nested = root->tasks_nested;
-  res->total.task_last_complete_s = root->task_last_complete_s;
-  res->total.total_flops = root->total_flops;
   res->subtasks = res->total.subtasks_executed;
   res->makespan_s = root->task_last_complete_s - root->task_first_submit_s;
   res->first_submit_s = root->task_first_submit_s;

@@ -141,7 +141,7 @@ typedef struct nw_run_result {
   nw_fault_counts faults; /* what the fault plan did (all 0 without one) */
   double gflops;          /* cost-model flops / makespan */
   uint64_t subtasks;
-  nw_stats total; /* counters summed over nodes (device arrays unused) */
+  nw_stats total; /* counters combined over nodes as stats_list.h says (device arrays unused) */
   int ndevices;   /* rows of devices[] */
   /* Devices with no row: at most NW_STATS_MAX_DEVICES per node are listed (many-task lanes can
    * be more); their work is in the totals. */
