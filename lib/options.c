@@ -299,10 +299,11 @@ static char *read_file(const char *path, char *why, size_t len) {
     snprintf(why, len, "config %s: %s", path, strerror(errno));
     return NULL;
   }
-  char *buf = tool_read_stream(f);
+  char unread[128];
+  char *buf = tool_read_json_text(f, unread, sizeof unread);
   fclose(f);
   if (!buf)
-    snprintf(why, len, "config %s: cannot read it", path);
+    snprintf(why, len, "config %s: %s", path, unread);
   return buf;
 }
 
@@ -310,11 +311,6 @@ static int load_config(const char *path, tool_options *o, char *why, size_t len)
   char *text = read_file(path, why, len);
   if (!text)
     return 1;
-  if (tool_json_escapes_nul(text)) {
-    snprintf(why, len, "config %s: a string holds a NUL character (\\u0000)", path);
-    free(text);
-    return 1;
-  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
   if (!root) {

@@ -23,22 +23,26 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
             "Narwhal's options (each also a key of the JSON run file, without the dashes):\n",
             program);
   } else
-    fprintf(out,
-            "usage: narwhal run [--config FILE] [options]\n"
-            "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
-            "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]]\n"
-            "           (every simulated paper figure, its values beside the paper's:\n"
-            "           results/paper/report.md; README, \"Using it\")\n"
-            "       narwhal plot TRACE.json [--out FILE.png] [--size WxH]\n"
-            "           (a Gantt chart of a --trace file, drawn with gnuplot)\n"
-            "       narwhal critical-path TRACE.json [--top N]\n"
-            "           (where a --trace file's time went: its critical path, its messages)\n"
-            "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
-            "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
-            "           [--settle MIB] [options of run]\n"
-            "           (real backend: measures this machine into a platform and a model; README,\n"
-            "           \"Calibration\")\n\n"
-            "Options of run (each also a key of the JSON run file, without the dashes):\n");
+    fprintf(
+        out,
+        "usage: narwhal run [--config FILE] [options]\n"
+        "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
+        "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]] [--resume]\n"
+        "           (every simulated paper figure, its values beside the paper's:\n"
+        "           results/paper/report.md; README, \"Using it\")\n"
+        "       narwhal plot TRACE.json [--out FILE.png] [--size WxH]\n"
+        "           (a Gantt chart of a --trace file, drawn with gnuplot)\n"
+        "       narwhal critical-path TRACE.json [--top N]\n"
+        "           (where a --trace file's time went: its critical path, its messages)\n"
+        "       mpirun -np R narwhal calibrate --platform-out FILE --perfmodel FILE\n"
+        "           --workload APP:N:BLOCK [--workload ...] [--runs K] [--keep best|all]\n"
+        "           [--settle MIB] [options of run]\n"
+        "           (real backend: measures this machine into a platform and a model; README,\n"
+        "           \"Calibration\")\n"
+        "       narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate] [--settle MIB]\n"
+        "           (calibrates, then compares held-out real runs with their simulation)\n"
+        "       narwhal COMMAND --help (one command's usage and options)\n\n"
+        "Options of run (each also a key of the JSON run file, without the dashes):\n");
   for (int i = 0; i < tool_option_count; i++) {
     const opt_def *d = &tool_option_defs[i];
     if (!apps && !strcmp(d->name, "app"))

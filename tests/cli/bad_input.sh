@@ -19,6 +19,7 @@ printf '{"platform": "x.xml\\u0000y"}\n' >"$tmp/nul-string.json"
 printf '{"base": {"n": 64}, "vary": {"nodes": [1]}}\0{"x": 1}\n' >"$tmp/nul-byte-sweep.json"
 printf '{"narwhal-perfmodel": 1, "platform": "small.xml", "models": []}\0\n' >"$tmp/nul-byte-model.json"
 printf '{"traceEvents": []}\0\n' >"$tmp/nul-byte-trace.json"
+printf '{"nodes": 1}\0{"nodes": 2}\n' >"$tmp/nul-byte-run.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "bogus": 1}\n' >"$tmp/sweep-unknown-key.json"
 printf '{"base": {"n": {}}, "vary": {"n": [64, 128]}}\n' >"$tmp/sweep-base-overridden.json"
 printf '{"base": {}, "vary": {"nodes": [1]}, "columns": ["nope"]}\n' >"$tmp/sweep-unknown-column.json"
@@ -148,6 +149,7 @@ perfmodel_corrupt) args=(run --platform "$small" --perfmodel "$tmp/corrupt-model
 perfmodel_other_platform) args=(run --platform "$small" --perfmodel "$tmp/other-platform.json") want="$tmp/other-platform.json: measured on platform paper-cluster.xml, this run uses small.xml" ;;
 calibrate_without_perfmodel) args=(run --calibrate on) want="--calibrate on: needs --perfmodel FILE" ;;
 seed_json_ambiguous) args=(run --config "$tmp/seed-ambiguous.json") want="key 'seed': 9007199254740992 is not below 2^53" ;;
+nul_byte_run) args=(run --config "$tmp/nul-byte-run.json") want="config $tmp/nul-byte-run.json: a NUL byte at offset 12, not a text file" ;;
 nul_byte_sweep) args=(sweep "$tmp/nul-byte-sweep.json") want="sweep $tmp/nul-byte-sweep.json: a NUL byte at offset 43, not a text file" ;;
 nul_byte_model) args=(run --platform "$small" --perfmodel "$tmp/nul-byte-model.json" --sched dmda --n 64 --block 16) want="$tmp/nul-byte-model.json: a NUL byte at offset 63, not a text file" ;;
 nul_byte_trace) args=(plot "$tmp/nul-byte-trace.json") want="plot $tmp/nul-byte-trace.json: a NUL byte at offset 19, not a text file" ;;

@@ -72,6 +72,12 @@ int main(int argc, char **argv) {
     return trace_path_main(argc - 2, argv + 2);
   /* Not in the usage: it writes docs/reference/options.md, which tests/cli checks. */
   if (!strcmp(argv[1], "options")) {
+    if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+      printf("usage: narwhal options --markdown\n"
+             "Prints the option table of `narwhal run` as Markdown (docs/reference/options.md is "
+             "its output).\n");
+      return 0;
+    }
     if (argc != 3 || strcmp(argv[2], "--markdown") != 0)
       return tool_fail(2, "options: usage: narwhal options --markdown");
     tool_options_markdown(stdout);
