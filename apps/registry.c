@@ -1,40 +1,19 @@
-/* registry.c: the applications compiled into this build, found by name. */
+/* registry.c: the applications compiled into this build (apps/apps.def), found by name. */
 #include <stdio.h>
 #include <string.h>
 
-#include "adder/adder.h"
-#include "bag/bag.h"
-#include "chain/chain.h"
-#include "cholesky/cholesky.h"
-#include "cmeans/cmeans.h"
-#include "conv2d/conv2d.h"
-#include "fft2d/fft2d.h"
-#include "gemv/gemv.h"
-#include "lu/lu.h"
-#include "matmul/matmul.h"
-#include "mdlite/mdlite.h"
-#include "molecular2d/molecular2d.h"
-#include "pagerank/pagerank.h"
-#include "randprog/randprog.h"
-#include "taskbench/taskbench.h"
+#include "narwhal_app.h"
 
-static const nw_app *const apps[] = {&nw_matmul_app,
-                                     &nw_conv2d_app,
-                                     &nw_randprog_app,
-                                     &nw_chain_app,
-                                     &nw_chain_rw_app,
-                                     &nw_taskbench_app,
-                                     &nw_pagerank_app,
-                                     &nw_lu_app,
-                                     &nw_fft2d_app,
-                                     &nw_gemv_app,
-                                     &nw_cmeans_app,
-                                     &nw_molecular2d_app,
-                                     &nw_adder_app,
-                                     &nw_mdlite_app,
-                                     &nw_bag_app,
-                                     &nw_cholesky_app,
-                                     NULL};
+/* Each application's table, declared from the one list (its own header need not be here). */
+#define NW_APP(name) extern const nw_app nw_##name##_app;
+#include "apps.def"
+#undef NW_APP
+
+static const nw_app *const apps[] = {
+#define NW_APP(name) &nw_##name##_app,
+#include "apps.def"
+#undef NW_APP
+    NULL};
 
 void nw_app_names(char *buf, size_t len) {
   size_t at = 0;

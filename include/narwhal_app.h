@@ -121,8 +121,8 @@ typedef struct nw_run_summary {
  * NW_ERR_STATE before, or when the run did not get as far as a result. */
 nw_status nw_run_summary_get(nw_run_summary *out);
 
-/* The narwhal tool's built-in applications (apps/registry.c, linked into the tool; not part of
- * libnarwhal). */
+/* The narwhal tool's built-in applications (the list apps/apps.def, apps/registry.c; linked into
+ * the tool, not part of libnarwhal). */
 const nw_app *nw_app_find(const char *name);
 /* Their names, comma-separated, for messages. */
 void nw_app_names(char *buf, size_t len);

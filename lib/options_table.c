@@ -18,7 +18,7 @@
 
 const opt_def tool_option_defs[] = {
     {"app", T_STRING, AT(F_TEXT, run.app), .dflt = "matmul",
-     .help = "application to run (the names are the registry's: apps/registry.c)"},
+     .help = "application to run (the names are the list apps/apps.def)"},
     {"backend", T_CHOICE, AT(F_TEXT, run.backend), .choices = {"sim", "real"}, .dflt = "sim",
      .help = "sim: SimGrid model; real: MPI ranks (use mpirun)"},
     {"platform", T_STRING, AT(F_TEXT, run.platform), .dflt = "platforms/paper-cluster.xml",
