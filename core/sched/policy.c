@@ -5,19 +5,11 @@
 #include "policy.h"
 #include "run.h"
 
-const nw_policy *const nw_policies[] = {&nw_policy_unicorn,
-                                        &nw_policy_eager,
-                                        &nw_policy_prio,
-                                        &nw_policy_random,
-                                        &nw_policy_ws,
-                                        &nw_policy_lws,
-                                        &nw_policy_dm,
-                                        &nw_policy_dmda,
-                                        &nw_policy_dmdar,
-                                        &nw_policy_dmdas,
-                                        &nw_policy_heft,
-                                        &nw_policy_roofline,
-                                        NULL};
+const nw_policy *const nw_policies[] = {
+#define NW_POLICY(x) &nw_policy_##x,
+#include "policies.def"
+#undef NW_POLICY
+    NULL};
 
 const nw_policy *nw_policy_find(const char *name) {
   for (int i = 0; name && nw_policies[i]; i++)
