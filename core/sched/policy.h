@@ -33,7 +33,11 @@
 
 typedef struct nw_policy {
   const char *name;
-  const char *summary; /* one line, for --help and the README */
+  const char *summary; /* one line, for `--sched help` and the README */
+  /* What sets apart tables that share one file's hooks (dm's data penalty, lws's victim
+   * order): a struct of that file's own, which the shared code reads from n->policy, so that
+   * no code asks which table it runs. NULL where a file has one table. */
+  const void *variant;
   /* Needs every node's local bytes of every subtask at the task's start (the affinity matrix
    * of sched/locality_sched.c), so the task's subtasks x nodes is bounded. May be NULL. */
   int (*uses_affinity)(const nw_node *n);
