@@ -68,3 +68,13 @@ void nw_sched_policy_names(char *buf, size_t len) {
   for (int i = 0; nw_policies[i] && at < len; i++)
     at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", nw_policies[i]->name);
 }
+
+void nw_sched_policy_help(FILE *out) {
+  int width = 0;
+  for (int i = 0; nw_policies[i]; i++)
+    if ((int)strlen(nw_policies[i]->name) > width)
+      width = (int)strlen(nw_policies[i]->name);
+  fprintf(out, "scheduling policies (--sched NAME; the first is the default):\n");
+  for (int i = 0; nw_policies[i]; i++)
+    fprintf(out, "  %-*s  %s\n", width, nw_policies[i]->name, nw_policies[i]->summary);
+}
