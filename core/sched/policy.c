@@ -74,7 +74,7 @@ void nw_sched_policy_help(FILE *out) {
   for (int i = 0; nw_policies[i]; i++)
     if ((int)strlen(nw_policies[i]->name) > width)
       width = (int)strlen(nw_policies[i]->name);
-  fprintf(out, "scheduling policies (--sched NAME; the first is the default):\n");
+  fprintf(out, "scheduling policies (--sched NAME):\n");
   for (int i = 0; nw_policies[i]; i++)
     fprintf(out, "  %-*s  %s\n", width, nw_policies[i]->name, nw_policies[i]->summary);
 }
