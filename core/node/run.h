@@ -7,6 +7,8 @@
 #ifndef NW_RUN_H
 #define NW_RUN_H
 
+#include <stdio.h>
+
 #include "faults.h"
 #include "narwhal_app.h"
 #include "node.h"
@@ -107,10 +109,12 @@ double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
 
 void nw_run_config_defaults(nw_run_config *c);
-/* Scheduling policies by name (sched/policy.c): whether `name` is one, and all their names,
- * comma-separated, for messages. */
+/* Scheduling policies by name (sched/policy.c): whether `name` is one, all their names,
+ * comma-separated, for messages, and each one's name and summary, a line each, for
+ * `narwhal run --sched help`. */
 int nw_sched_policy_exists(const char *name);
 void nw_sched_policy_names(char *buf, size_t len);
+void nw_sched_policy_help(FILE *out);
 /* A node's CPU devices with `cores` cores and `gpus` GPUs in use: how many (*count, 0 in a
  * GPU-only run) and the cores each runs a subtask on (*cores_each: 1, or the work-group's
  * size). NW_ERR_ARG with a reason naming the option when the configuration leaves no core. */

@@ -287,7 +287,7 @@ void nw_central_dry(nw_node *n, int d) {
 
 void nw_central_busy(nw_node *n, int d) {
   const nw_device *v = &n->dev[d];
-  if (n->cfg.sched.pipeline && !v->asked && !v->next && v->queue.count == 0)
+  if (n->cfg.sched.pipeline && !v->asked && !v->next && nw_queue_length(n, d, NULL) == 0)
     ask(n, d, 1);
 }
 

@@ -51,18 +51,15 @@
 #define DMDAR_WINDOW 16
 enum { DM_ASSIGN = 1 };
 
-typedef enum { VAR_DM, VAR_DMDA, VAR_DMDAR, VAR_DMDAS } dm_variant;
+/* What one dm table does differently from the others (its nw_policy.variant); dmdar's
+ * difference is its pop hook. */
+typedef struct dm_variant {
+  int data_penalty; /* dmda and after: fitness counts moving the subtask's reads */
+  int by_priority;  /* dmdas: decide and queue subtasks by priority, larger first */
+} dm_variant;
 
-/* The variant is which of this file's tables the run uses (StarPU's dm* are tables over shared
- * functions too). */
-static dm_variant variant(const nw_node *n) {
-  if (n->policy == &nw_policy_dm)
-    return VAR_DM;
-  if (n->policy == &nw_policy_dmdar)
-    return VAR_DMDAR;
-  if (n->policy == &nw_policy_dmdas)
-    return VAR_DMDAS;
-  return VAR_DMDA; /* dmda, heft */
+static const dm_variant *variant(const nw_node *n) {
+  return n->policy->variant;
 }
 
 /* Node 0's view of the cluster's devices across tasks: each one's predicted end (absolute
@@ -134,7 +131,7 @@ static void forget(nw_node *n, nw_task_state *t) {
 }
 
 static int uses_affinity(const nw_node *n) {
-  return variant(n) != VAR_DM && n->cfg.nodes > 1;
+  return variant(n)->data_penalty && n->cfg.nodes > 1;
 }
 
 /* Device g of the cluster: its node and local index. */
@@ -287,7 +284,7 @@ static nw_status decide(nw_node *n, nw_task_state *t, const uint64_t *order, uin
       stage_end[dev[g].stage] = stage > stage_end[dev[g].stage] ? stage : stage_end[dev[g].stage];
     }
   }
-  int data = variant(n) != VAR_DM, ns = t->info.nspaces;
+  int data = variant(n)->data_penalty, ns = t->info.nspaces;
   int first = nw_cluster_first_device(n, n->cfg.id); /* node 0's own devices: g - first */
   nw_region *sets = nw_subscription_sets(ns);
   if (!sets)
@@ -368,7 +365,7 @@ static void prefetch_window(nw_node *n, int d) {
  * order behind what other tasks queued there); then go. */
 static void apply(nw_node *n, nw_task_state *t, const uint64_t *ids, const uint16_t *devs,
                   uint64_t count) {
-  int by_priority = variant(n) == VAR_DMDAS;
+  int by_priority = variant(n)->by_priority;
   for (uint64_t i = 0; i < count; i++) {
     uint64_t s = ids[i];
     t->dev[devs[i]].range_len++;
@@ -389,11 +386,11 @@ static void apply(nw_node *n, nw_task_state *t, const uint64_t *ids, const uint1
 /* Node 0: decide every subtask, send every node its part, start here. */
 static void assign(nw_node *n, nw_task_state *t) {
   uint64_t count = t->info.subtasks;
-  uint64_t *order = variant(n) == VAR_DMDAS ? nw_order_by_priority(t) : NULL;
+  uint64_t *order = variant(n)->by_priority ? nw_order_by_priority(t) : NULL;
   uint32_t *device = malloc((count ? count : 1) * sizeof *device);
   uint64_t *ids = malloc((count ? count : 1) * sizeof *ids);
   uint16_t *devs = malloc((count ? count : 1) * sizeof *devs);
-  if ((variant(n) == VAR_DMDAS && !order) || !device || !ids || !devs ||
+  if ((variant(n)->by_priority && !order) || !device || !ids || !devs ||
       decide(n, t, order, device) != NW_OK) {
     free(order);
     free(device);
@@ -535,10 +532,14 @@ static int pop_ready(nw_node *n, int d, nw_task_state **t, uint64_t *id) {
   return 1;
 }
 
-#define DM_POLICY(var, nm, sum, popper)                                                            \
+static const dm_variant durations_only = {0}, with_data = {.data_penalty = 1},
+                        data_by_priority = {.data_penalty = 1, .by_priority = 1};
+
+#define DM_POLICY(var, nm, sum, popper, params)                                                    \
   const nw_policy var = {                                                                          \
       .name = nm,                                                                                  \
       .summary = sum,                                                                              \
+      .variant = &params,                                                                          \
       .uses_affinity = uses_affinity,                                                              \
       .init = init,                                                                                \
       .fini = fini,                                                                                \
@@ -550,10 +551,11 @@ static int pop_ready(nw_node *n, int d, nw_task_state **t, uint64_t *id) {
   }
 
 DM_POLICY(nw_policy_dm, "dm", "StarPU dm: HEFT on duration models (earliest predicted finish)",
-          pop_fifo);
+          pop_fifo, durations_only);
 DM_POLICY(nw_policy_dmda, "dmda", "StarPU dmda: dm plus the predicted time to move the data",
-          pop_fifo);
-DM_POLICY(nw_policy_heft, "heft", "StarPU heft: the same as dmda", pop_fifo);
+          pop_fifo, with_data);
+DM_POLICY(nw_policy_heft, "heft", "StarPU heft: the same as dmda", pop_fifo, with_data);
 DM_POLICY(nw_policy_dmdar, "dmdar", "StarPU dmdar: dmda, a device runs ready subtasks first",
-          pop_ready);
-DM_POLICY(nw_policy_dmdas, "dmdas", "StarPU dmdas: dmda deciding subtasks by priority", pop_fifo);
+          pop_ready, with_data);
+DM_POLICY(nw_policy_dmdas, "dmdas", "StarPU dmdas: dmda deciding subtasks by priority", pop_fifo,
+          data_by_priority);

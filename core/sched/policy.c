@@ -5,19 +5,11 @@
 #include "policy.h"
 #include "run.h"
 
-const nw_policy *const nw_policies[] = {&nw_policy_unicorn,
-                                        &nw_policy_eager,
-                                        &nw_policy_prio,
-                                        &nw_policy_random,
-                                        &nw_policy_ws,
-                                        &nw_policy_lws,
-                                        &nw_policy_dm,
-                                        &nw_policy_dmda,
-                                        &nw_policy_dmdar,
-                                        &nw_policy_dmdas,
-                                        &nw_policy_heft,
-                                        &nw_policy_roofline,
-                                        NULL};
+const nw_policy *const nw_policies[] = {
+#define NW_POLICY(x) &nw_policy_##x,
+#include "policies.def"
+#undef NW_POLICY
+    NULL};
 
 const nw_policy *nw_policy_find(const char *name) {
   for (int i = 0; name && nw_policies[i]; i++)
@@ -75,4 +67,14 @@ void nw_sched_policy_names(char *buf, size_t len) {
     buf[0] = '\0';
   for (int i = 0; nw_policies[i] && at < len; i++)
     at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", nw_policies[i]->name);
+}
+
+void nw_sched_policy_help(FILE *out) {
+  int width = 0;
+  for (int i = 0; nw_policies[i]; i++)
+    if ((int)strlen(nw_policies[i]->name) > width)
+      width = (int)strlen(nw_policies[i]->name);
+  fprintf(out, "scheduling policies (--sched NAME):\n");
+  for (int i = 0; nw_policies[i]; i++)
+    fprintf(out, "  %-*s  %s\n", width, nw_policies[i]->name, nw_policies[i]->summary);
 }

@@ -33,7 +33,11 @@
 
 typedef struct nw_policy {
   const char *name;
-  const char *summary; /* one line, for --help and the README */
+  const char *summary; /* one line, for `--sched help` and the README */
+  /* What sets apart tables that share one file's hooks (dm's data penalty, lws's victim
+   * order): a struct of that file's own, which the shared code reads from n->policy, so that
+   * no code asks which table it runs. NULL where a file has one table. */
+  const void *variant;
   /* Needs every node's local bytes of every subtask at the task's start (the affinity matrix
    * of sched/locality_sched.c), so the task's subtasks x nodes is bounded. May be NULL. */
   int (*uses_affinity)(const nw_node *n);
@@ -78,7 +82,7 @@ typedef struct nw_policy {
   void (*on_timer)(nw_node *n, uint64_t token);
 } nw_policy;
 
-/* Every policy, NULL-terminated, in the order --help lists them. */
+/* Every policy, NULL-terminated, in policies.def's order (the order `--sched help` lists). */
 extern const nw_policy *const nw_policies[];
 /* The policy called `name`, or NULL. */
 const nw_policy *nw_policy_find(const char *name);
@@ -119,18 +123,9 @@ void nw_pipeline_backoff(nw_node *n, int d);
 /* Device d's queue gained work while it was waiting: let it run (its wait is over). */
 void nw_pipeline_resume(nw_node *n, int d);
 
-/* ---- the policies (one file each) */
-extern const nw_policy nw_policy_unicorn;
-extern const nw_policy nw_policy_eager;
-extern const nw_policy nw_policy_prio;
-extern const nw_policy nw_policy_dm;
-extern const nw_policy nw_policy_dmda;
-extern const nw_policy nw_policy_dmdar;
-extern const nw_policy nw_policy_dmdas;
-extern const nw_policy nw_policy_heft;
-extern const nw_policy nw_policy_random;
-extern const nw_policy nw_policy_ws;
-extern const nw_policy nw_policy_lws;
-extern const nw_policy nw_policy_roofline;
+/* ---- the policies: one file each, registered by one line of policies.def */
+#define NW_POLICY(x) extern const nw_policy nw_policy_##x;
+#include "policies.def"
+#undef NW_POLICY
 
 #endif

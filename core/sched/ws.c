@@ -76,15 +76,20 @@ static void fini(nw_node *n) {
   n->sched = NULL;
 }
 
-static int is_lws(const nw_node *n) {
-  return n->policy == &nw_policy_lws;
+/* What sets lws apart from ws (nw_policy.variant): the order of a round's victims. */
+typedef struct ws_variant {
+  int by_load; /* the most loaded local device first, then each other node once */
+} ws_variant;
+
+static int ordered_by_load(const nw_node *n) {
+  return ((const ws_variant *)n->policy->variant)->by_load;
 }
 
 /* How many victims a round asks: each other device (ws), or each other local device and each
  * other node (lws). */
 static int round_length(const nw_node *n) {
   int local = n->cfg.devices - 1;
-  return local + (is_lws(n) ? n->cfg.nodes - 1 : nw_cluster_devices(n) - n->cfg.devices);
+  return local + (ordered_by_load(n) ? n->cfg.nodes - 1 : nw_cluster_devices(n) - n->cfg.devices);
 }
 
 /* Push: every node deals its devices' share of the round robin, one range per subtask. An idle
@@ -160,9 +165,9 @@ static int most_loaded(const nw_node *n) {
 static int remote_victim(const nw_node *n, int k, uint32_t *dev) {
   for (int j = 1; j < n->cfg.nodes; j++) {
     int node = (n->cfg.id + j) % n->cfg.nodes;
-    int count = is_lws(n) ? 1 : n->cfg.devices_per_node[node];
+    int count = ordered_by_load(n) ? 1 : n->cfg.devices_per_node[node];
     if (k < count) {
-      *dev = is_lws(n) ? ANY_DEVICE : (uint32_t)k;
+      *dev = ordered_by_load(n) ? ANY_DEVICE : (uint32_t)k;
       return node;
     }
     k -= count;
@@ -192,7 +197,7 @@ static int steal_local(nw_node *n, int d, int v) {
 
 /* The local victim of the round's k-th ask (k < devices - 1). */
 static int local_victim(nw_node *n, int d, int k) {
-  if (!is_lws(n))
+  if (!ordered_by_load(n))
     return (d + 1 + k) % n->cfg.devices;
   unsigned char *tried = state_of(n)->tried + (size_t)d * (size_t)n->cfg.devices;
   tried[d] = 1;
@@ -313,9 +318,12 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
     r->bad = 1;
 }
 
+static const ws_variant round_robin = {0}, by_load = {.by_load = 1};
+
 const nw_policy nw_policy_ws = {
     .name = "ws",
     .summary = "StarPU's ws: round-robin push, dry devices steal one subtask, local first",
+    .variant = &round_robin,
     .init = init,
     .fini = fini,
     .task_start = task_start,
@@ -327,6 +335,7 @@ const nw_policy nw_policy_ws = {
 const nw_policy nw_policy_lws = {
     .name = "lws",
     .summary = "StarPU's lws: like ws, stealing from the most loaded device, local first",
+    .variant = &by_load,
     .init = init,
     .fini = fini,
     .task_start = task_start,

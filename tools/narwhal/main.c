@@ -24,9 +24,28 @@ static nw_status run_backend(const tool_options *o, const nw_app *app, nw_run_re
   return tool_run_backend(o, app, ctx, res);
 }
 
+/* Whether the command line asks for the list of policies (--sched help, as StarPU's
+ * STARPU_SCHED=help), which option parsing would refuse as an unknown policy. */
+static int wants_sched_help(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--config")) {
+      i++;
+      continue;
+    }
+    if (!strcmp(argv[i], "--sched=help") ||
+        (!strcmp(argv[i], "--sched") && i + 1 < argc && !strcmp(argv[i + 1], "help")))
+      return 1;
+  }
+  return 0;
+}
+
 static int run(int argc, char **argv, char **all_argv) {
   tool_options o;
   char why[1024];
+  if (wants_sched_help(argc, argv)) {
+    nw_sched_policy_help(stdout);
+    return 0;
+  }
   if (tool_options_parse(argc, argv, &o, why, sizeof why))
     return tool_fail(2, why);
   char names[512];
