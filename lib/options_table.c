@@ -63,8 +63,7 @@ const opt_def tool_option_defs[] = {
     {"work-groups", T_CHOICE, AT(F_INT, run.work_groups), ON_OFF, .dflt = "off",
      .help = "a node's CPU cores form one work-group, sized per task by binary search"},
     {"sched", T_STRING, AT(F_TEXT, run.sched.policy), .dflt = "unicorn", .set = opt_set_sched,
-     .help = "scheduling policy: unicorn, eager, prio, random, ws, lws, dm, dmda, dmdar, dmdas, "
-             "heft, roofline (README, \"Scheduling policies\")"},
+     .help = "scheduling policy (docs/guide/policies.md)"},
     {"roofline-p", T_STRING, .dflt = "auto", .set = opt_set_roofline_p, .get = opt_get_roofline_p,
      .flags = OPT_JSON_NUMBER,
      .help = "roofline: the CPUs' fraction of each node's subtasks, 0 to 1; auto: equation (8) "
