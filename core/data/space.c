@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "driver.h"
+#include "handles.h"
+#include "node_state.h"
+#include "space.h"
 
 nw_space_state *nw_space_find(nw_node *n, uint64_t id) {
   return nw_idmap_get(&n->space_ids, id);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "node_internal.h"
 #include "reduce.h"
+#include "subscribe.h"
 
 struct nw_subscriber {
   const nw_task_info *info;

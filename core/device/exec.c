@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "exec_state.h"
 #include "narwhal_mtc.h"
-#include "node_internal.h"
+#include "node_state.h"
 
 int nw_exec_items(const nw_exec *e) {
   return e->items > 1 ? e->items : 1;

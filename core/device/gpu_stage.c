@@ -29,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "gpu_stage.h"
+#include "node_state.h"
+#include "pipeline.h"
 #include "rle.h"
 
 typedef struct copy_job {

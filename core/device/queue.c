@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "node_state.h"
 
 static nw_queue *queue_of(const nw_node *n, int d) {
   return &n->dev[d].queue;

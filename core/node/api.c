@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "driver.h"
+#include "handles.h"
+#include "nested.h"
+#include "node_state.h"
 #include "region.h"
+#include "subscribe.h"
 
 nw_status nw_runtime_fail(nw_runtime *rt, nw_status st, const char *fmt, ...) {
   va_list ap;

@@ -26,7 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "graph.h"
+#include "handles.h"
+#include "nested.h"
+#include "node_state.h"
+#include "space.h"
 
 #define ORDER_STEP ((uint64_t)1 << 20)
 

@@ -18,7 +18,9 @@
  */
 #include <stdlib.h>
 
-#include "node_internal.h"
+#include "handles.h"
+#include "nested.h"
+#include "node_state.h"
 
 int nw_nested_is_ancestor(const nw_task *a, const nw_task *b) {
   for (const nw_task *p = b->parent; p; p = p->parent)

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node_internal.h"
+#include "node_state.h"
+#include "reduce_tree.h"
 #include "rle.h"
 
 struct nw_partial {
