@@ -33,6 +33,19 @@ char *tool_read_stream(FILE *f) {
   return read_all(f, &n);
 }
 
+/* Whether JSON text escapes a NUL character (\u0000) in a string: cJSON would end the string
+ * there and the rest would be dropped without a word, so such files are refused. */
+static int tool_json_escapes_nul(const char *text) {
+  for (const char *p = strstr(text, "\\u"); p; p = strstr(p + 2, "\\u")) {
+    size_t back = 0; /* an escaped backslash before it makes it plain text */
+    while (p - back > text && p[-(long)back - 1] == '\\')
+      back++;
+    if (back % 2 == 0 && !strncmp(p + 2, "0000", 4))
+      return 1;
+  }
+  return 0;
+}
+
 char *tool_read_json_text(FILE *f, char *why, size_t why_len) {
   size_t n = 0;
   char *text = read_all(f, &n);
@@ -49,17 +62,6 @@ char *tool_read_json_text(FILE *f, char *why, size_t why_len) {
     return text;
   free(text);
   return NULL;
-}
-
-int tool_json_escapes_nul(const char *text) {
-  for (const char *p = strstr(text, "\\u"); p; p = strstr(p + 2, "\\u")) {
-    size_t back = 0; /* an escaped backslash before it makes it plain text */
-    while (p - back > text && p[-(long)back - 1] == '\\')
-      back++;
-    if (back % 2 == 0 && !strncmp(p + 2, "0000", 4))
-      return 1;
-  }
-  return 0;
 }
 
 /* "narwhal" for the tool; a program's own name once nw_init has seen its argv[0]. */

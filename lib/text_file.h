@@ -11,12 +11,8 @@ char *tool_read_stream(FILE *f);
 /* A JSON file's text, read from f as tool_read_stream does, or NULL with why set: when
  * reading fails, when the file holds a NUL byte (everything after it would be dropped without
  * a word: "a NUL byte at offset K, not a text file"), or when a string escapes one (see
- * tool_json_escapes_nul). The caller puts the file's name before why. */
+ * text_file.c). The caller puts the file's name before why. */
 char *tool_read_json_text(FILE *f, char *why, size_t why_len);
-
-/* Whether JSON text escapes a NUL character (\u0000) in a string: cJSON would end the string
- * there and the rest would be dropped without a word, so such files are refused. */
-int tool_json_escapes_nul(const char *text);
 
 /* Prints "narwhal: " (or tool_say_name's) and the formatted message on stderr as one line: newlines
  * and other control characters of echoed input (a path, a value) are written as escapes (\n, \x01).
