@@ -82,9 +82,9 @@ done
 
 # --- one build ----------------------------------------------------------------------------------
 start=$SECONDS
-nice cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE="$build_type" >"$scratch/configure.log" 2>&1 ||
+cmake -S "$tree" -B "$tree/build" -DCMAKE_BUILD_TYPE="$build_type" >"$scratch/configure.log" 2>&1 ||
   { tail -n 20 "$scratch/configure.log"; die "the copy does not configure"; }
-nice cmake --build "$tree/build" -j2 --target narwhal narwhal-real >"$scratch/build.log" 2>&1 ||
+cmake --build "$tree/build" -j2 --target narwhal narwhal-real >"$scratch/build.log" 2>&1 ||
   { grep -m 20 -B2 -A6 -E 'error|Error' "$scratch/build.log"; die "the copy with every recipe does not build"; }
 echo "recipes: built narwhal and narwhal-real with every recipe in $((SECONDS - start)) s"
 nw=$tree/build/narwhal
