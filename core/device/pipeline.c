@@ -492,7 +492,7 @@ void nw_pipeline_commit_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     free_exec(n, e);
   }
   /* Last: on node 0 this may complete the task and free t. */
-  nw_task_subtask_committed(n, t, 1);
+  n->hooks.subtask_committed(n, t, 1);
 }
 
 static void exec_done(nw_node *n, nw_exec *e);
@@ -559,7 +559,7 @@ static void handle_result(nw_node *n, nw_task_state *t, nw_exec *e) {
     /* Another instance won (paper 4.3.3; counted as cancelled when that was decided). */
     nw_exec_discard(n, e);
     nw_pipeline_advance(n, d);
-    nw_task_exec_returned(n, t);
+    n->hooks.exec_returned(n, t);
     return;
   }
   if (n->policy->take_result && n->policy->take_result(n, e)) {

@@ -1,5 +1,5 @@
 /* node_state.h: the state of one node (struct nw_node: STYLE.md's "all state hangs off one
- * struct") and the services node.c gives every layer: fail the run, send, trace, find a task. */
+ * struct") and the services every layer calls (data/node_services.c): fail, send, trace, find. */
 #ifndef NW_NODE_STATE_H
 #define NW_NODE_STATE_H
 
@@ -29,8 +29,22 @@ typedef struct nw_stashed {
   struct nw_stashed *next;
 } nw_stashed;
 
+/* What a lower layer tells a higher one, as functions the node installs at its creation
+ * (nw_node_create): the lower layer calls through them and names no higher file, so calls go
+ * down only (core/README.md). */
+typedef struct nw_node_hooks {
+  /* node 0: the run failed (node_services.c's nw_node_fail); the driver's call ends with st */
+  void (*run_failed)(nw_node *n, nw_status st);
+  /* the pipeline (device/): count subtasks of t committed here (task.c counts them toward the
+   * task's end), and t's exec came back from a device (task.c frees a finished task whose
+   * last exec it was) */
+  void (*subtask_committed)(nw_node *n, nw_task_state *t, uint64_t count);
+  void (*exec_returned)(nw_node *n, nw_task_state *t);
+} nw_node_hooks;
+
 struct nw_node {
   nw_node_config cfg;
+  nw_node_hooks hooks;
   nw_membership *members;         /* resilient runs only (recover.c) */
   const struct nw_policy *policy; /* the run's scheduling policy (sched/policy.h) */
   nw_backend be;
@@ -104,7 +118,7 @@ static inline nw_device_stats *nw_dev_stats(nw_node *n, int d) {
   return d < NW_STATS_MAX_DEVICES ? &n->stats.device[d] : &n->device_stats_unlisted;
 }
 
-/* node.c */
+/* node_services.c (data/) */
 /* The run fails with this reason (node 0 ends it; other nodes report to node 0). */
 void nw_node_fail(nw_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same for a failure the run's input causes (a GPU budget below what a subtask needs): the

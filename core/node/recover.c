@@ -125,21 +125,6 @@ void nw_recover_free(nw_node *n) {
   n->members = NULL;
 }
 
-int nw_node_home(const nw_node *n) {
-  return n->members ? n->members->home : n->cfg.id;
-}
-
-int nw_recover_backend_id(const nw_node *n, int logical) {
-  return n->members ? n->members->to_backend[logical] : logical;
-}
-
-int nw_recover_logical_id(const nw_node *n, int backend) {
-  const nw_membership *m = n->members;
-  if (!m)
-    return backend;
-  return backend >= 0 && backend < m->original_nodes ? m->to_logical[backend] : -1;
-}
-
 /* Keeps a message of a later epoch, or one that arrives while this survivor waits for
  * MSG_RECOVER_DONE, for replay then (in arrival order). */
 static void hold(nw_node *n, int src, void *buf, size_t len) {
@@ -189,11 +174,6 @@ int nw_recover_admit(nw_node *n, int *src, void *buf, size_t *len) {
   *len -= 4;
   *src = from;
   return 1;
-}
-
-void nw_recover_tag(const nw_node *n, nw_writer *w) {
-  if (n->members)
-    nw_w_u32(w, n->members->epoch);
 }
 
 /* The survivors are members[0..count): backend ids in logical order (node 0 first). */
@@ -495,10 +475,6 @@ void nw_recover_on_done(nw_node *n, nw_reader *r) {
     nw_node_message(n, s->src, s->buf, s->len);
     free(s);
   }
-}
-
-int nw_recover_busy(const nw_node *n) {
-  return n->members && (n->members->ready_pending > 0 || n->members->awaiting_done);
 }
 
 /* ---- the replica on node 0 */
