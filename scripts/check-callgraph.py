@@ -43,22 +43,6 @@ GROUPS = (
 
 KNOWN_DEFAULT = os.path.join("tests", "arch", "known-edges.txt")
 
-# The upward calls core/README.md admits ("The edges that are not plain calls downward"): the
-# node's services to every layer, and the pipeline's two reports to task.c. An upward edge that
-# uses only these is marked "admitted" in the report; it is still listed and counted like the
-# others (the file-level ratchet cannot tell two symbols apart on one edge).
-ADMITTED = {
-    (None, "core/node/node.c"): {"nw_node_fail", "nw_node_send", "nw_node_task"},
-    ("core/device/pipeline.c", "core/node/task.c"): {"nw_task_subtask_committed",
-                                                       "nw_task_exec_returned"},
-}
-
-
-def admitted(a, b, syms):
-    allowed = ADMITTED.get((a, b), set()) | ADMITTED.get((None, b), set())
-    return bool(syms) and set(syms) <= allowed
-
-
 NM_LINE = re.compile(r"^(.*?\.o): (\S+) (\S)")
 
 
@@ -299,9 +283,8 @@ def main():
     print("core: %d upward edge(s) (data < device < sched < node)" % len(up))
     for a, b in up:
         syms = core_edges[(a, b)]
-        tag = "  [admitted by core/README.md]" if admitted(a, b, syms) else ""
-        print("  %-26s -> %-18s %6s -> %-4s  %s%s" % (short(a), short(b), LAYER_NAMES[layer_of(a)],
-                                                    LAYER_NAMES[layer_of(b)], ", ".join(syms), tag))
+        print("  %-26s -> %-18s %6s -> %-4s  %s" % (short(a), short(b), LAYER_NAMES[layer_of(a)],
+                                                  LAYER_NAMES[layer_of(b)], ", ".join(syms)))
         flagged.setdefault((a, b), set()).add("core upward")
 
     sim_edges = build_graph(found["simgrid"])
@@ -349,11 +332,9 @@ def main():
         for k in ks:
             kinds[k] += 1
     both = sum(1 for ks in still.values() if {"core cycle", "core upward"} <= ks)
-    n_admitted = sum(1 for (a, b), ks in still.items()
-                     if "core upward" in ks and admitted(a, b, core_edges[(a, b)]))
     print("known: %d edges still to remove (core cycle %d, core upward %d of which %d also in a "
-          "cycle and %d admitted by core/README.md, simgrid cycle %d)"
-          % (len(known & now), kinds["core cycle"], kinds["core upward"], both, n_admitted,
+          "cycle, simgrid cycle %d)"
+          % (len(known & now), kinds["core cycle"], kinds["core upward"], both,
              kinds["simgrid cycle"]))
     if new or gone:
         print("check-callgraph: FAIL: %d new edge(s)%s, %d gone from %s"

@@ -344,22 +344,6 @@ void nw_gpu_exec_views(nw_node *n, nw_exec *e) {
                                               .space_pitch = x->bytes};
 }
 
-/* Retries staging for every subtask on GPU g that waits for room or for copies. Called only
- * from the top of an event's handling (never while a caller holds a prepared subtask it is
- * about to free), since it may stage any of them. */
-void nw_gpu_retry(nw_node *n, int g) {
-  for (int d = 0; d < n->cfg.devices; d++) {
-    if (!nw_dev_is_gpu(n, d) || n->cfg.device_gpu[d] != g)
-      continue;
-    nw_device *v = &n->dev[d];
-    if (v->next && !v->next->waiting && v->next->gpu_stage != GPU_ON_DEVICE && v->current &&
-        v->current->gpu_stage == GPU_ON_DEVICE)
-      nw_gpu_stage_in(n, d, v->next);
-    if (v->state == DEV_WAITING && v->current && !v->current->waiting)
-      nw_pipeline_advance(n, d);
-  }
-}
-
 void nw_gpu_unstage(nw_node *n, int d, nw_prepared *p, int publish) {
   if (!p || p->gpu_stage == GPU_UNSTAGED || !nw_dev_is_gpu(n, d))
     return;
@@ -427,7 +411,7 @@ static void reduced_copy_done(nw_node *n, copy_job *j) {
   c->encoded = NULL;
 }
 
-void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
+nw_exec *nw_gpu_copy_finished(nw_node *n, nw_copy *c) {
   copy_job *j = c->owner; /* c lives in j */
   int g = c->gpu;
   nw_node_trace(n, c->to_device ? NW_TRACE_COPY_IN : NW_TRACE_COPY_OUT, g,
@@ -441,9 +425,7 @@ void nw_gpu_on_copy_done(nw_node *n, nw_copy *c) {
   nw_exec *e = j->exec;
   free(j->own);
   free(j);
-  if (e && --e->copies_out == 0)
-    nw_pipeline_exec_result(n, e);
-  nw_gpu_retry(n, g);
+  return e && --e->copies_out == 0 ? e : NULL;
 }
 
 void nw_copy_free(nw_copy *c) {

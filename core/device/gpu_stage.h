@@ -31,11 +31,12 @@ void nw_gpu_exec_views(nw_node *n, nw_exec *e);
 /* The kernel finished: lets go of the reads, starts the copies out of the writes. Returns 1
  * when nothing is left to copy (the result can be handled now). */
 int nw_gpu_exec_done(nw_node *n, nw_exec *e);
-void nw_gpu_retry(nw_node *n, int g);
 /* Lets go of every entry a prepared subtask holds (result used or thrown away); nothing is
- * restaged meanwhile (see nw_gpu_retry). */
+ * restaged meanwhile (see nw_pipeline_retry_gpu). */
 void nw_gpu_unstage(nw_node *n, int d, nw_prepared *p, int publish);
-void nw_gpu_on_copy_done(nw_node *n, nw_copy *c);
+/* A copy to or from a GPU completed: its cache entry is valid or let go. Returns the exec whose
+ * last copy out it was (its result can be handled now: nw_pipeline_copy_done), or NULL. */
+nw_exec *nw_gpu_copy_finished(nw_node *n, nw_copy *c);
 /* A task that writes these spaces starts: cached copies of them are stale. */
 void nw_gpu_task_writes(nw_node *n, nw_task_state *t);
 /* The driver rewrote bytes of space `space`: every GPU entry of it is stale. */

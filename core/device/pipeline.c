@@ -581,7 +581,7 @@ void nw_pipeline_exec_result(nw_node *n, nw_exec *e) {
     nw_gpu_unstage(n, d, p, !t->finishing && !p->lost && p->origin_node < 0);
   handle_result(n, t, e);
   if (gpu_pending)
-    nw_gpu_retry(n, n->cfg.device_gpu[d]); /* the room it held may let others stage */
+    nw_pipeline_retry_gpu(n, n->cfg.device_gpu[d]); /* the room it held may let others stage */
 }
 
 void nw_pipeline_drop_prepared(nw_node *n, int d, nw_prepared *p) {
@@ -677,4 +677,29 @@ void nw_pipeline_backoff(nw_node *n, int d) {
   v->asked = 0;
   if (!v->current && v->state != DEV_EXECUTING)
     v->state = DEV_BACKOFF;
+}
+
+/* (gpu_stage.c stages; the pipeline decides when, so that staging calls nothing above it.)
+ * Retries staging for every subtask on GPU g that waits for room or for copies. Called only
+ * from the top of an event's handling (never while a caller holds a prepared subtask it is
+ * about to free), since it may stage any of them. */
+void nw_pipeline_retry_gpu(nw_node *n, int g) {
+  for (int d = 0; d < n->cfg.devices; d++) {
+    if (!nw_dev_is_gpu(n, d) || n->cfg.device_gpu[d] != g)
+      continue;
+    nw_device *v = &n->dev[d];
+    if (v->next && !v->next->waiting && v->next->gpu_stage != GPU_ON_DEVICE && v->current &&
+        v->current->gpu_stage == GPU_ON_DEVICE)
+      nw_gpu_stage_in(n, d, v->next);
+    if (v->state == DEV_WAITING && v->current && !v->current->waiting)
+      nw_pipeline_advance(n, d);
+  }
+}
+
+void nw_pipeline_copy_done(nw_node *n, nw_copy *c) {
+  int g = c->gpu;
+  nw_exec *e = nw_gpu_copy_finished(n, c);
+  if (e)
+    nw_pipeline_exec_result(n, e);
+  nw_pipeline_retry_gpu(n, g);
 }

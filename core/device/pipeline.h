@@ -25,6 +25,11 @@ void nw_pipeline_on_exec_done(nw_node *n, nw_exec *e);
 /* The result of a finished exec (after its copies out, on a GPU): commit, hand to multi-assign,
  * or discard. */
 void nw_pipeline_exec_result(nw_node *n, nw_exec *e);
+/* Retries staging on GPU g and advances its devices that wait for it (room freed, copies in). */
+void nw_pipeline_retry_gpu(nw_node *n, int g);
+/* A GPU copy completed (the backend's event): the cache learns it, an exec whose last copy out
+ * it was has its result handled, and GPU g's waiting subtasks are retried. */
+void nw_pipeline_copy_done(nw_node *n, nw_copy *c);
 /* Frees a prepared subtask that will not run here, letting go of its GPU entries. */
 void nw_pipeline_drop_prepared(nw_node *n, int d, nw_prepared *p);
 /* Task t is forgotten here: its queued subtasks leave the queues, its prepared ones that are

@@ -12,6 +12,7 @@
 #include "locality.h"
 #include "memcheck.h"
 #include "policy.h"
+#include "replica.h"
 
 /* A placement or write between tasks goes through phases, each waiting for the cluster:
  * FETCH (node 0 gathers the bytes it lacks, for a placement), CLAIM (node 0 becomes their only
@@ -208,7 +209,7 @@ static void space_write(nw_node *n, nw_driver_call *c) {
     return;
   if (n->cfg.functional) {
     memcpy(s->data + c->offset, c->src, c->length);
-    nw_recover_replica_write(s, c->offset, c->src, c->length);
+    nw_replica_write(s, c->offset, c->src, c->length);
   }
   nw_region_init(&n->place_what, s->pitch);
   n->place_call = c;

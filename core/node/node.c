@@ -10,6 +10,8 @@
 #include "perfdata.h"
 #include "policy.h"
 
+static void handle_message(nw_node *n, int src, void *buf, size_t len);
+
 /* node 0: a failure ends the driver's call under way (node_services.c calls it). */
 static void run_failed(nw_node *n, nw_status st) {
   nw_driver_task_complete(n, 0, st);
@@ -35,7 +37,10 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   n->cfg = *cfg;
   n->hooks = (nw_node_hooks){.run_failed = run_failed,
                              .subtask_committed = nw_task_subtask_committed,
-                             .exec_returned = nw_task_exec_returned};
+                             .exec_returned = nw_task_exec_returned,
+                             .task_complete = nw_driver_task_complete,
+                             .recovered = nw_driver_recovered,
+                             .replay = handle_message};
   n->policy = policy ? policy : &nw_policy_unicorn;
   n->be = backend;
   n->stats.devices = cfg->devices;
@@ -307,10 +312,6 @@ static void on_timer(nw_node *n, uint64_t token) {
     n->policy->on_timer(n, token);
 }
 
-void nw_node_message(nw_node *n, int src, void *buf, size_t len) {
-  handle_message(n, src, buf, len);
-}
-
 /* A node stopped (core/node/faults.h; `node` is the backend's id). A resilient run recovers
  * (recover.c), led by node 0. Otherwise its subtasks' results, not yet checked in, and the
  * bytes it owned are gone: node 0 ends the run with one line, the others leave that to it.
@@ -351,7 +352,7 @@ void nw_node_handle(nw_node *n, nw_event *ev) {
     nw_driver_on_call(n, ev->call);
     break;
   case NW_EVENT_COPY_DONE:
-    nw_gpu_on_copy_done(n, ev->copy);
+    nw_pipeline_copy_done(n, ev->copy);
     break;
   case NW_EVENT_NODE_LOST:
     on_node_lost(n, ev->src, ev->at_s);

@@ -40,6 +40,12 @@ typedef struct nw_node_hooks {
    * last exec it was) */
   void (*subtask_committed)(nw_node *n, nw_task_state *t, uint64_t count);
   void (*exec_returned)(nw_node *n, nw_task_state *t);
+  /* node 0, task.c: task id completed (the driver's wait for it ends) */
+  void (*task_complete)(nw_node *n, uint64_t id, nw_status st);
+  /* recover.c: a recovery is done (the driver's deferred call goes on), and a message it held
+   * during the recovery is handled now, as if it had just arrived from backend node src */
+  void (*recovered)(nw_node *n);
+  void (*replay)(nw_node *n, int src, void *buf, size_t len);
 } nw_node_hooks;
 
 struct nw_node {
@@ -133,9 +139,5 @@ void nw_node_trace_span(nw_node *n, nw_trace_kind kind, int device, const nw_tas
                         uint64_t subtask, double start_s, double end_s, uint64_t bytes);
 void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t payload_bytes);
 nw_task_state *nw_node_task(nw_node *n, uint64_t id);
-
-/* node.c: handles a message as if it had just arrived from backend node src (recover.c's
- * replay of held messages). */
-void nw_node_message(nw_node *n, int src, void *buf, size_t len);
 
 #endif

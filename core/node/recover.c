@@ -31,6 +31,7 @@
 
 #include "node_internal.h"
 #include "policy.h"
+#include "replica.h"
 
 /* Node 0: what survivor `node` (logical, this epoch) owns of a space no rolled-back task wrote. */
 typedef struct nw_owned_report {
@@ -69,23 +70,6 @@ static nw_status add_dirty(nw_membership *m, uint64_t space) {
   }
   m->dirty[m->ndirty++] = space;
   return NW_OK;
-}
-
-typedef struct nw_backup {
-  uint64_t space;
-  nw_region region;
-  unsigned char *bytes; /* functional data: the region's bytes, packed */
-  struct nw_backup *next;
-} nw_backup;
-
-void nw_backups_free(nw_backup *b) {
-  while (b) {
-    nw_backup *next = b->next;
-    nw_region_free(&b->region);
-    free(b->bytes);
-    free(b);
-    b = next;
-  }
 }
 
 nw_status nw_recover_init(nw_node *n) {
@@ -440,7 +424,7 @@ static void finish_recovery(nw_node *n) {
     }
   }
   m->ndirty = 0;
-  nw_driver_recovered(n);
+  n->hooks.recovered(n);
   nw_task_start_ready(n);
 }
 
@@ -472,44 +456,12 @@ void nw_recover_on_done(nw_node *n, nw_reader *r) {
   while (held) { /* in arrival order; each is admitted again (a later recovery may drop it) */
     nw_stashed *s = held;
     held = s->next;
-    nw_node_message(n, s->src, s->buf, s->len);
+    n->hooks.replay(n, s->src, s->buf, s->len);
     free(s);
   }
 }
 
 /* ---- the replica on node 0 */
-
-void nw_recover_send_backup(nw_node *n, nw_task_state *t) {
-  if (!n->members || n->cfg.id == 0)
-    return;
-  nw_writer w;
-  nw_w_init(&w, MSG_BACKUP);
-  nw_w_u64(&w, t->id);
-  uint32_t entries = 0;
-  uint64_t payload = 0;
-  for (int i = 0; i < t->info.nspaces; i++)
-    entries += (t->bound[i].access & NW_WRITE_ONLY) != 0;
-  if (entries == 0) {
-    nw_w_free(&w);
-    return;
-  }
-  nw_w_u32(&w, entries);
-  for (int i = 0; i < t->info.nspaces; i++) {
-    if (!(t->bound[i].access & NW_WRITE_ONLY))
-      continue;
-    nw_space_state *s = t->bound[i].space;
-    uint64_t bytes = nw_region_bytes(&t->written[i]);
-    nw_w_u64(&w, s->id);
-    nw_w_region(&w, &t->written[i]);
-    if (n->cfg.functional) {
-      unsigned char *at = nw_w_reserve(&w, bytes);
-      if (at)
-        nw_region_gather(&t->written[i], s->data, at);
-    }
-    payload += bytes;
-  }
-  nw_node_send(n, 0, NW_CHANNEL_DATA, &w, payload);
-}
 
 void nw_recover_on_backup(nw_node *n, nw_reader *r) {
   if (refused(n, r))
@@ -547,37 +499,4 @@ void nw_recover_on_backup(nw_node *n, nw_reader *r) {
     return;
   t->backups_pending--;
   nw_task_maybe_complete(n, t);
-}
-
-/* Node 0, a task complete: what every node wrote goes into the replica, node 0's own from its
- * copy of the space. */
-void nw_recover_task_complete(nw_node *n, nw_task_state *t) {
-  if (!n->members || !n->cfg.functional)
-    return;
-  for (nw_backup *b = t->backups; b; b = b->next) {
-    nw_space_state *s = nw_space_find(n, b->space);
-    if (s && s->replica && b->bytes)
-      nw_region_scatter(&b->region, b->bytes, s->replica);
-  }
-  for (int i = 0; i < t->info.nspaces; i++) {
-    nw_space_state *s = t->bound[i].space;
-    if (!(t->bound[i].access & NW_WRITE_ONLY) || !s->replica)
-      continue;
-    uint64_t bytes = nw_region_bytes(&t->written[i]);
-    unsigned char *tmp = bytes ? malloc(bytes) : NULL;
-    if (bytes && !tmp) {
-      nw_node_fail(n, "node 0: out of memory updating the replica");
-      return;
-    }
-    if (tmp) {
-      nw_region_gather(&t->written[i], s->data, tmp);
-      nw_region_scatter(&t->written[i], tmp, s->replica);
-      free(tmp);
-    }
-  }
-}
-
-void nw_recover_replica_write(nw_space_state *s, uint64_t offset, const void *src, uint64_t len) {
-  if (s->replica && len)
-    memcpy(s->replica + offset, src, len);
 }

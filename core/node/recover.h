@@ -43,7 +43,6 @@ typedef struct nw_membership {
 } nw_membership;
 
 /* recover.c: surviving a lost node (resilient runs; n->members NULL otherwise) */
-typedef struct nw_backup nw_backup;
 nw_status nw_recover_init(nw_node *n);
 void nw_recover_free(nw_node *n);
 /* This node's original (backend) id, which traces report. */
@@ -63,10 +62,6 @@ void nw_recover_on_lost(nw_node *n, int backend_id, double at_s);
 void nw_recover_on_recover(nw_node *n, nw_reader *r);
 void nw_recover_on_ready(nw_node *n, int src, nw_reader *r);
 void nw_recover_on_done(nw_node *n, nw_reader *r);
-void nw_recover_send_backup(nw_node *n, nw_task_state *t);
 void nw_recover_on_backup(nw_node *n, nw_reader *r);
-void nw_recover_task_complete(nw_node *n, nw_task_state *t);
-void nw_recover_replica_write(nw_space_state *s, uint64_t offset, const void *src, uint64_t len);
-void nw_backups_free(nw_backup *b);
 
 #endif

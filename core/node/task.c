@@ -21,6 +21,7 @@
 
 #include "perfdata.h"
 #include "policy.h"
+#include "replica.h"
 
 static void publish_writes(nw_node *n, nw_task_state *t);
 
@@ -350,10 +351,10 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
 
 static void complete_task(nw_node *n, nw_task_state *t) {
   n->stats.task_last_complete_s = n->be.ops->now(n->be.be);
-  nw_recover_task_complete(n, t); /* resilient runs: the replica takes its results */
+  nw_replica_task_complete(n, t); /* resilient runs: the replica takes its results */
   uint64_t id = t->id;
   nw_task_release(n, t);
-  nw_driver_task_complete(n, id, NW_OK);
+  n->hooks.task_complete(n, id, NW_OK);
 }
 
 /* The distinct master nodes of the spaces t writes, into masters (room for nspaces); their
@@ -547,7 +548,7 @@ void nw_task_on_reduce(nw_node *n, int src, nw_reader *r) {
 
 /* Steps 2 on, once the node's results are final: commit S here, tell the masters. */
 static void publish_writes(nw_node *n, nw_task_state *t) {
-  nw_recover_send_backup(n, t); /* resilient runs: node 0's replica (recover.c) */
+  nw_replica_send_backup(n, t); /* resilient runs: node 0's replica (replica.c) */
   /* Step 2: commit S here; written spaces drop their fetched (now stale) data. */
   int masters[NW_MAX_BOUND_SPACES], nm = 0;
   for (int i = 0; i < t->info.nspaces; i++) {

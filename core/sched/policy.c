@@ -1,22 +1,7 @@
-/* policy.c: the policies by name, and the routing of their messages and timers. */
-#include <stdio.h>
-#include <string.h>
+/* policy.c: what every policy may ask of the node: which messages are a policy's, whether
+ * tasks run, the cluster's devices. (The policies by name: policy_table.c.) */
 
 #include "policy.h"
-#include "run.h"
-
-const nw_policy *const nw_policies[] = {
-#define NW_POLICY(x) &nw_policy_##x,
-#include "policies.def"
-#undef NW_POLICY
-    NULL};
-
-const nw_policy *nw_policy_find(const char *name) {
-  for (int i = 0; name && nw_policies[i]; i++)
-    if (strcmp(nw_policies[i]->name, name) == 0)
-      return nw_policies[i];
-  return NULL;
-}
 
 int nw_msg_is_policy(nw_msg_type type) {
   return type == MSG_STEAL_REQ || type == MSG_STEAL_RESP || type == MSG_COPY_FINISHED ||
@@ -55,26 +40,4 @@ nw_device_desc nw_cluster_device(const nw_node *n, int g) {
 
 double nw_relative_speedup(nw_device_kind kind, int cores) {
   return kind == NW_DEVICE_GPU ? 13.33 : 1.0 * (cores > 1 ? cores : 1);
-}
-
-int nw_sched_policy_exists(const char *name) {
-  return nw_policy_find(name) != NULL;
-}
-
-void nw_sched_policy_names(char *buf, size_t len) {
-  size_t at = 0;
-  if (len)
-    buf[0] = '\0';
-  for (int i = 0; nw_policies[i] && at < len; i++)
-    at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? ", " : "", nw_policies[i]->name);
-}
-
-void nw_sched_policy_help(FILE *out) {
-  int width = 0;
-  for (int i = 0; nw_policies[i]; i++)
-    if ((int)strlen(nw_policies[i]->name) > width)
-      width = (int)strlen(nw_policies[i]->name);
-  fprintf(out, "scheduling policies (--sched NAME):\n");
-  for (int i = 0; nw_policies[i]; i++)
-    fprintf(out, "  %-*s  %s\n", width, nw_policies[i]->name, nw_policies[i]->summary);
 }
