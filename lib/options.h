@@ -37,6 +37,9 @@ void tool_options_usage(FILE *out, const char *apps, const char *program);
 /* The options as a Markdown table (option, values, default, description): the text of
  * docs/reference/options.md, from `narwhal options --markdown`. */
 void tool_options_markdown(FILE *out);
+/* The manual page narwhal(1) in roff: the usage's commands, every option, exit status, files;
+ * apps as for tool_options_usage. The text of docs/reference/narwhal.1 (options_man.c). */
+void tool_options_man(FILE *out, const char *apps);
 /* Whether `key` is an option that changes what a run prints or whether it runs (json,
  * dry-run, check), which a sweep's points may not hold. */
 int tool_option_is_output(const char *key);

@@ -14,9 +14,9 @@ static int shows_negation(const opt_def *d) {
   return d->type == T_BOOL && !(d->flags & OPT_OUTPUT);
 }
 
-/* A row's help as people read it: --sched's names the policies of the table (policies.def),
- * so that the list cannot go stale. */
-static void option_help(const opt_def *d, char *help, size_t len) {
+/* --sched's help names the policies of the table (policies.def), so that the list cannot go
+ * stale. */
+void tool_option_help(const opt_def *d, char *help, size_t len) {
   if (!strcmp(d->name, "sched")) {
     char names[512];
     nw_sched_policy_names(names, sizeof names);
@@ -65,7 +65,7 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
     if (!strcmp(d->name, "app")) /* every app this build has, so the list never goes stale */
       snprintf(help, sizeof help, "application to run (%s)", apps);
     else
-      option_help(d, help, sizeof help);
+      tool_option_help(d, help, sizeof help);
     fprintf(out, "  --%s%s%s%s [default: %s]\n      %s\n", shows_negation(d) ? "[no-]" : "",
             d->name, arg[0] ? " " : "", arg, tool_option_default_text(d), help);
   }
@@ -135,7 +135,7 @@ void tool_options_markdown(FILE *out) {
     md_cell(out, tool_option_default_text(d));
     fputs(" | ", out);
     char help[1024];
-    option_help(d, help, sizeof help);
+    tool_option_help(d, help, sizeof help);
     md_cell(out, help);
     fputs(" |\n", out);
   }

@@ -71,5 +71,8 @@ const opt_def *tool_option_find(const char *name);
 const char *tool_option_default_text(const opt_def *d);
 /* The value's placeholder in --help ("N", "TEXT", "on|off"), written to out. */
 void tool_option_arg(const opt_def *d, char *out, size_t len);
+/* The row's help as people read it (--help, the reference page, the manual page): --sched's
+ * lists the policies of the table. (options_doc.c) */
+void tool_option_help(const opt_def *d, char *help, size_t len);
 
 #endif

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# options_reference.sh NARWHAL SRC_DIR: docs/reference/options.md is what the option table
-# writes today (`narwhal options --markdown`), and `narwhal run --help` names the same options
+# options_reference.sh NARWHAL SRC_DIR: docs/reference/options.md and the manual page
+# docs/reference/narwhal.1 are what the option table writes today (`narwhal options --markdown`,
+# `--man`), and `narwhal run --help` names the same options
 # with the same defaults, so neither can drift from lib/options_table.c.
 set -u
 nw=$1 src=$2
@@ -11,6 +12,11 @@ fail=0
 "$nw" options --markdown >"$tmp/options.md" || { echo "narwhal options --markdown: status $?"; exit 1; }
 if ! diff -u "$page" "$tmp/options.md"; then
   echo "docs/reference/options.md is stale: build/narwhal options --markdown > docs/reference/options.md"
+  fail=1
+fi
+"$nw" options --man >"$tmp/narwhal.1" || { echo "narwhal options --man: status $?"; exit 1; }
+if ! diff -u "$src/docs/reference/narwhal.1" "$tmp/narwhal.1"; then
+  echo "docs/reference/narwhal.1 is stale: build/narwhal options --man > docs/reference/narwhal.1"
   fail=1
 fi
 # "  --[no-]NAME ARG [default: X]" -> "NAME<TAB>X"

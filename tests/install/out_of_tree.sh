@@ -36,6 +36,11 @@ libs=$(ldd "$tmp/first_task_pc")
 grep -q "$prefix/lib/libnarwhal.so" <<<"$libs" ||
   fail "first_task_pc does not use the installed libnarwhal: $libs"
 
+# The manual page and the reference pages are installed, and the page is the installed tool's.
+cmp -s "$prefix/share/man/man1/narwhal.1" <("$prefix/bin/narwhal" options --man) ||
+  fail "share/man/man1/narwhal.1 is missing or not what the installed narwhal writes"
+[ -s "$prefix/share/doc/narwhal/reference/options.md" ] || fail "no installed reference/options.md"
+
 platform=$prefix/share/narwhal/platforms/small.xml
 args=(--n 8192 --block 512 --alpha 7 --json)
 for prog in first_task_pc first_task_shared first_task_static; do

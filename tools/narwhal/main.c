@@ -89,18 +89,26 @@ int main(int argc, char **argv) {
     return trace_plot_main(argc - 2, argv + 2);
   if (!strcmp(argv[1], "critical-path")) /* where a --trace file's time went */
     return trace_path_main(argc - 2, argv + 2);
-  /* Not in the usage: it writes docs/reference/options.md, which tests/cli checks. */
+  /* Not in the usage: it writes docs/reference/options.md and narwhal.1, which tests/cli
+   * checks. */
   if (!strcmp(argv[1], "options")) {
     if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-      printf("usage: narwhal options --markdown\n"
+      printf("usage: narwhal options --markdown|--man\n"
              "Prints the option table of `narwhal run` as Markdown (docs/reference/options.md is "
-             "its output).\n");
+             "its output) or the manual page narwhal(1) in roff (docs/reference/narwhal.1).\n");
       return 0;
     }
-    if (argc != 3 || strcmp(argv[2], "--markdown") != 0)
-      return tool_fail(2, "options: usage: narwhal options --markdown");
-    tool_options_markdown(stdout);
-    return 0;
+    if (argc == 3 && !strcmp(argv[2], "--markdown")) {
+      tool_options_markdown(stdout);
+      return 0;
+    }
+    if (argc == 3 && !strcmp(argv[2], "--man")) {
+      char names[512];
+      nw_app_names(names, sizeof names);
+      tool_options_man(stdout, names);
+      return 0;
+    }
+    return tool_fail(2, "options: usage: narwhal options --markdown|--man");
   }
   char msg[300];
   snprintf(msg, sizeof msg,
