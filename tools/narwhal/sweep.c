@@ -26,19 +26,29 @@
 #include "report.h"
 #include "sweep_grid.h"
 #include "sweep_plot.h"
+#include "sweep_program.h"
 #include "sweep_rows.h"
 #include "text_file.h"
 
-/* Starts this executable as `run --config path FLAG` with `fd` as its stdout (FLAG --json) or
- * stderr (--check: where it says what is wrong), and `other` (if >= 0) closed in it; the child's
- * pid, or -1. */
+/* Starts this executable as `run --config path FLAG` (or the sweep's program as `PROGRAM
+ * --config path FLAG OWN...`) with `fd` as its stdout (FLAG --json) or stderr (--check: where
+ * it says what is wrong), and `other` (if >= 0) closed in it; the child's pid, or -1. */
 #define SWEEP_MPIRUN_MAX 32
 
-/* How a real-backend point starts: the sweep's "mpirun" list (default: mpirun), then -np and
- * the point's nodes (its MPI ranks), then this executable. NULL: the point is simulated. */
+/* What every point of the sweep runs: the sweep file's "mpirun" (a list of strings, or NULL)
+ * and its program (sweep_program.h; path "" for `narwhal run`). */
+typedef struct sweep_how {
+  const cJSON *mpirun;
+  const sweep_program *program;
+} sweep_how;
+
+/* How one point starts: a real-backend point under the sweep's "mpirun" list (default:
+ * mpirun), then -np and the point's nodes (its MPI ranks), then this executable (or the
+ * program) and, for a program, the point's own words. */
 typedef struct launcher {
-  const cJSON *mpirun; /* the sweep's "mpirun": a list of strings, or NULL */
-  int ranks;           /* 0: simulated, run directly */
+  const sweep_how *how;
+  int ranks; /* 0: simulated, run directly */
+  sweep_own own;
 } launcher;
 
 static pid_t spawn_run(const char *path, const char *flag, int fd, int other, const launcher *l) {
@@ -52,39 +62,49 @@ static pid_t spawn_run(const char *path, const char *flag, int fd, int other, co
     close(fd);
     if (other >= 0)
       close(other);
-    if (!l || l->ranks == 0) {
-      execl("/proc/self/exe", "narwhal", "run", "--config", path, flag, (char *)NULL);
-      tool_say("sweep: cannot run myself: %s", strerror(errno));
-      _exit(127);
-    }
-    char *argv[SWEEP_MPIRUN_MAX + 10], np[16];
+    const char *program = l->how->program->path;
+    char *argv[SWEEP_MPIRUN_MAX + SWEEP_OWN_MAX + 10], np[16];
     int a = 0;
-    for (const cJSON *e = l->mpirun ? l->mpirun->child : NULL; e && a < SWEEP_MPIRUN_MAX;
-         e = e->next)
-      argv[a++] = e->valuestring;
-    if (a == 0)
-      argv[a++] = "mpirun";
-    snprintf(np, sizeof np, "%d", l->ranks);
-    char *tail[] = {"-np", np, self, "run", "--config", (char *)path, (char *)flag, NULL};
+    if (l->ranks > 0) {
+      for (const cJSON *e = l->how->mpirun ? l->how->mpirun->child : NULL;
+           e && a < SWEEP_MPIRUN_MAX; e = e->next)
+        argv[a++] = e->valuestring;
+      if (a == 0)
+        argv[a++] = "mpirun";
+      snprintf(np, sizeof np, "%d", l->ranks);
+      argv[a++] = "-np", argv[a++] = np;
+    }
+    if (program[0]) {
+      argv[a++] = (char *)program;
+    } else {
+      argv[a++] = l->ranks > 0 ? self : "narwhal";
+      argv[a++] = "run";
+    }
+    char *tail[] = {"--config", (char *)path, (char *)flag, NULL};
     for (int i = 0; tail[i]; i++)
       argv[a++] = tail[i];
+    for (int i = 0; i < l->own.n; i++)
+      argv[a++] = l->own.argv[i];
     argv[a] = NULL;
-    execvp(argv[0], argv);
+    const char *exe = l->ranks > 0 ? argv[0] : program[0] ? program : "/proc/self/exe";
+    if (l->ranks > 0)
+      execvp(exe, argv);
+    else
+      execv(exe, argv);
     tool_say("sweep: cannot run %.200s: %s", argv[0], strerror(errno));
     _exit(127);
   }
   return pid;
 }
 
-/* The launcher of a point's run file: real-backend points run under mpirun with their nodes
- * as ranks (1 when the point gives none). */
-static launcher point_launcher(const cJSON *point, const cJSON *mpirun) {
-  launcher l = {mpirun, 0};
+/* The number of MPI ranks a point runs under: its nodes for a real-backend point (1 when it
+ * gives none), 0 for a simulated one. */
+static int point_ranks(const cJSON *point) {
   const cJSON *backend = cJSON_GetObjectItemCaseSensitive(point, "backend");
   const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(point, "nodes");
   if (cJSON_IsString(backend) && !strcmp(backend->valuestring, "real"))
-    l.ranks = cJSON_IsNumber(nodes) && nodes->valuedouble >= 1 ? (int)nodes->valuedouble : 1;
-  return l;
+    return cJSON_IsNumber(nodes) && nodes->valuedouble >= 1 ? (int)nodes->valuedouble : 1;
+  return 0;
 }
 
 /* Runs `run --config path --check` and returns what it said (NULL on failure). */
@@ -109,12 +129,17 @@ static char *run_check(const char *path, int *status, const launcher *l) {
 }
 
 /* The run file of point p, in a new temporary file whose name goes to tmp, and how it starts
- * (l, when not NULL); 0 on success. */
+ * (l); 0 on success. A program's own keys go to l->own, not into the file. */
 static int write_point(const sweep_grid *g, const cJSON *base, long p, char tmp[32],
-                       const cJSON *mpirun, launcher *l) {
+                       const sweep_how *how, launcher *l) {
   cJSON *point = sweep_grid_point(g, base, p);
-  if (l && point)
-    *l = point_launcher(point, mpirun);
+  char why[300];
+  l->how = how;
+  l->ranks = point ? point_ranks(point) : 0;
+  if (point && sweep_program_split(how->program, point, &l->own, why, sizeof why)) {
+    cJSON_Delete(point);
+    point = NULL; /* check_points said why before any point ran */
+  }
   snprintf(tmp, 32, "/tmp/narwhal-sweep-XXXXXX");
   int fd = point ? mkstemp(tmp) : -1;
   char *body = point ? cJSON_Print(point) : NULL;
@@ -176,7 +201,8 @@ static const char *key_not_in_sweep(const cJSON *object) {
 /* The sweep file's own keys and their types; the run keys are checked per point. Writes a
  * reason and returns 1 when something is wrong. */
 static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
-  static const char *const known[] = {"title", "base", "vary", "csv", "columns", "mpirun", NULL};
+  static const char *const known[] = {"title",  "base",    "vary", "csv", "columns",
+                                      "mpirun", "program", "args", NULL};
   if (!cJSON_IsObject(root)) {
     snprintf(why, len, "must be a JSON object");
     return 1;
@@ -186,7 +212,8 @@ static int sweep_shape_error(const cJSON *root, char *why, size_t len) {
     for (int i = 0; known[i]; i++)
       ok |= !strcmp(k->string, known[i]);
     if (!ok) {
-      snprintf(why, len, "unknown key '%.100s' (title, base, vary, csv, columns, mpirun)",
+      snprintf(why, len,
+               "unknown key '%.100s' (title, base, vary, csv, columns, mpirun, program, args)",
                k->string);
       return 1;
     }
@@ -248,11 +275,11 @@ typedef struct running {
   char config[32], output[32];
 } running;
 
-static int start_point(const sweep_grid *g, const cJSON *base, const cJSON *mpirun, long p,
+static int start_point(const sweep_grid *g, const cJSON *base, const sweep_how *how, long p,
                        running *r) {
   r->point = p;
   launcher l;
-  if (write_point(g, base, p, r->config, mpirun, &l))
+  if (write_point(g, base, p, r->config, how, &l))
     return -1;
   r->real = l.ranks > 0;
   snprintf(r->output, sizeof r->output, "/tmp/narwhal-sweep-XXXXXX");
@@ -279,7 +306,10 @@ static cJSON *finish_point(running *r, int status) {
     fclose(f);
   unlink(r->config);
   unlink(r->output);
-  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  /* A program of one's own may print lines of its own before the result: the JSON object is
+   * what starts at the first line that opens one. */
+  const char *at = text && text[0] == '{' ? text : text ? strstr(text, "\n{") : NULL;
+  cJSON *j = at ? cJSON_Parse(at) : NULL;
   free(text);
   if (j && WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3))
     return j;
@@ -290,7 +320,7 @@ static cJSON *finish_point(running *r, int status) {
 /* Whether point p runs on the real backend (under mpirun). */
 static int point_is_real(const sweep_grid *g, const cJSON *base, long p) {
   cJSON *point = sweep_grid_point(g, base, p);
-  int real = point && point_launcher(point, NULL).ranks > 0;
+  int real = point && point_ranks(point) > 0;
   cJSON_Delete(point);
   return real;
 }
@@ -337,7 +367,7 @@ static void progress_clear(const progress *pr) {
 /* Checks every point before running any: its options and application arguments, then its
  * set-up as the backend would make it (`run --check`: platform, nodes, devices, GPU memory), so
  * that a bad later point stops the sweep before the first one runs. 0, or the exit code. */
-static int check_points(const sweep_grid *g, const cJSON *base, const cJSON *mpirun,
+static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how *how,
                         const char *path) {
   char why[1024], where[1100], point_text[600];
   /* The base's own keys first, each as a run takes it: one that every point overrides is
@@ -346,17 +376,23 @@ static int check_points(const sweep_grid *g, const cJSON *base, const cJSON *mpi
   memset(&base_only, 0, sizeof base_only);
   nw_run_config_defaults(&base_only.run);
   snprintf(where, sizeof where, "sweep %s: base", path);
-  if (tool_options_apply_json(base, where, &base_only, why, sizeof why)) {
-    tool_say("%s", why);
+  sweep_own own;
+  cJSON *narwhal_keys = cJSON_Duplicate(base, 1); /* without a program's own keys */
+  if (!narwhal_keys || sweep_program_split(how->program, narwhal_keys, &own, why, sizeof why) ||
+      tool_options_apply_json(narwhal_keys, where, &base_only, why, sizeof why)) {
+    tool_say("%s", narwhal_keys ? why : "sweep: out of memory");
+    cJSON_Delete(narwhal_keys);
     return 2;
   }
+  cJSON_Delete(narwhal_keys);
   for (long p = 0; p < g->points; p++) {
     cJSON *point = sweep_grid_point(g, base, p);
     tool_options o;
     memset(&o, 0, sizeof o);
     nw_run_config_defaults(&o.run);
     snprintf(where, sizeof where, "sweep %s", path);
-    int bad = !point || tool_options_apply_json(point, where, &o, why, sizeof why);
+    int bad = !point || sweep_program_split(how->program, point, &own, why, sizeof why) ||
+              tool_options_apply_json(point, where, &o, why, sizeof why);
     cJSON_Delete(point);
     if (bad) {
       tool_say("%s", point ? why : "sweep: out of memory");
@@ -367,7 +403,7 @@ static int check_points(const sweep_grid *g, const cJSON *base, const cJSON *mpi
     char tmp[32];
     int status = 0;
     launcher l;
-    char *msg = write_point(g, base, p, tmp, mpirun, &l) ? NULL : run_check(tmp, &status, &l);
+    char *msg = write_point(g, base, p, tmp, how, &l) ? NULL : run_check(tmp, &status, &l);
     if (msg)
       unlink(tmp);
     if (!msg || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -498,8 +534,13 @@ int sweep_main(int argc, char **argv) {
     cJSON_Delete(root);
     return usage_error("--resume needs the CSV of the earlier run (\"csv\" or --csv)", path);
   }
-  const cJSON *mpirun = cJSON_GetObjectItemCaseSensitive(root, "mpirun");
-  int code = check_points(&grid, base, mpirun, path);
+  sweep_program program;
+  if (sweep_program_init(&program, root, bad, sizeof bad)) {
+    cJSON_Delete(root);
+    return usage_error(bad, path);
+  }
+  sweep_how how = {cJSON_GetObjectItemCaseSensitive(root, "mpirun"), &program};
+  int code = check_points(&grid, base, &how, path);
   sweep_table table = {&grid, columns, cJSON_GetArraySize(columns),
                        calloc((size_t)grid.points, sizeof(sweep_row))};
   running *run = calloc((size_t)jobs, sizeof *run);
@@ -561,7 +602,7 @@ int sweep_main(int argc, char **argv) {
       int real = point_is_real(&grid, base, next);
       if (real && active > 0)
         break;
-      if (start_point(&grid, base, mpirun, next, &run[active]) != 0) {
+      if (start_point(&grid, base, &how, next, &run[active]) != 0) {
         tool_say("sweep: cannot start a run: %s", strerror(errno));
         failed = 1;
         break;
