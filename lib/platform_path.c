@@ -4,6 +4,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,4 +30,23 @@ void tool_platform_resolve(char *path, size_t cap) {
         return;
       }
     }
+}
+
+int tool_plot_script(const char *name, char *out, size_t cap) {
+  const char *own = getenv("NARWHAL_PLOTS");
+  const char *const dirs[] = {own && own[0] ? own : NULL, NW_SOURCE_DIR[0] ? NW_SOURCE_DIR : NULL,
+                              NW_DATA_INSTALL_DIR[0] ? NW_DATA_INSTALL_DIR : NULL};
+  const char *const subdirs[] = {"", "/plots", "/plots"};
+  for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+    char candidate[PATH_MAX], whole[PATH_MAX];
+    if (!dirs[d])
+      continue;
+    int n = snprintf(candidate, sizeof candidate, "%s%s/%s", dirs[d], subdirs[d], name);
+    if (n <= 0 || (size_t)n >= sizeof candidate || access(candidate, R_OK) != 0 ||
+        !realpath(candidate, whole) || strlen(whole) >= cap)
+      continue;
+    memcpy(out, whole, strlen(whole) + 1);
+    return 0;
+  }
+  return -1;
 }
