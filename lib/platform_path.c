@@ -1,5 +1,5 @@
 /* platform_path.c: see platform_path.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "platform_path.h"
 
 #include <limits.h>
