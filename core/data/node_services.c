@@ -3,7 +3,7 @@
  * live in the bottom layer so that every layer may call them, and they call only down (the
  * wire, the id maps, the trace's records, the backend's ops); the one thing a failure must tell
  * the layers above (node 0 ends the run) goes through the hook the node installed
- * (n->hooks.run_failed, node_state.h). */
+ * (n->hooks.task_complete, node_state.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,7 +108,7 @@ static void node_fail_va(nw_node *n, nw_status st, const char *fmt, va_list ap) 
   if (n->cfg.id == 0) {
     if (!n->error[0])
       snprintf(n->error, sizeof n->error, "%s", msg);
-    n->hooks.run_failed(n, st);
+    n->hooks.task_complete(n, 0, st); /* task 0: the driver's call under way */
     return;
   }
   nw_writer w;

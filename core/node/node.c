@@ -12,11 +12,6 @@
 
 static void handle_message(nw_node *n, int src, void *buf, size_t len);
 
-/* node 0: a failure ends the driver's call under way (node_services.c calls it). */
-static void run_failed(nw_node *n, nw_status st) {
-  nw_driver_task_complete(n, 0, st);
-}
-
 nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node **out) {
   if (cfg->nodes < 1 || cfg->nodes > NW_MAX_NODES || cfg->id < 0 || cfg->id >= cfg->nodes)
     return NW_ERR_ARG;
@@ -35,8 +30,7 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   if (!n)
     return NW_ERR_NOMEM;
   n->cfg = *cfg;
-  n->hooks = (nw_node_hooks){.run_failed = run_failed,
-                             .subtask_committed = nw_task_subtask_committed,
+  n->hooks = (nw_node_hooks){.subtask_committed = nw_task_subtask_committed,
                              .exec_returned = nw_task_exec_returned,
                              .task_complete = nw_driver_task_complete,
                              .recovered = nw_driver_recovered,

@@ -33,14 +33,13 @@ typedef struct nw_stashed {
  * (nw_node_create): the lower layer calls through them and names no higher file, so calls go
  * down only (core/README.md). */
 typedef struct nw_node_hooks {
-  /* node 0: the run failed (node_services.c's nw_node_fail); the driver's call ends with st */
-  void (*run_failed)(nw_node *n, nw_status st);
   /* the pipeline (device/): count subtasks of t committed here (task.c counts them toward the
    * task's end), and t's exec came back from a device (task.c frees a finished task whose
    * last exec it was) */
   void (*subtask_committed)(nw_node *n, nw_task_state *t, uint64_t count);
   void (*exec_returned)(nw_node *n, nw_task_state *t);
-  /* node 0, task.c: task id completed (the driver's wait for it ends) */
+  /* node 0: task id completed (task.c; the driver's wait for it ends), or the run failed
+   * (node_services.c's nw_node_fail: id 0 ends the driver's call under way with st) */
   void (*task_complete)(nw_node *n, uint64_t id, nw_status st);
   /* recover.c: a recovery is done (the driver's deferred call goes on), and a message it held
    * during the recovery is handled now, as if it had just arrived from backend node src */
