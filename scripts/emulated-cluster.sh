@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# emulated-cluster.sh: N "hosts" on this machine, for running Narwhal's real backend across
+# hosts over TCP without a cluster (docs/guide/cluster.md, "An emulated cluster").
+#
+#   up N [--bw RATE]      N hosts h1..hN: a network namespace each (its own eth0, address
+#                         10.77.0.K/24, loopback) with its own hostname (a UTS namespace), all
+#                         joined by a bridge in a namespace of its own; RATE (tc's units:
+#                         100mbit, 1gbit) shapes every host's outgoing link (tbf)
+#   down                  removes everything up made: processes in its namespaces, the
+#                         namespaces, the state folder (also after a failed up or run)
+#   run -- CMD...         runs CMD on h1 with Open MPI pointed at the hosts: a hostfile of one
+#                         slot per host and an rsh agent that starts a command in a host's
+#                         namespaces, so `run -- mpirun -np 3 build/narwhal run --backend real
+#                         ...` puts one rank on each host, talking TCP
+#   on HOST -- CMD...     runs CMD in one host's namespaces (h2, or 10.77.0.2)
+#   shape HOST RATE       sets HOST's outgoing link to RATE now (a link slowed mid-run)
+#   cut HOST              takes HOST's link down now (a link that fails mid-run)
+#   status                the hosts, their addresses and links
+#
+# Nothing outside the namespaces it makes is touched, and no traffic leaves them: the hosts
+# have no route out. Root only (namespaces). The state lives in $NW_EMUCLUSTER_DIR (default
+# /run/narwhal-emucluster); the namespaces are named nwc-br and nwc-h1..nwc-hN.
+set -u
+state=${NW_EMUCLUSTER_DIR:-/run/narwhal-emucluster}
+prefix=nwc
+subnet=10.77.0
+
+say() { echo "emulated-cluster: $*" >&2; }
+refuse() { say "$*"; exit 2; }
+need_root() { [ "$(id -u)" = 0 ] || refuse "needs root (network and UTS namespaces)"; }
+
+# The index K of a host named hK or 10.77.0.K; refuses any other name.
+host_index() {
+  local k
+  case $1 in
+  h[0-9]*) k=${1#h} ;;
+  "$subnet".[0-9]*) k=${1##*.} ;;
+  *) refuse "unknown host '$1' (h1..hN or $subnet.1..N)" ;;
+  esac
+  [[ $k =~ ^[0-9]+$ ]] && [ -f "$state/uts/h$k" ] || refuse "no host '$1' (is the cluster up?)"
+  echo "$k"
+}
+
+# Runs a command in host K's network and UTS namespaces.
+in_host() {
+  local k=$1
+  shift
+  ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- "$@"
+}
+
+down() {
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$prefix-(br|h[0-9]+)$"); do
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+    ip netns del "$ns" 2>/dev/null || say "could not remove namespace $ns"
+  done
+  if [ -d "$state/uts" ]; then
+    for f in "$state"/uts/*; do
+      [ -e "$f" ] && { umount "$f" 2>/dev/null; rm -f "$f"; }
+    done
+  fi
+  rm -rf "$state"
+}
+
+shape() { # shape K RATE: tbf on host K's eth0, replacing any
+  in_host "$1" tc qdisc replace dev eth0 root tbf rate "$2" burst 256kb latency 100ms ||
+    refuse "cannot shape h$1's link to '$2' (tc's units: 100mbit, 1gbit)"
+}
+
+up() {
+  local n=${1:-} bw=
+  shift || true
+  [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 200 ] ||
+    refuse "up N: N must be a number of hosts from 2 to 200, not '${n}'"
+  while [ $# -gt 0 ]; do
+    case $1 in
+    --bw) [ $# -ge 2 ] || refuse "--bw needs a rate (100mbit, 1gbit)"; bw=$2; shift 2 ;;
+    *) refuse "up: unexpected '$1' (up N [--bw RATE])" ;;
+    esac
+  done
+  need_root
+  [ ! -e "$state" ] || refuse "a cluster is up already ($state): down first"
+  trap 'say "up failed: removing what it made"; down' ERR
+  set -eE
+  mkdir -p "$state/uts"
+  ip netns add "$prefix-br"
+  ip -n "$prefix-br" link add br0 type bridge
+  ip -n "$prefix-br" link set br0 up
+  local k
+  for k in $(seq 1 "$n"); do
+    ip netns add "$prefix-h$k"
+    ip link add eth0 netns "$prefix-h$k" type veth peer name "h$k" netns "$prefix-br"
+    ip -n "$prefix-br" link set "h$k" master br0
+    ip -n "$prefix-br" link set "h$k" up
+    ip -n "$prefix-h$k" addr add "$subnet.$k/24" dev eth0
+    ip -n "$prefix-h$k" link set eth0 up
+    ip -n "$prefix-h$k" link set lo up
+    touch "$state/uts/h$k"
+    unshare --uts="$state/uts/h$k" hostname "h$k"
+    echo "$subnet.$k slots=1" >>"$state/hostfile"
+  done
+  [ -z "$bw" ] || for k in $(seq 1 "$n"); do shape "$k" "$bw"; done
+  # Open MPI's rsh launcher calls `AGENT HOST COMMAND...` as it would call ssh.
+  cat >"$state/agent" <<EOF
+#!/bin/sh
+# The rsh agent of the emulated cluster (scripts/emulated-cluster.sh): HOST COMMAND...
+host=\$1; shift
+k=\${host##*.}; k=\${k#h}
+exec ip netns exec $prefix-h\$k nsenter --uts=$state/uts/h\$k -- /bin/sh -c "\$*"
+EOF
+  chmod +x "$state/agent"
+  echo "$n" >"$state/hosts"
+  echo "${bw:-unshaped}" >"$state/rate"
+  set +eE
+  trap - ERR
+  say "up: $n hosts h1..h$n ($subnet.1-$n), links ${bw:-unshaped}; hostfile $state/hostfile"
+}
+
+run() {
+  [ "${1:-}" = "--" ] && shift
+  [ $# -ge 1 ] || refuse "run -- CMD..."
+  [ -f "$state/hosts" ] || refuse "no cluster is up (up N first)"
+  # The launcher, the hostfile and the interfaces: Open MPI reads these from the environment.
+  in_host 1 env OMPI_MCA_plm_rsh_agent="$state/agent" \
+    OMPI_MCA_orte_default_hostfile="$state/hostfile" OMPI_MCA_oob_tcp_if_include=eth0 \
+    OMPI_MCA_btl_tcp_if_include=eth0 "$@"
+}
+
+status() {
+  [ -f "$state/hosts" ] || { echo "no emulated cluster is up"; return 0; }
+  echo "$(cat "$state/hosts") hosts, links $(cat "$state/rate"), state in $state"
+  local k
+  for k in $(seq 1 "$(cat "$state/hosts")"); do
+    echo "h$k $subnet.$k $(in_host "$k" tc qdisc show dev eth0 | head -1)"
+  done
+}
+
+cmd=${1:-}
+shift || true
+case $cmd in
+up) up "$@" ;;
+down) need_root; down ;;
+run) need_root; run "$@" ;;
+on)
+  need_root
+  [ $# -ge 3 ] && [ "$2" = "--" ] || refuse "on HOST -- CMD..."
+  k=$(host_index "$1") || exit 2
+  shift 2
+  in_host "$k" "$@"
+  ;;
+shape) need_root; [ $# = 2 ] || refuse "shape HOST RATE"; k=$(host_index "$1") || exit 2; shape "$k" "$2" ;;
+cut) need_root; [ $# = 1 ] || refuse "cut HOST"; k=$(host_index "$1") || exit 2; in_host "$k" ip link set eth0 down ;;
+status) status ;;
+*) refuse "usage: emulated-cluster.sh up N [--bw RATE] | down | run -- CMD | on HOST -- CMD | shape HOST RATE | cut HOST | status" ;;
+esac
