@@ -4,6 +4,7 @@
 #  1. A transfer from h1 to h2 measures within 10% of the shaped rate.
 #  2. matmul, conv2d and lu verify with one rank per host and Open MPI's shared-memory
 #     transport left out (--mca btl tcp,self): the ranks can only talk TCP.
+#     `narwhal calibrate` across the hosts measures the link within 15% of the shaped rate.
 #  3. A run whose link is shaped lower mid-run (h2 to 50 Mbit/s) completes verified.
 #  4. `down` leaves no namespace, state folder or process behind.
 # Skipped (77) where namespaces cannot be made (not root, or the kernel refuses).
@@ -66,6 +67,16 @@ done
 # The ranks ran on three hosts: each names its host (hostname in its UTS namespace).
 hosts=$("$cluster" run -- timeout 60 "$mpiexec" -np 3 hostname 2>&1 | sort | tr '\n' ' ')
 [ "$hosts" = "h1 h2 h3 " ] && ok "one rank per host: $hosts" || bad "the ranks ran on: $hosts"
+
+# 2b. `narwhal calibrate` across the hosts measures the shaped link (its NIC links' bandwidth).
+"$cluster" run -- timeout 300 "$mpiexec" -np 3 "$nw" calibrate --platform-out cal.$$.xml \
+  --perfmodel cal.$$.json --workload matmul:512:128 --runs 1 >cal.$$.out 2>&1
+bps=$(sed -nE 's/.*<link id="n0-nic" bandwidth="([0-9.e+]+)Bps".*/\1/p' cal.$$.xml 2>/dev/null)
+cal=$(awk -v b="${bps:-0}" 'BEGIN { printf "%.1f", b * 8 / 1e6 }')
+awk -v r="$cal" 'BEGIN { exit !(r > 170 && r < 230) }' &&
+  ok "calibrate across the hosts measured the link at $cal Mbit/s (shaped to 200)" ||
+  bad "calibrate across the hosts: the link at $cal Mbit/s, not within 15% of 200: $(tail -n 2 cal.$$.out)"
+rm -f cal.$$.xml cal.$$.json cal.$$.out
 
 # 3. A link shaped lower mid-run: matmul moving ~25 MB, h2 slowed to 50 Mbit/s after 1 s
 #    (while the run still runs: the test checks).
