@@ -28,6 +28,8 @@
 #include "sweep_plot.h"
 #include "sweep_program.h"
 #include "sweep_rows.h"
+#include "sweep_shard.h"
+#include "sweep_slurm.h"
 #include "text_file.h"
 
 /* Starts this executable as `run --config path FLAG` (or the sweep's program as `PROGRAM
@@ -325,10 +327,16 @@ static int point_is_real(const sweep_grid *g, const cJSON *base, long p) {
   return real;
 }
 
-/* Prints the table's rows from *printed on, as far as they are done, in point order. */
-static void print_ready(const sweep_table *t, long *printed) {
-  while (*printed < t->grid->points && t->row[*printed].done)
-    sweep_print_row(t, (*printed)++);
+/* Prints the table's rows from *printed on, as far as they are done, in point order (the
+ * points of other shards passed over). */
+static void print_ready(const sweep_table *t, const sweep_shard *shard, long *printed) {
+  for (; *printed < t->grid->points; (*printed)++) {
+    if (!sweep_shard_has(shard, *printed))
+      continue;
+    if (!t->row[*printed].done)
+      break;
+    sweep_print_row(t, *printed);
+  }
   fflush(stdout);
 }
 
@@ -368,7 +376,7 @@ static void progress_clear(const progress *pr) {
  * set-up as the backend would make it (`run --check`: platform, nodes, devices, GPU memory), so
  * that a bad later point stops the sweep before the first one runs. 0, or the exit code. */
 static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how *how,
-                        const char *path) {
+                        const sweep_shard *shard, const char *path) {
   char why[1024], where[1100], point_text[600];
   /* The base's own keys first, each as a run takes it: one that every point overrides is
    * still written in the file, and a wrong one there ("n": {}) is a mistake to point at. */
@@ -386,6 +394,8 @@ static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how 
   }
   cJSON_Delete(narwhal_keys);
   for (long p = 0; p < g->points; p++) {
+    if (!sweep_shard_has(shard, p))
+      continue;
     cJSON *point = sweep_grid_point(g, base, p);
     tool_options o;
     memset(&o, 0, sizeof o);
@@ -400,6 +410,8 @@ static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how 
     }
   }
   for (long p = 0; p < g->points; p++) {
+    if (!sweep_shard_has(shard, p))
+      continue;
     char tmp[32];
     int status = 0;
     launcher l;
@@ -437,6 +449,61 @@ static int rewrite_csv(const sweep_table *t, const char *path) {
   return fclose(out) == 0 && rename(tmp, path) == 0 ? 0 : -1;
 }
 
+/* The finished sweep's CSV in point order, and its plot (plot: 1 to draw); 0, or 1 when the
+ * CSV could not be written (a plot that fails leaves the CSV standing). */
+static int write_and_plot(const sweep_table *t, const char *csv, const cJSON *title, int plot) {
+  if (rewrite_csv(t, csv) != 0) {
+    tool_say("sweep: cannot rewrite %s in point order: %s", csv, strerror(errno));
+    return 1;
+  }
+  printf("wrote %s\n", csv);
+  char png[1100];
+  int drawn =
+      plot ? sweep_plot(t, csv, cJSON_IsString(title) ? title->valuestring : NULL, png, sizeof png)
+           : 2;
+  if (drawn == 0)
+    printf("plotted %s\n", png);
+  else if (drawn == 1)
+    printf("no plot: gnuplot is not installed\n");
+  else if (drawn < 0)
+    tool_say("sweep: the plot %s failed (the CSV stands)", png);
+  return 0;
+}
+
+/* --merge: the shards' rows into the sweep's table, then its CSV and plot as a whole run
+ * writes them. The exit code (3 when a row is not verified, as a run's). */
+static int merge_shards(sweep_table *t, const cJSON *root, char **paths, int npaths,
+                        const char *csv, int plot, const char *path) {
+  char why[800];
+  char *fingerprint = sweep_fingerprint(root);
+  long shards = -1;
+  if (!fingerprint || !t->row)
+    snprintf(why, sizeof why, "out of memory");
+  else
+    shards = sweep_merge(t, fingerprint, paths, npaths, why, sizeof why);
+  free(fingerprint);
+  if (shards < 0) {
+    tool_say("sweep %s: %s", path, why);
+    return 2;
+  }
+  const cJSON *title = cJSON_GetObjectItemCaseSensitive(root, "title");
+  if (cJSON_IsString(title))
+    printf("%s\n", title->valuestring);
+  printf("merged: %ld shards, %ld points\n", shards, t->grid->points);
+  sweep_print_header(t);
+  int code = 0;
+  for (long p = 0; p < t->grid->points; p++) {
+    sweep_print_row(t, p);
+    code = strcmp(t->row[p].verified, "false") ? code : 3;
+  }
+  if (ensure_parent_dir(csv) != 0) {
+    tool_say("sweep: cannot write %s: %s", csv, strerror(errno));
+    return 1;
+  }
+  int written = write_and_plot(t, csv, title, plot);
+  return written ? written : code;
+}
+
 /* Ctrl-C (or SIGTERM): start no more points, stop the running ones, keep every finished row,
  * and say how to resume. */
 static volatile sig_atomic_t interrupted;
@@ -444,7 +511,10 @@ static void on_interrupt(int sig) {
   interrupted = sig;
 }
 
-#define SWEEP_USAGE "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]"
+#define SWEEP_USAGE                                                                                \
+  "usage: narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off] [--shard K/N]\n"        \
+  "       narwhal sweep FILE --merge SHARD_CSV_OR_FOLDER... [--csv OUT] [--plot on|off]\n"         \
+  "       narwhal sweep FILE --slurm [--points-per-task P] [--array-max M] [-j N]"
 static const char sweep_help[] = SWEEP_USAGE
     "\n"
     "Runs `narwhal run` (or a program of one's own) for every point of the sweep file's grid\n"
@@ -453,12 +523,24 @@ static const char sweep_help[] = SWEEP_USAGE
     "  --csv OUT       the CSV (default: the file's \"csv\")\n"
     "  -j N, --jobs N  points run at once, 1 to 256 (default: the cores)\n"
     "  --resume        keep the CSV's rows already written and run only the others\n"
-    "  --plot on|off   draw the plot (default on)\n";
+    "  --plot on|off   draw the plot (default on)\n"
+    "  --shard K/N     run only shard K of N (the points p with p mod N = K) into\n"
+    "                  CSV.shard-K-of-N.csv, to merge later (a Slurm array's element)\n"
+    "  --merge PATH... join every shard's CSV (files, or folders holding them) into the\n"
+    "                  sweep's CSV and plot, refusing a missing, repeated, unfinished or\n"
+    "                  foreign shard\n"
+    "  --slurm         write a Slurm job array running the sweep's shards (P points each,\n"
+    "                  default 4; at most M elements at once, default 16; -j N cores each),\n"
+    "                  a merge job after it, and the script that submits both\n";
 
 int sweep_main(int argc, char **argv) {
   const char *path = NULL, *csv_opt = NULL;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  int jobs = cores >= 1 && cores <= 256 ? (int)cores : 1, resume = 0, plot = 1;
+  int jobs = cores >= 1 && cores <= 256 ? (int)cores : 1, resume = 0, plot = 1, slurm = 0;
+  int nmerge = 0, jobs_given = 0;
+  char **merge = NULL, reason[300];
+  sweep_shard shard = {0, 0};
+  sweep_slurm_plan plan = {4, 16, 1};
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(sweep_help, stdout);
@@ -477,7 +559,33 @@ int sweep_main(int argc, char **argv) {
         tool_say("sweep: -j '%.40s': not a number of jobs from 1 to 256", argv[i]);
         return 2;
       }
-      jobs = (int)j;
+      jobs = (int)j, jobs_given = 1;
+    } else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+      if (sweep_shard_parse(argv[++i], &shard, reason, sizeof reason)) {
+        tool_say("sweep: %s", reason);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--merge")) {
+      merge = argv + i + 1; /* the paths that follow, up to the next option */
+      while (i + 1 < argc && argv[i + 1][0] != '-')
+        i++, nmerge++;
+      if (!nmerge) {
+        tool_say("sweep: --merge needs the shards' CSVs, or folders holding them");
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--slurm")) {
+      slurm = 1;
+    } else if ((!strcmp(argv[i], "--points-per-task") || !strcmp(argv[i], "--array-max")) &&
+               i + 1 < argc) {
+      long *to = !strcmp(argv[i], "--array-max") ? &plan.array_max : &plan.points_per_task;
+      char *end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end || end == argv[i] || v < 1 || v > SWEEP_POINTS_MAX) {
+        tool_say("sweep: %s '%.40s': a whole number from 1 to %d", argv[i - 1], argv[i],
+                 SWEEP_POINTS_MAX);
+        return 2;
+      }
+      *to = v;
     } else if (!strcmp(argv[i], "--plot") && i + 1 < argc) {
       i++;
       if (strcmp(argv[i], "on") && strcmp(argv[i], "off")) {
@@ -498,6 +606,11 @@ int sweep_main(int argc, char **argv) {
     tool_say("sweep: missing FILE (" SWEEP_USAGE ")");
     return 2;
   }
+  if ((shard.n > 0) + (merge != NULL) + slurm > 1 || ((merge || slurm) && resume)) {
+    tool_say("sweep: --shard, --merge and --slurm go alone (and --resume only with --shard)");
+    return 2;
+  }
+  plan.cores = jobs_given ? jobs : 1;
   FILE *f = fopen(path, "r");
   if (!f) {
     tool_say("sweep %s: %s", path, strerror(errno));
@@ -534,15 +647,49 @@ int sweep_main(int argc, char **argv) {
     cJSON_Delete(root);
     return usage_error("--resume needs the CSV of the earlier run (\"csv\" or --csv)", path);
   }
+  if ((shard.n || merge || slurm) && !csv) {
+    cJSON_Delete(root);
+    return usage_error("shards need the sweep's CSV to name theirs (\"csv\" or --csv)", path);
+  }
+  char shard_csv[1100];
+  if (shard.n) { /* a shard writes its own CSV, marked with the sweep it belongs to */
+    char *fingerprint = sweep_fingerprint(root);
+    sweep_shard_csv(csv, &shard, shard_csv, sizeof shard_csv);
+    int marked = fingerprint && ensure_parent_dir(shard_csv) == 0 &&
+                 sweep_shard_mark(shard_csv, fingerprint) == 0;
+    free(fingerprint);
+    if (!marked) {
+      tool_say("sweep: cannot write %s.sweep: %s", shard_csv, strerror(errno));
+      cJSON_Delete(root);
+      return 1;
+    }
+    csv = shard_csv, plot = 0;
+  }
   sweep_program program;
   if (sweep_program_init(&program, root, bad, sizeof bad)) {
     cJSON_Delete(root);
     return usage_error(bad, path);
   }
   sweep_how how = {cJSON_GetObjectItemCaseSensitive(root, "mpirun"), &program};
-  int code = check_points(&grid, base, &how, path);
   sweep_table table = {&grid, columns, cJSON_GetArraySize(columns),
                        calloc((size_t)grid.points, sizeof(sweep_row))};
+  if (merge) {
+    int merged = merge_shards(&table, root, merge, nmerge, csv, plot, path);
+    free(table.row);
+    cJSON_Delete(root);
+    return merged;
+  }
+  int code = check_points(&grid, base, &how, &shard, path);
+  if (!code && slurm) {
+    code = ensure_parent_dir(csv) != 0
+               ? (snprintf(reason, sizeof reason, "cannot make the folder of %.200s", csv), 1)
+               : sweep_slurm_write(path, csv, grid.points, &plan, reason, sizeof reason);
+    if (code)
+      tool_say("sweep %s: %s", path, reason);
+    free(table.row);
+    cJSON_Delete(root);
+    return code;
+  }
   running *run = calloc((size_t)jobs, sizeof *run);
   long kept = 0;
   if (!code && (!table.row || !run)) {
@@ -566,8 +713,11 @@ int sweep_main(int argc, char **argv) {
   }
   if (cJSON_IsString(title))
     printf("%s\n", title->valuestring);
+  long points = 0; /* of this run: the sweep's, or the shard's */
+  for (long p = 0; p < grid.points; p++)
+    points += sweep_shard_has(&shard, p);
   if (resume)
-    printf("resumed: %ld of %ld points from %s\n", kept, grid.points, csv);
+    printf("resumed: %ld of %ld points from %s\n", kept, points, csv);
   sweep_print_header(&table);
   if (out)
     sweep_csv_header(&table, out);
@@ -575,8 +725,8 @@ int sweep_main(int argc, char **argv) {
     if (table.row[p].done && out)
       sweep_csv_row(&table, p, out);
   long printed = 0; /* the table shows rows in point order, each once those before it are done */
-  print_ready(&table, &printed);
-  progress prog = {isatty(STDERR_FILENO), now_s(), 0, 0, grid.points};
+  print_ready(&table, &shard, &printed);
+  progress prog = {isatty(STDERR_FILENO), now_s(), 0, 0, points};
   for (long p = 0; p < grid.points; p++)
     prog.done += table.row[p].done, prog.kept += table.row[p].done;
   /* Up to `jobs` points at once; a failed point stops new ones, the running ones finish. */
@@ -593,7 +743,7 @@ int sweep_main(int argc, char **argv) {
       for (int r = 0; r < active; r++)
         kill(run[r].pid, SIGTERM); /* a Ctrl-C reached them already; a kill of ours did not */
     while (!failed && !interrupted && !alone && active < jobs && next < grid.points) {
-      if (table.row[next].done) {
+      if (table.row[next].done || !sweep_shard_has(&shard, next)) {
         next++;
         continue;
       }
@@ -639,7 +789,7 @@ int sweep_main(int argc, char **argv) {
     if (!strcmp(table.row[p].verified, "false"))
       code = 3;
     progress_clear(&prog);
-    print_ready(&table, &printed);
+    print_ready(&table, &shard, &printed);
     if (out)
       sweep_csv_row(&table, p, out);
     prog.done++;
@@ -652,29 +802,19 @@ int sweep_main(int argc, char **argv) {
   for (long p = 0; p < grid.points; p++)
     done += table.row[p].done;
   if (interrupted) {
-    tool_say("sweep %s: interrupted with %ld of %ld points done%s%s%s", path, done, grid.points,
+    tool_say("sweep %s: interrupted with %ld of %ld points done%s%s%s", path, done, points,
              out ? " (in " : "", out ? csv : "",
              out ? "; add --resume to run the rest)" : "; give it a CSV to resume from");
     code = 130;
   }
   if (out) {
     fclose(out);
-    if (!failed && !interrupted && rewrite_csv(&table, csv) != 0) {
-      tool_say("sweep: cannot rewrite %s in point order: %s", csv, strerror(errno));
-      code = 1;
+    if (!failed && !interrupted) {
+      int written = write_and_plot(&table, csv, title, plot);
+      code = written ? written : code;
+    } else {
+      printf("wrote %s\n", csv);
     }
-    printf("wrote %s\n", csv);
-    char png[1100];
-    int drawn = plot && !failed && !interrupted
-                    ? sweep_plot(&table, csv, cJSON_IsString(title) ? title->valuestring : NULL,
-                                 png, sizeof png)
-                    : 2;
-    if (drawn == 0)
-      printf("plotted %s\n", png);
-    else if (drawn == 1)
-      printf("no plot: gnuplot is not installed\n");
-    else if (drawn < 0)
-      tool_say("sweep: the plot %s failed (the CSV stands)", png);
   }
   free(table.row);
   free(run);
