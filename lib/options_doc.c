@@ -42,7 +42,7 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
         "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]] [--resume]\n"
         "           (every simulated paper figure, its values beside the paper's:\n"
         "           results/paper/report.md; README, \"Using it\")\n"
-        "       narwhal plot TRACE.json [--out FILE.png] [--size WxH]\n"
+        "       narwhal plot TRACE.json [--out FILE.png] [--size WxH] [--lanes all] [--whole]\n"
         "           (a Gantt chart of a --trace file, drawn with gnuplot)\n"
         "       narwhal critical-path TRACE.json [--top N]\n"
         "           (where a --trace file's time went: its critical path, its messages)\n"

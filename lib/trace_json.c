@@ -24,6 +24,35 @@ static int lane_tid(const trace_lane *l) {
   }
 }
 
+int trace_lane_of_tid(int node, int tid, trace_lane *l) {
+  /* lane_tid's ranges, top down: each class's base lies above the largest tid below it. */
+  static const struct {
+    int base, cls;
+  } ranges[] = {{3000000, TRACE_LANE_MESSAGES},
+                {2000000, TRACE_LANE_NETWORK},
+                {1000000, TRACE_LANE_WAIT},
+                {100000, TRACE_LANE_COPY_IN},
+                {0, TRACE_LANE_DEVICE}};
+  for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++) {
+    if (tid < ranges[i].base)
+      continue;
+    int at = tid - ranges[i].base, cls = ranges[i].cls;
+    *l = (trace_lane){.node = node, .cls = cls};
+    if (cls == TRACE_LANE_NETWORK || cls == TRACE_LANE_MESSAGES)
+      l->sub = at;
+    else if (cls == TRACE_LANE_WAIT)
+      l->device = at % NW_MAX_DEVICES_PER_NODE, l->sub = at / NW_MAX_DEVICES_PER_NODE;
+    else if (cls == TRACE_LANE_COPY_IN) {
+      int per_sub = 2 * NW_MAX_GPUS_PER_NODE;
+      l->cls = at % 2 ? TRACE_LANE_COPY_OUT : TRACE_LANE_COPY_IN;
+      l->device = at % per_sub / 2, l->sub = at / per_sub;
+    } else
+      l->device = at;
+    return 0;
+  }
+  return -1;
+}
+
 int trace_lane_cmp(const void *a, const void *b) {
   const trace_lane *x = a, *y = b;
   int d = x->node != y->node       ? (x->node > y->node) - (x->node < y->node)

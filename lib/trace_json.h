@@ -51,6 +51,10 @@ trace_lane *trace_lanes_all(const nw_run_result *res, const trace_lane *lanes, s
 FILE *trace_open(const char *path, const nw_run_result *res, trace_lane **lanes, char *why,
                  size_t why_len);
 int trace_close(FILE *f, const char *path, int bad, char *why, size_t why_len);
+/* The lane whose thread id in a Chrome trace is tid (on node's process), as the writer numbers
+ * them: 0, or -1 for a tid the writer never gives (negative). `narwhal plot` lays its rows out
+ * from this, so the numbering lives in one place. */
+int trace_lane_of_tid(int node, int tid, trace_lane *l);
 /* Orders lanes by node, then class, device and sub (qsort). */
 int trace_lane_cmp(const void *a, const void *b);
 /* A lane's name: "device 2 (cpu)", "device 2 data wait", "gpu0 copies in", "network",

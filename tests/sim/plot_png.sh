@@ -39,7 +39,10 @@ png_is "$tmp/s.png" 900 560
   fail "narwhal plot failed"
 grep -q "^plotted $tmp/g.png" "$tmp/plot.out" || fail "narwhal plot did not say what it drew"
 png_is "$tmp/g.png" 640 360
-grep -q "boxxyerror" "$tmp/g.gp" || fail "g.gp draws no boxes"
+# g.gp holds the picture's data and loads the figure's script (plots/gantt.gp), which draws.
+style=$(sed -n 's/^load "\(.*gantt\.gp\)"$/\1/p' "$tmp/g.gp")
+[ -n "$style" ] || fail "g.gp loads no gantt.gp"
+grep -q "boxxyerror" "$style" || fail "$style draws no boxes"
 grep -q '"node 1: device 0 (cpu)"' "$tmp/g.gp" || fail "g.gp has no row for node 1's device 0"
 # The default: the trace's name with .png, 1200 wide, a row of 16 pixels per lane.
 lanes=$(sed -n 's/^plotted .* (\([0-9]*\) lanes, .*/\1/p' "$tmp/plot.out")

@@ -1,8 +1,10 @@
-/* trace_plot.h: `narwhal plot TRACE.json [--out FILE.png] [--size WxH]`: a Gantt chart of a
- * Chrome trace written by --trace (lib/trace_json.h), drawn by gnuplot into a PNG: a row per
- * lane (node and thread name), spans as boxes coloured by name (task kind, copy in or out, data
- * wait, transfer), instants (steals, multi-assigned copies, cancellations) as points. The
- * gnuplot script, data inline, is written beside the PNG (FILE.gp) for restyling. */
+/* trace_plot.h: `narwhal plot TRACE.json [--out FILE.png] [--size WxH] [--lanes grouped|all]
+ * [--whole]`: a Gantt chart of a Chrome trace written by --trace (lib/trace_json.h), drawn by
+ * gnuplot into a PNG. The rows are trace_lanes.h's, the legend's entries and colours
+ * trace_classes.h's; spans are boxes, instants (steals, multi-assigned copies, cancellations)
+ * points. The axis starts at the first task, leaving out the input's placement before it,
+ * unless --whole. The script written beside the PNG (FILE.gp) holds the picture's data and
+ * names, then loads plots/gantt.gp (tool_plot_script), which styles and draws them. */
 #ifndef NW_TOOL_TRACE_PLOT_H
 #define NW_TOOL_TRACE_PLOT_H
 
