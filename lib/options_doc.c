@@ -39,6 +39,7 @@ void tool_options_usage(FILE *out, const char *apps, const char *program) {
         out,
         "usage: narwhal run [--config FILE] [options]\n"
         "       narwhal sweep FILE [--csv OUT] [-j N] [--resume] [--plot on|off]\n"
+        "           [--shard K/N | --merge SHARDS... | --slurm [--points-per-task P]]\n"
         "       narwhal reproduce [--out DIR] [--build DIR] [--only NAME[,NAME...]] [--resume]\n"
         "           (every simulated paper figure, its values beside the paper's:\n"
         "           results/paper/report.md; README, \"Using it\")\n"
