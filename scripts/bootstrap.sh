@@ -8,7 +8,8 @@ build=${1:-build}
 shift || true
 
 packages=(build-essential cmake pkg-config libsimgrid-dev libopenmpi-dev openmpi-bin
-  libopenblas-dev liblapacke-dev libfftw3-dev libcjson-dev gnuplot-nox libstarpu-dev)
+  libopenblas-dev liblapacke-dev libfftw3-dev libcjson-dev gnuplot-nox libstarpu-dev
+  slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
