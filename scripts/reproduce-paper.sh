@@ -26,6 +26,8 @@
 # the figures' own seconds, summed). Without --resume, that state is cleared first. Each
 # figure is announced as "figure k of N", with the seconds it took the last time it ran into
 # OUT_DIR where known. Bad arguments: one line, exit 2.
+# OUT_DIR/comparison.png draws comparison.csv (experiments/paper/comparison-plot.sh, which
+# redraws it alone from an existing OUT_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "reproduce-paper.sh: $*" >&2; }
@@ -158,7 +160,9 @@ report=$out/report.md
     "of wall time on $(nproc 2>/dev/null || echo '?') cores, load average $load0 at the start and $load1 at the end."
   echo "Every Narwhal value below comes from this run; every paper value is a constant from the"
   echo "paper's text, at the place named. The machine-readable table is \`comparison.csv\`;"
-  echo "\`comparison.png\` draws its difference column, a bar per numbered row (with gnuplot)."
+  echo "\`comparison.png\` draws its difference column (with gnuplot): a bar per row with a"
+  echo "difference, labelled with the row's number, paper and figure, and below them a marker per"
+  echo "qualitative row, coloured by whether the run agrees."
   echo
   echo "Papers: **Unicorn**: Beri, Bansal, Kumar, \"The Unicorn Runtime: Efficient Distributed"
   echo "Shared Memory Programming for Hybrid CPU-GPU Clusters\", IEEE TPDS. **PRS**: Li, Fox,"
@@ -206,29 +210,8 @@ report=$out/report.md
   echo "  beside StarPU's own on one machine), Table 3's hybrid granularity (the LU keeps one tile"
   echo "  size a run) and Fig. 14's FFT filter: not run (docs/experiments/starpu-evaluation.md)."
 } >"$report"
-# --- comparison.png: the difference column, a bar per numbered row -------------------------------
-if command -v gnuplot >/dev/null; then
-  clip=200
-  awk -v CLIP=$clip -f "$paperdir/csv.awk" -f "$paperdir/plot.awk" "$comparison" >"$out/comparison.dat"
-  {
-    echo "# Written by narwhal reproduce; redraw with: gnuplot comparison.gp (in $o)"
-    echo "set terminal pngcairo size 1600,560 noenhanced"
-    echo "set output 'comparison.png'"
-    echo "set title 'Narwhal against the papers: (Narwhal - paper) / |paper| per numbered row of report.md (clipped at +-$clip%; grey band: within 10%)'"
-    echo "set xlabel 'row of report.md'; set ylabel 'difference, %'"
-    echo "set yrange [-$clip*1.05:$clip*1.05]; set grid ytics; set key top left"
-    echo "set object 1 rect from graph 0, first -10 to graph 1, first 10 fillcolor rgb '#dddddd' fillstyle solid noborder behind"
-    echo "set style fill solid 0.8; set boxwidth 0.8"
-    plot="plot"
-    while read -r _ _ index name; do
-      plot="$plot 'comparison.dat' using (\$2 == $index ? \$1 : 1/0):3 with boxes title '$name',"
-    done < <(grep '^# paper' "$out/comparison.dat")
-    echo "${plot%,}"
-  } >"$out/comparison.gp"
-  if (cd "$out" && gnuplot comparison.gp 2>/dev/null); then
-    say "plotted $out/comparison.png"
-  else
-    say "the plot $out/comparison.png failed (comparison.csv and report.md stand)"
-  fi
-fi
+# --- comparison.png: a labelled bar per row with a difference, a marker per qualitative claim --
+# Its own script, so that a picture can be redrawn from an existing OUT_DIR; it says in one line
+# why when it draws none (no gnuplot, no plots/comparison.gp), and the report stands either way.
+"$paperdir/comparison-plot.sh" "$out" || true
 say "$wall s; report in $report, comparison in $comparison"
