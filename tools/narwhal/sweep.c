@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,6 +424,31 @@ static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how 
   return 0;
 }
 
+/* "simulated" or "measured" when every point's backend says so (the run's default is the
+ * simulator), "" when they differ: the figure's legend says which makespans it shows. */
+static const char *points_backend(const sweep_grid *g, const cJSON *base) {
+  long real = 0;
+  for (long p = 0; p < g->points; p++)
+    real += point_is_real(g, base, p);
+  return real == 0 ? "simulated" : real == g->points ? "measured" : "";
+}
+
+/* The finished sweep's figure (sweep_plot.h). A figure that cannot be drawn leaves the sweep's
+ * exit status as it is: the CSV stands. */
+static void draw(const sweep_table *t, const cJSON *base, const char *file, const char *csv,
+                 const char *title) {
+  char png[PATH_MAX];
+  sweep_figure fig = {csv, title, file, points_backend(t->grid, base)};
+  int drawn = sweep_plot(t, &fig, png, sizeof png);
+  if (drawn == SWEEP_PLOT_DRAWN)
+    printf("plotted %s\n", png);
+  else if (drawn == SWEEP_PLOT_NO_GNUPLOT)
+    printf("no plot: gnuplot is not installed\n");
+  else if (drawn == SWEEP_PLOT_FAILED) /* NO_SCRIPT said which script it missed */
+    tool_say("sweep: the plot %s failed (the CSV stands; gnuplot %.*s.gp says why)", png,
+             (int)(strlen(png) > 4 ? strlen(png) - 4 : 0), png);
+}
+
 /* Writes every row, in point order, to path (through a temporary file renamed over it). */
 static int rewrite_csv(const sweep_table *t, const char *path) {
   char tmp[1100];
@@ -664,17 +690,8 @@ int sweep_main(int argc, char **argv) {
       code = 1;
     }
     printf("wrote %s\n", csv);
-    char png[1100];
-    int drawn = plot && !failed && !interrupted
-                    ? sweep_plot(&table, csv, cJSON_IsString(title) ? title->valuestring : NULL,
-                                 png, sizeof png)
-                    : 2;
-    if (drawn == 0)
-      printf("plotted %s\n", png);
-    else if (drawn == 1)
-      printf("no plot: gnuplot is not installed\n");
-    else if (drawn < 0)
-      tool_say("sweep: the plot %s failed (the CSV stands)", png);
+    if (plot && !failed && !interrupted)
+      draw(&table, base, path, csv, cJSON_IsString(title) ? title->valuestring : NULL);
   }
   free(table.row);
   free(run);
