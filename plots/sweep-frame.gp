@@ -17,17 +17,30 @@ set ylabel "makespan (s)"
 # Makespans from 0, so that bars and lines compare as lengths, with room above the highest;
 # a sweep's own script sets ylog (a base) where they span decades.
 if (!exists("ylog")) ylog = 0
+# On a log axis the ends are the extreme makespans, with room below too (y_low: the
+# offset under the lowest, graph units), not the next decade.
+# Within a decade or two a log axis labels too few tics: 1, 2, 3 and 5 times each power of ten
+# in the makespans' range get one.
 if (ylog > 0) {
   set logscale y ylog
-  set yrange [*:*]
+  set autoscale yfix
+  y_low = 0.05
+  stats csv skip 1 using ycol nooutput
+  do for [e = floor(log10(STATS_min)):ceil(log10(STATS_max))] {
+    do for [m in "1 2 3 5"] {
+      t = real(m) * 10.0**e
+      if (t >= STATS_min / 1.3 && t <= STATS_max * 1.3) { set ytics add (sprintf("%g", t) t) }
+    }
+  }
 } else {
   set yrange [0:*]
+  y_low = 0
 }
-set offsets 0, 0, graph 0.05, 0
+set offsets 0, 0, graph 0.05, graph y_low
 set grid ytics lc rgb "gray80"
 set border 3
 set tics nomirror
 # The legend under the plot: never over a bar or a line, and as wide as the picture for long
 # series names. With several series its title says which makespans they are.
-set key outside below center horizontal reverse Left samplen 2 width 1 height 0.5
+set key outside below center horizontal reverse Left samplen 3 width 1 height 0.5
 if (series > 1 && strlen(what) > 0) set key title what . " makespan:"
