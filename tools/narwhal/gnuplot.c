@@ -29,10 +29,10 @@ int gnuplot_script(const char *who, const char *name, char *out, size_t cap) {
   if (tool_plot_script(name, out, cap) == 0)
     return 0;
   const char *own = getenv("NARWHAL_PLOTS");
-  tool_say("%s: no plot: the gnuplot script %s is in none of %s%s%sthe source tree's plots/ and "
-           "the installed share/narwhal/plots",
-           who, name, own && own[0] ? "$NARWHAL_PLOTS (" : "", own && own[0] ? own : "",
-           own && own[0] ? "), " : "");
+  tool_say("%s: no plot: no folder has the gnuplot script %s (looked in %s%s%sthe source tree's "
+           "plots/ and the installed share/narwhal/plots)",
+           who, name, own && own[0] ? "$NARWHAL_PLOTS=" : "", own && own[0] ? own : "",
+           own && own[0] ? ", " : "");
   return -1;
 }
 
