@@ -18,7 +18,7 @@ do for [i = 1:nx] {
     }
   }
 }
-if (nx <= 40 && (hi <= lo || gap / (axis(hi) - axis(lo)) * (width - 160) > 8 * widest + 10)) {
+if (nx <= 40 && (hi <= lo || 1.0 * gap / (axis(hi) - axis(lo)) * (width - 160) > 8 * widest + 10)) {
   set xtics ()
   do for [i = 1:nx] {
     if (xval[i] == xval[i]) { set xtics add (sprintf("%g", xval[i]) xval[i]) }
