@@ -40,18 +40,20 @@ static int write_script(const char *gp, const char *png, const char *csv, int n,
 
 int validate_plot(const char *dir, const char *csv, int n, double lo, double hi, char *png,
                   size_t len) {
-  char where[PATH_MAX], gp[PATH_MAX], abs_csv[PATH_MAX], script[PATH_MAX];
+  /* Absolute inside the script, so that it redraws from any directory; png as dir is given,
+   * for messages, beside "wrote DIR/validation.csv". */
+  char where[PATH_MAX], gp[PATH_MAX], abs_png[PATH_MAX], abs_csv[PATH_MAX], script[PATH_MAX];
   absolute(dir, where, sizeof where);
   absolute(csv, abs_csv, sizeof abs_csv);
-  snprintf(png, len, "%s/validation.png", where);
-  if ((size_t)snprintf(gp, sizeof gp, "%s/validation.gp", where) >= sizeof gp ||
-      strlen(png) + 1 >= len)
+  if ((size_t)snprintf(png, len, "%s/validation.png", dir) >= len ||
+      (size_t)snprintf(gp, sizeof gp, "%s/validation.gp", where) >= sizeof gp ||
+      (size_t)snprintf(abs_png, sizeof abs_png, "%s/validation.png", where) >= sizeof abs_png)
     return errno = ENAMETOOLONG, VALIDATE_PLOT_FAILED;
   if (!gnuplot_installed())
     return VALIDATE_PLOT_NO_GNUPLOT;
   if (gnuplot_script("validate", "validation.gp", script, sizeof script) != 0)
     return VALIDATE_PLOT_NO_SCRIPT;
-  if (write_script(gp, png, abs_csv, n, lo, hi, script) != 0 || gnuplot_draw(gp) != 0)
+  if (write_script(gp, abs_png, abs_csv, n, lo, hi, script) != 0 || gnuplot_draw(gp) != 0)
     return VALIDATE_PLOT_FAILED;
   return VALIDATE_PLOT_DRAWN;
 }
