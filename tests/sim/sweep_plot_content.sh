@@ -5,8 +5,8 @@
 # no line; a sweep over nodes 1, 2, 4 (numeric) with a second key puts the nodes themselves on
 # x (the data's x runs from 1 to 4, not the indexes 0 to 2), a line per policy. Both: the x
 # label is the key, the y label "makespan (s)", the legend's entries are unique, and a title
-# of more than 120 characters is wrapped, with every word of it there. Skipped (77) without
-# gnuplot.
+# of more than 120 characters is wrapped, with every word of it there (a command in
+# backquotes among them, not run). Skipped (77) without gnuplot.
 set -u
 nw=$1 src=$2
 unset NARWHAL_PLOTS # the repository's scripts, not a folder of one's own
@@ -14,7 +14,9 @@ command -v gnuplot >/dev/null || { echo "sweep_plot_content: gnuplot is not inst
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "sweep_plot_content: $1"; echo "sweep_plot_content: 0 passed, 1 failed"; exit 1; }
-title="A title longer than the picture is wide, which the old figure cut at 84 characters with three dots: every word of it must be there, ending in zebra"
+# The title holds a command in backquotes, which gnuplot would run inside a double-quoted
+# string: it must stay text.
+title='A title longer than the picture is wide, which the old figure cut at 84 characters with three dots: every word of it must be there, `touch '"$tmp"'/ran` too, ending in zebra'
 sweep() { # NAME VARY: a tiny simulated sweep into $tmp/NAME.csv, .gp and .png
   cat >"$tmp/$1.json" <<JSON
 {"title": "$title",
@@ -55,6 +57,7 @@ common_checks() { # NAME KEY SERIES
 sweep cat '{"sched": ["eager", "dmda", "ws"]}'
 state cat
 common_checks cat sched 1
+[ ! -e "$tmp/ran" ] || fail "gnuplot ran the command in the title's backquotes"
 grep -qx 'categorical = 1' "$tmp/cat.gp" || fail "cat.gp does not call sched categorical"
 grep -qx 'array xname\[3\] = \["eager", "dmda", "ws"\]' "$tmp/cat.gp" || fail "cat.gp lacks the policies"
 bars=$(loaded cat)

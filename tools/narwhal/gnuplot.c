@@ -43,7 +43,7 @@ void gnuplot_string(FILE *f, const char *s) {
       fputs("\\n", f);
       continue;
     }
-    if (*s == '"' || *s == '\\')
+    if (*s == '"' || *s == '\\' || *s == '`') /* gnuplot runs `...` as a shell command */
       fputc('\\', f);
     fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
   }

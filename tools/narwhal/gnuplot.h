@@ -17,8 +17,9 @@ int gnuplot_installed(void);
  * plot: ...", naming the script and where it was looked for, and -1. */
 int gnuplot_script(const char *who, const char *name, char *out, size_t cap);
 
-/* s as a gnuplot string in double quotes: a quote and a backslash escaped, a newline kept as
- * \n (a line break in a title or a tic label), other control characters as spaces. */
+/* s as a gnuplot string in double quotes: a quote, a backslash and a backquote escaped (gnuplot
+ * would run `...` in a double-quoted string as a shell command), a newline kept as \n (a line
+ * break in a title or a tic label), other control characters as spaces. */
 void gnuplot_string(FILE *f, const char *s);
 
 /* Runs gnuplot on the script at path (its messages to /dev/null: `gnuplot PATH` shows them);
