@@ -1,5 +1,5 @@
 # roofline-gemv.gp: experiments/roofline-gemv.json's figure (plots/README.md; roofline-cmeans.gp
-# is the same). The fixed shares p are numbers: makespan against p on a numeric axis, and the
+# loads it too). The fixed shares p are numbers: makespan against p on a numeric axis, and the
 # split equation (8) chooses ("auto") as a dashed level across it, so that one sees how far
 # it lands from the best fixed p. The generic lines draw the rest.
 array xval[nx]

@@ -180,6 +180,24 @@ static void write_series(FILE *f, const sweep_grid *g, const char *what) {
   fputs("]\n", f);
 }
 
+/* The scripts' paths (a sweep's own script loads the generic ones through them), then the load
+ * of the one that draws the figure. */
+static void write_loads(FILE *f, const figure_scripts *s) {
+  string_var(f, "sweep_frame", s->frame);
+  string_var(f, "sweep_bars", s->bars);
+  string_var(f, "sweep_lines", s->lines);
+  string_var(f, "sweep_generic", s->generic);
+  if (s->own[0]) { /* its folder, where it may load a sibling (roofline-cmeans.gp does) */
+    char dir[PATH_MAX];
+    const char *slash = strrchr(s->own, '/');
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash ? slash - s->own + 1 : 0), s->own);
+    string_var(f, "sweep_own_dir", dir);
+  }
+  fputs("load ", f);
+  gnuplot_string(f, s->own[0] ? s->own : s->generic);
+  fputc('\n', f);
+}
+
 static int write_script(const sweep_table *t, const sweep_figure *fig, const figure_paths *p,
                         const figure_scripts *s) {
   const sweep_grid *g = t->grid;
@@ -204,13 +222,7 @@ static int write_script(const sweep_table *t, const sweep_figure *fig, const fig
           numeric ? log_base(g) : 0); /* makespan_s follows the keys' labels */
   write_x(f, g, numeric);
   write_series(f, g, fig->what);
-  string_var(f, "sweep_frame", s->frame);
-  string_var(f, "sweep_bars", s->bars);
-  string_var(f, "sweep_lines", s->lines);
-  string_var(f, "sweep_generic", s->generic);
-  fputs("load ", f);
-  gnuplot_string(f, s->own[0] ? s->own : s->generic);
-  fputc('\n', f);
+  write_loads(f, s);
   return fclose(f) == 0 ? 0 : -1;
 }
 
