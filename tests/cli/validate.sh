@@ -3,7 +3,8 @@
 # 1. Bad validation files are refused with one line naming the file, exit 2.
 # 2. A two-configuration file (calibrated on matmul 256/64, run on matmul 384/96 under two
 #    policies, one round) prints the table, the summary lines and a group line, and writes the
-#    CSV with a row per configuration and errors that agree with its own columns.
+#    CSV with a row per configuration and errors that agree with its own columns, and (with
+#    gnuplot) its figure.
 # 3. A configuration that runs a footprint its calibration measured is refused (exit 2), naming
 #    it: it is not held out.
 set -u
@@ -56,6 +57,13 @@ csv=$tmp/out/validation.csv
 awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad = 1 }
   END { exit bad }' "$csv" || fail "a CSV row's error is not (simulated - real) / real"
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
+# Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which
+# the validation.gp beside it loads (the figure's own test is unit.validate_plot).
+if command -v gnuplot >/dev/null; then
+  grep -qx "wrote $tmp/out/validation.png" "$tmp/log" || fail "no figure said"
+  [ "$(head -c 4 "$tmp/out/validation.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "no validation.png"
+  grep -q '^load ".*/validation.gp"$' "$tmp/out/validation.gp" || fail "validation.gp loads no plots/validation.gp"
+fi
 passed=$((passed + 1))
 
 printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s]}\n' "$cal" \

@@ -21,7 +21,8 @@ JSON
 # Its figure, drawn by gnuplot (scripts/bootstrap.sh installs it): a PNG and the script beside.
 [ "$(head -c 4 "$tmp/seq.png" 2>/dev/null | od -An -c | tr -d ' ')" = "211PNG" ] ||
   fail "no PNG beside the CSV (seq.png)"
-grep -q "every 2::1 using 0:3" "$tmp/seq.gp" || fail "seq.gp does not draw the second series"
+grep -q '^array series_name\[2\] = \["gpu-streams=128", "gpu-streams=256"\]' "$tmp/seq.gp" ||
+  fail "seq.gp does not name a series per value of the second key"
 "$nw" sweep "$tmp/s.json" --csv "$tmp/par.csv" -j 2 >/dev/null || fail "the -j 2 sweep failed"
 cmp -s "$tmp/seq.csv" "$tmp/par.csv" || fail "-j 2 gave other rows than the sequential run"
 

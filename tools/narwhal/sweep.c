@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,6 +436,31 @@ static int check_points(const sweep_grid *g, const cJSON *base, const sweep_how 
   return 0;
 }
 
+/* "simulated" or "measured" when every point's backend says so (the run's default is the
+ * simulator), "" when they differ: the figure's legend says which makespans it shows. */
+static const char *points_backend(const sweep_grid *g, const cJSON *base) {
+  long real = 0;
+  for (long p = 0; p < g->points; p++)
+    real += point_is_real(g, base, p);
+  return real == 0 ? "simulated" : real == g->points ? "measured" : "";
+}
+
+/* The finished sweep's figure (sweep_plot.h). A figure that cannot be drawn leaves the sweep's
+ * exit status as it is: the CSV stands. */
+static void draw(const sweep_table *t, const cJSON *base, const char *file, const char *csv,
+                 const char *title) {
+  char png[PATH_MAX];
+  sweep_figure fig = {csv, title, file, points_backend(t->grid, base)};
+  int drawn = sweep_plot(t, &fig, png, sizeof png);
+  if (drawn == SWEEP_PLOT_DRAWN)
+    printf("plotted %s\n", png);
+  else if (drawn == SWEEP_PLOT_NO_GNUPLOT)
+    printf("no plot: gnuplot is not installed\n");
+  else if (drawn == SWEEP_PLOT_FAILED) /* NO_SCRIPT said which script it missed */
+    tool_say("sweep: the plot %s failed (the CSV stands; gnuplot %.*s.gp says why)", png,
+             (int)(strlen(png) > 4 ? strlen(png) - 4 : 0), png);
+}
+
 /* Writes every row, in point order, to path (through a temporary file renamed over it). */
 static int rewrite_csv(const sweep_table *t, const char *path) {
   char tmp[1100];
@@ -449,24 +475,18 @@ static int rewrite_csv(const sweep_table *t, const char *path) {
   return fclose(out) == 0 && rename(tmp, path) == 0 ? 0 : -1;
 }
 
-/* The finished sweep's CSV in point order, and its plot (plot: 1 to draw); 0, or 1 when the
- * CSV could not be written (a plot that fails leaves the CSV standing). */
-static int write_and_plot(const sweep_table *t, const char *csv, const cJSON *title, int plot) {
+/* The finished sweep's CSV in point order, and its plot (plot: 1 to draw; base and file: the
+ * sweep file's, for its own figure script and the points' backend); 0, or 1 when the CSV could
+ * not be written (a plot that fails leaves the CSV standing). */
+static int write_and_plot(const sweep_table *t, const char *csv, const cJSON *title, int plot,
+                          const cJSON *base, const char *file) {
   if (rewrite_csv(t, csv) != 0) {
     tool_say("sweep: cannot rewrite %s in point order: %s", csv, strerror(errno));
     return 1;
   }
   printf("wrote %s\n", csv);
-  char png[1100];
-  int drawn =
-      plot ? sweep_plot(t, csv, cJSON_IsString(title) ? title->valuestring : NULL, png, sizeof png)
-           : 2;
-  if (drawn == 0)
-    printf("plotted %s\n", png);
-  else if (drawn == 1)
-    printf("no plot: gnuplot is not installed\n");
-  else if (drawn < 0)
-    tool_say("sweep: the plot %s failed (the CSV stands)", png);
+  if (plot)
+    draw(t, base, file, csv, cJSON_IsString(title) ? title->valuestring : NULL);
   return 0;
 }
 
@@ -500,7 +520,8 @@ static int merge_shards(sweep_table *t, const cJSON *root, char **paths, int npa
     tool_say("sweep: cannot write %s: %s", csv, strerror(errno));
     return 1;
   }
-  int written = write_and_plot(t, csv, title, plot);
+  int written =
+      write_and_plot(t, csv, title, plot, cJSON_GetObjectItemCaseSensitive(root, "base"), path);
   return written ? written : code;
 }
 
@@ -810,7 +831,7 @@ int sweep_main(int argc, char **argv) {
   if (out) {
     fclose(out);
     if (!failed && !interrupted) {
-      int written = write_and_plot(&table, csv, title, plot);
+      int written = write_and_plot(&table, csv, title, plot, base, path);
       code = written ? written : code;
     } else {
       printf("wrote %s\n", csv);

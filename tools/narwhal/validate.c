@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "settle_memory.h"
 #include "text_file.h"
 #include "validate_file.h"
+#include "validate_plot.h"
 #include "validate_stats.h"
 
 #define MAX_ARGV (VF_MAX_ARGS + VF_MAX_MPIRUN + 2 * VF_MAX_WORKLOADS + 32)
@@ -466,49 +468,20 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
   return fclose(out) == 0 ? 0 : -1;
 }
 
-/* Simulated against real, log-log, with the diagonal and the 10% band. 0 when drawn. */
-static int plot(const options *o, const char *csv, const result *res, int n) {
-  char gp[1200], png[1200];
-  snprintf(gp, sizeof gp, "%s/validation.gp", o->out);
-  snprintf(png, sizeof png, "%s/validation.png", o->out);
+/* Simulated against real, with the diagonal and the 10% band (validate_plot.h). A figure that
+ * cannot be drawn leaves the table and the CSV as they are. */
+static void plot(const options *o, const char *csv, const result *res, int n) {
   double lo = INFINITY, hi = 0;
   for (int k = 0; k < n; k++) {
     lo = fmin(lo, fmin(res[k].best, res[k].sim));
     hi = fmax(hi, fmax(res[k].best, res[k].sim));
   }
-  /* Log axes where the times span decades; within one, gnuplot would label no tick. */
-  int wide = hi > 20 * lo;
-  double margin = wide ? 1.5 : 1.15;
-  FILE *out = fopen(gp, "w");
-  if (!out || strchr(gp, '\'') || strchr(png, '"') || strchr(csv, '"')) {
-    if (out)
-      fclose(out);
-    return -1;
-  }
-  fprintf(out,
-          "# Written by `narwhal validate`; redraw with: gnuplot %s\n"
-          "set terminal pngcairo size 800,700 noenhanced\nset output \"%s\"\n"
-          "set datafile separator ','\n%sset size square\nset format xy \"%%g\"\n"
-          "set xrange [%g:%g]\nset yrange [%g:%g]\n"
-          "set xlabel \"measured makespan (s, best of the rounds)\"\n"
-          "set ylabel \"simulated makespan (s)\"\n"
-          "set title \"%d held-out configurations: simulated against measured\"\n"
-          "set grid\nset key top left\n"
-          "plot x title \"exact\" with lines lc rgb \"black\", \\\n"
-          "  1.1*x title \"+-10%%\" with lines dt 2 lc rgb \"gray40\", \\\n"
-          "  0.9*x notitle with lines dt 2 lc rgb \"gray40\", \\\n"
-          "  \"%s\" skip 1 using 3:5 title \"configuration\" with points pt 7 ps 1.2 "
-          "lc rgb \"#1f77b4\"\n",
-          gp, png, wide ? "set logscale xy\n" : "", lo / margin, hi * margin, lo / margin,
-          hi * margin, n, csv);
-  if (fclose(out) != 0)
-    return -1;
-  char cmd[1300];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>/dev/null", gp);
-  if (system(cmd) != 0)
-    return -1;
-  printf("wrote %s\n", png);
-  return 0;
+  char png[PATH_MAX];
+  int drawn = validate_plot(o->out, csv, n, lo, hi, png, sizeof png);
+  if (drawn == VALIDATE_PLOT_DRAWN)
+    printf("wrote %s\n", png);
+  else if (drawn == VALIDATE_PLOT_FAILED) /* NO_SCRIPT said which script it missed */
+    tool_say("validate: the plot %s failed (the CSV stands)", png);
 }
 
 static void report(const options *o, const vf_file *f, const result *res) {
