@@ -55,17 +55,6 @@ typedef struct chart {
   double start, first_work, t0;
 } chart;
 
-/* Text for a gnuplot string in double quotes. */
-static void quoted(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', f);
-    fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-  }
-  fputc('"', f);
-}
-
 static int parse_size(const char *s, int *w, int *h) {
   char *end;
   long x = strtol(s, &end, 10);
@@ -196,7 +185,7 @@ static void write_head(FILE *f, const plot_opts *o, const chart *c) {
   fprintf(f, "# Written by `narwhal plot`; redraw with: gnuplot %s\n", o->gp);
   fprintf(f, "# The picture's own data and names; the script loaded at the end draws them.\n");
   fprintf(f, "set terminal pngcairo size %d,%d noenhanced font \",9\"\nset output ", o->w, o->h);
-  quoted(f, o->png);
+  gnuplot_string(f, o->png);
   const char *slash = strrchr(o->path, '/');
   char title[1400];
   double placement_ms = (c->t0 - c->start) / 1e3; /* 0 with --whole */
@@ -208,7 +197,7 @@ static void write_head(FILE *f, const plot_opts *o, const chart *c) {
   else
     snprintf(title, sizeof title, "%s", slash ? slash + 1 : o->path);
   fprintf(f, "\nset title ");
-  quoted(f, title);
+  gnuplot_string(f, title);
   fprintf(f, "\nset xlabel \"%s\"\n",
           o->whole ? "time since the trace's first event (ms)"
                    : "time since the first task started (ms)");
@@ -217,7 +206,7 @@ static void write_head(FILE *f, const plot_opts *o, const chart *c) {
     char label[200];
     plot_row_name(&c->rows.row[i], label, sizeof label);
     fprintf(f, "set ytics %s(", i ? "add " : "");
-    quoted(f, label);
+    gnuplot_string(f, label);
     fprintf(f, " %zu)\n", i);
   }
   size_t nodes = 0; /* each node's first row, where gantt.gp draws a line between nodes */
@@ -262,7 +251,7 @@ static void write_legend(FILE *f, const chart *c, const int *used, int nspans, i
     const char *kind = plot_class_is_instant(k) ? "instant" : "span";
     int at = plot_class_is_instant(k) ? ++i : ++s;
     fprintf(f, "%s_title[%d] = ", kind, at);
-    quoted(f, plot_class_title(&c->kernels, k));
+    gnuplot_string(f, plot_class_title(&c->kernels, k));
     fprintf(f, "\n%s_colour[%d] = \"%s\"\n", kind, at, plot_class_colour(k));
   }
 }
@@ -280,7 +269,7 @@ static int write_script(const plot_opts *o, const chart *c, const char *style, s
   write_blocks(f, c, used, &nspans, &ninstants);
   write_legend(f, c, used, nspans, ninstants);
   fprintf(f, "load ");
-  quoted(f, style);
+  gnuplot_string(f, style);
   fprintf(f, "\n");
   *drawn = 0;
   for (int k = 0; k < PLOT_CLASSES; k++)
