@@ -103,4 +103,11 @@ grep -q '^span_title\[[0-9]*\] = "placement"$' "$tmp/whole.gp" || fail "--whole:
 ! grep -q 'not drawn' "$tmp/whole.gp" || fail "--whole: the title says the placement is not drawn"
 grep -q '^set xlabel ".*(ms)"$' "$tmp/whole.gp" || fail "--whole: the x label has no (ms)"
 passed=$((passed + 1))
+
+# A trace whose name holds a backquoted command: gnuplot would run it from a double-quoted
+# string; the title must carry it as text.
+cp "$tmp/kinds.json" "$tmp/"'a`touch ran`b.json'
+(cd "$tmp" && "$nw" plot 'a`touch ran`b.json' --out bq.png >/dev/null) || fail "the backquoted name: plot failed"
+[ ! -e "$tmp/ran" ] || fail "the backquoted name ran as a command when gnuplot drew the chart"
+passed=$((passed + 1))
 echo "gantt_content: $passed passed, 0 failed"
