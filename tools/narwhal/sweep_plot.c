@@ -229,7 +229,8 @@ static int write_script(const sweep_table *t, const sweep_figure *fig, const fig
 /* The sweep's own script: plots/NAME.gp for the sweep file NAME.json, unless NAME is one of the
  * figure kinds' scripts. Empty where there is none. */
 static void own_script(const char *file, char *out, size_t cap) {
-  static const char *const kinds[] = {"sweep-frame", "sweep-bars", "sweep-lines", "validation"};
+  static const char *const kinds[] = {"sweep-frame", "sweep-bars", "sweep-lines",
+                                      "validation",  "gantt",      "comparison"};
   const char *slash = file ? strrchr(file, '/') : NULL;
   const char *base = slash ? slash + 1 : file ? file : "";
   char name[NAME_MAX];

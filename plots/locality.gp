@@ -1,0 +1,4 @@
+# experiments/locality.json's figure: makespan with locality-aware scheduling off and on (the
+# Unicorn paper 4.3.4). The generic figure draws it; edit here to change this experiment's
+# figure alone (plots/README.md lists the variables).
+load sweep_generic

@@ -1,0 +1,4 @@
+# experiments/sched-policies.json's figure: makespan per scheduling policy, the main job's
+# matmul on 14 paper-cluster nodes. The generic figure draws it; edit here to change this
+# experiment's figure alone (plots/README.md lists the variables).
+load sweep_generic
