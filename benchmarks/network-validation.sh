@@ -47,8 +47,8 @@ for rate in "${rates[@]}"; do
     printf '%-30s %9s %6s%% %9.4f %6s%%\n' "$cfg" "$best" "$spread" "$sim" "$err"
     errors+=("$err")
   done
-  printf '%s\n' "${errors[@]}" | awk '{ e = $1 < 0 ? -$1 : $1; a[NR] = e; if (e > m) m = e }
-    END { n = asort(a); med = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-          printf "median |error| %.1f%%, max %.1f%%\n", med, m }'
+  printf '%s\n' "${errors[@]}" | tr -d - | sort -g | awk '{ a[NR] = $1 }
+    END { med = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+          printf "median |error| %.1f%%, max %.1f%%\n", med, a[NR] }'
   "$cluster" down
 done
