@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_examples.sh [--cuda] BUILD_DIR MARKDOWN...: runs every command block the Markdown files
+# run_examples.sh [--cuda] [--long] BUILD_DIR MARKDOWN...: runs every command block the Markdown files
 # mark as an example (README.md, "Tests": the marker convention), so that the README's commands
 # keep working as written. Each block runs on its own, under bash -e with a time limit
 # (README_EXAMPLE_TIMEOUT seconds, default 120), in a fresh folder that holds a link to every
@@ -7,18 +7,23 @@
 # trace.json, ...) lands there, never in the source tree. A block fails the test, named by its
 # file, line and first line, if it exits non-zero, runs out of time, or misses one of its
 # `<!-- expect ... -->` checks; so does a command block with no marker. Blocks marked gpu run
-# only with --cuda (a CUDA build) where nvidia-smi lists a GPU; long and bootstrap blocks never
-# run. Skipped blocks are listed with the reason.
+# only with --cuda (a CUDA build) where nvidia-smi lists a GPU; slurm blocks only where `sinfo`
+# reaches a Slurm (scripts/local-slurm.sh starts one); bootstrap blocks never run; long blocks
+# run only with --long, which runs them alone (default time limit then 1800 s: the test
+# readme.examples_long, label long). Skipped blocks are listed with the reason.
 set -euo pipefail
 
-cuda=0
-if [ "${1:-}" = --cuda ]; then cuda=1; shift; fi
-[ $# -ge 2 ] || { echo "usage: run_examples.sh [--cuda] BUILD_DIR MARKDOWN..." >&2; exit 2; }
+cuda=0 long=0
+while [ "${1:-}" = --cuda ] || [ "${1:-}" = --long ]; do
+  [ "$1" = --cuda ] && cuda=1 || long=1
+  shift
+done
+[ $# -ge 2 ] || { echo "usage: run_examples.sh [--cuda] [--long] BUILD_DIR MARKDOWN..." >&2; exit 2; }
 build=$(cd "$1" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-limit=${README_EXAMPLE_TIMEOUT:-120}
+limit=${README_EXAMPLE_TIMEOUT:-$([ $long = 1 ] && echo 1800 || echo 120)}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/readme-examples.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -42,6 +47,10 @@ elif ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   gpu_why="no NVIDIA GPU on this machine"
 fi
 
+# A slurm block runs only where a Slurm answers (SLURM_CONF may name a local one).
+slurm_why=""
+command -v sinfo >/dev/null && timeout 10 sinfo -h >/dev/null 2>&1 || slurm_why="no Slurm answers here"
+
 ran=0 failed=0 skipped=()
 start=$SECONDS
 while IFS=$'\t' read -r id file line kind reason; do
@@ -49,9 +58,13 @@ while IFS=$'\t' read -r id file line kind reason; do
   skip=$(awk '!/^export /{print NR - 1; exit}' "$work/blocks/$id.sh")
   first=$(sed -n "$((${skip:-0} + 1))p" "$work/blocks/$id.sh")
   where="$file:$((line + ${skip:-0})): $first"
+  if [ $long = 1 ] && [ "$kind" != long ]; then
+    continue # the default test runs it
+  fi
   case $kind in
     gpu) [ -z "$gpu_why" ] || { skipped+=("gpu ($gpu_why): $where"); continue; } ;;
-    long) skipped+=("long (${reason:-too long for a test}): $where"); continue ;;
+    slurm) [ -z "$slurm_why" ] || { skipped+=("slurm ($slurm_why): $where"); continue; } ;;
+    long) [ $long = 1 ] || { skipped+=("long (${reason:-too long for a test}; readme.examples_long runs it): $where"); continue; } ;;
     bootstrap) skipped+=("bootstrap (installs packages and builds; .ci/run runs it): $where"); continue ;;
   esac
   # A fresh folder per block: the repository's entries by link, the build under test as build.
