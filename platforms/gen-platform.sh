@@ -17,8 +17,9 @@ while [ $# -gt 0 ]; do
   --nic-lat) nic_lat=$2 ;; --backbone-bw) bb_bw=$2 ;; --backbone-lat) bb_lat=$2 ;;
   --comment) comment=$2 ;; --backbone) backbone=$2 ;;
   --cpu-prop) # KEY=VALUE, repeatable: a property of every n<i>-cpu host (e.g. the runtime
-    # costs of a calibrated platform, rt_exec_done=2e-5: README, "Calibration")
-    [[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*=[0-9.eE+-]+$ ]] || die "--cpu-prop '$2': expected KEY=NUMBER"
+    # costs of a calibrated platform, rt_exec_done=2e-5, or one application's,
+    # rt_message_per_byte@fft2d=3e-9: README, "Calibration")
+    [[ $2 =~ ^[A-Za-z_][A-Za-z0-9_]*(@[A-Za-z0-9_.-]+)?=[0-9.eE+-]+$ ]] || die "--cpu-prop '$2': expected KEY=NUMBER or KEY@APP=NUMBER"
     cpu_props+="<prop id=\"${2%%=*}\" value=\"${2#*=}\"/>" ;;
   --gpu-prop) # KEY=VALUE, repeatable: a property of every n<i>-gpu<k> host (e.g. the seconds
     # per byte of run-length encoding a result, rle_per_byte=2e-11: platforms/README.md)

@@ -715,7 +715,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     sg_host_t h = sg_host_by_name(name);
     int cores = sg_host_core_count(h);
     w->node[i].host = h;
-    st = sim_costs_read(h, cfg->platform, &w->node[i].costs, res->error, sizeof res->error);
+    st = sim_costs_read(h, cfg->platform, w->app->name, &w->node[i].costs, res->error,
+                        sizeof res->error);
     if (st != NW_OK)
       break;
     w->node[i].dram_bw = sim_host_property(h, "dram_bw", 0);

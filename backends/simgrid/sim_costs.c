@@ -28,8 +28,18 @@ static nw_status read_one(sg_host_t h, const char *platform, const char *key, do
   return read_as(h, platform, key, "number of seconds", out, why, why_len);
 }
 
-nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *why,
-                         size_t why_len) {
+/* key, or key@app where the host has that property (the application's own fit). */
+static nw_status read_cost(sg_host_t h, const char *platform, const char *key, const char *app,
+                           double *out, char *why, size_t why_len) {
+  char own[160];
+  if (app && app[0] && (size_t)snprintf(own, sizeof own, "%s@%s", key, app) < sizeof own &&
+      sg_host_get_property_value(h, own))
+    return read_one(h, platform, own, out, why, why_len);
+  return read_one(h, platform, key, out, why, why_len);
+}
+
+nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim_costs *c,
+                         char *why, size_t why_len) {
   memset(c, 0, sizeof *c);
   nw_status st = NW_OK;
   for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
@@ -37,17 +47,17 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *
     snprintf(key, sizeof key, "rt_%s", nw_stats_event_name(k));
     snprintf(per_byte, sizeof per_byte, "%s_per_byte", key);
     snprintf(per_run, sizeof per_run, "%s_per_run", key);
-    st = read_one(h, platform, key, &c->event_s[k], why, why_len);
+    st = read_cost(h, platform, key, app, &c->event_s[k], why, why_len);
     if (st == NW_OK)
-      st = read_one(h, platform, per_byte, &c->event_s_per_byte[k], why, why_len);
+      st = read_cost(h, platform, per_byte, app, &c->event_s_per_byte[k], why, why_len);
     if (st == NW_OK)
-      st = read_one(h, platform, per_run, &c->event_s_per_run[k], why, why_len);
+      st = read_cost(h, platform, per_run, app, &c->event_s_per_run[k], why, why_len);
     c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0 || c->event_s_per_run[k] > 0;
   }
   if (st == NW_OK)
-    st = read_one(h, platform, "rt_launch", &c->launch_s, why, why_len);
+    st = read_cost(h, platform, "rt_launch", app, &c->launch_s, why, why_len);
   if (st == NW_OK)
-    st = read_one(h, platform, "rt_done", &c->done_s, why, why_len);
+    st = read_cost(h, platform, "rt_done", app, &c->done_s, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_reduce_per_byte", &c->reduce_s_per_byte, why, why_len);
   if (st == NW_OK)

@@ -15,6 +15,10 @@
  *                            (only with rt_loop_weight)
  *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
  *                            beside it, as measured (absent: the loop's weight decides)
+ *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP
+ *                            the same, fitted to application APP's calibration runs alone: a
+ *                            run of APP takes them where present (an application's messages
+ *                            cost per byte what its copies' shapes and first touches make them)
  * An event's fixed and message/driver-call bytes cost before it takes effect, the bytes its
  * commits copied after (they are known only then). Without rt_loop_weight the loop spends them
  * on a runtime core of its own: a pause of the loop, not flops shared with the compute
@@ -45,9 +49,11 @@ typedef struct sim_costs {
   int any;           /* some cost is not 0 */
 } sim_costs;
 
-/* Reads host h's properties into c. NW_ERR_ARG with one line naming the platform, host and
- * property when a value is not a finite number >= 0. */
-nw_status sim_costs_read(sg_host_t h, const char *platform, sim_costs *c, char *why,
-                         size_t why_len);
+/* Reads host h's properties into c, for application app (may be NULL): an event's and the
+ * hand-offs' costs are taken from KEY@app where the host has it (`narwhal calibrate` fits
+ * them to each workload's application alone), from KEY otherwise. NW_ERR_ARG with one line
+ * naming the platform, host and property when a value is not a finite number >= 0. */
+nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim_costs *c,
+                         char *why, size_t why_len);
 
 #endif

@@ -17,6 +17,11 @@ hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
 for p in rt_message rt_exec_done rt_driver rt_launch rt_done; do
   grep -q "<prop id=\"$p\" value=\"[0-9.e+-]*\"/>" "$tmp/cal.xml" || fail "no property $p"
 done
+for app in matmul conv2d; do # each workload's application's own fit
+  for p in rt_message rt_exec_done rt_launch rt_done; do
+    grep -q "<prop id=\"$p@$app\" value=\"[0-9.e+-]*\"/>" "$tmp/cal.xml" || fail "no property $p@$app"
+  done
+done
 grep -q "Ranks 0 (.*) - 1 (.*): latency" "$tmp/cal.xml" || fail "the pair's measurement is missing"
 # conv2d's edge tiles have footprints of their own: count the samples of all entries (a
 # multi-assigned copy that lost is measured too, hence at least), and those calibrate says it

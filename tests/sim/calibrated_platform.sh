@@ -4,7 +4,8 @@
 # 1. Runtime costs: a chain of 50 tiny tasks on one core, with every event costing c, then 2c.
 #    Going from c to 2c adds exactly c per event handled inside the makespan (an integer
 #    count k, every event of the run but the few before the first submission and after the
-#    last completion); cost 0 runs as an uncalibrated platform.
+#    last completion); cost 0 runs as an uncalibrated platform. Costs fitted to one
+#    application (KEY@APP) are that application's alone.
 # 2. Kernel durations: with a model saying a subtask's kernel takes T, the devices are busy
 #    subtasks x (T + the two hand-offs) (within 0.1%) on a platform that also charges event
 #    costs: a measured duration is the kernel's alone (as the real backend measures it), and
@@ -36,6 +37,19 @@ awk -v a="$m1" -v b="$m2" -v e="$events" 'BEGIN {
   fail "the makespan did not grow by 1 ms per event handled"
 awk -v a="$m0" 'BEGIN { exit !(a < 0.01) }' || fail "the cost-free platform charged $m0 s"
 
+# 1b. An application's own costs (KEY@APP, written by calibrate per workload's application)
+#     replace the pooled ones for that application only: chain with 2 ms as its own runs exactly
+#     as with 2 ms pooled; costs of another application's leave it at 1 ms.
+own() { for k in rt_message rt_exec_done rt_timer rt_driver rt_copy_done; do printf -- '--cpu-prop %s@%s=%s ' "$k" "$1" "$2"; done; }
+# shellcheck disable=SC2046
+"$gen" --nodes 1 --cores 1 $(costs 1e-3) $(own chain 2e-3) >"$tmp/own.xml"
+# shellcheck disable=SC2046
+"$gen" --nodes 1 --cores 1 $(costs 1e-3) $(own matmul 2e-3) >"$tmp/other.xml"
+mo=$(field "$("$nw" "${chain[@]}" --platform "$tmp/own.xml")" makespan_s)
+mx=$(field "$("$nw" "${chain[@]}" --platform "$tmp/other.xml")" makespan_s)
+echo "chain's own 2 ms: $mo s (pooled 2 ms: $m2 s); matmul's own 2 ms: $mx s (pooled 1 ms: $m1 s)"
+[ "$mo" = "$m2" ] && [ "$mx" = "$m1" ] || fail "an application's own costs were not taken for it alone"
+
 # shellcheck disable=SC2046
 "$gen" --nodes 1 --cores 2 $(costs 1e-4) --cpu-prop rt_launch=3e-4 --cpu-prop rt_done=5e-4 \
   >"$tmp/cal.xml"
@@ -50,4 +64,4 @@ busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
 echo "busy seconds of all devices: $busy (wanted $subtasks x (0.25 + 3e-4 + 5e-4))"
 awk -v b="$busy" -v n="$subtasks" 'BEGIN { w = n * 0.2508; exit !(n == 16 && b > w * 0.999 && b < w * 1.001) }' ||
   fail "busy $busy s for $subtasks subtasks of 0.25 s and 0.8 ms of hand-offs"
-echo "calibrated_platform: 2 passed, 0 failed"
+echo "calibrated_platform: 3 passed, 0 failed"

@@ -209,6 +209,54 @@ typedef struct measured {
   double gpu_busy_s, gpu_flops; /* GPU devices: their busy time and the flops they ran */
 } measured;
 
+/* The runtime costs of each application's kept runs alone: an application's messages and
+ * commits cost per byte what its copies' shapes and its buffers' first touches make them
+ * (2-rank runs here, ns of CPU a byte: matmul 1.2, cmeans 0.4, fft2d 3 to 8), which one fit
+ * over every application prices at the mix's slope. */
+typedef struct app_measured {
+  int apps;
+  char name[MAX_WORKLOADS][64];
+  nw_rt_costs rt[MAX_WORKLOADS];
+} app_measured;
+
+static void add_app_measured(app_measured *a, const char *app, const nw_rt_costs *rt) {
+  int i = 0;
+  while (i < a->apps && strcmp(a->name[i], app))
+    i++;
+  if (i == a->apps) {
+    if (a->apps == MAX_WORKLOADS)
+      return;
+    snprintf(a->name[a->apps++], sizeof a->name[0], "%s", app);
+  }
+  nw_rt_costs_add(&a->rt[i], rt);
+}
+
+/* A name that can stand in a property's id as written (letters, digits, '_', '-', '.'). */
+static int plain_name(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+      return 0;
+  return 1;
+}
+
+static void fill_app_costs(tool_platform *p, const app_measured *a) {
+  for (int i = 0; i < a->apps && p->apps < TOOL_PLATFORM_MAX_APPS; i++) {
+    if (!plain_name(a->name[i]))
+      continue;
+    tool_app_costs *c = &p->app[p->apps++];
+    const nw_rt_costs *rt = &a->rt[i];
+    snprintf(c->name, sizeof c->name, "%s", a->name[i]);
+    for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
+      c->events[k] = rt->events[k];
+      tool_fit_event_cost(rt, k, &c->event_s[k], &c->event_s_per_byte[k], &c->event_s_per_run[k]);
+    }
+    c->launch_s = rt->launches ? rt->launch_s / (double)rt->launches : -1;
+    c->done_s = rt->dones ? rt->done_s / (double)rt->dones : -1;
+  }
+}
+
 static void add_measured(measured *m, const measured *x) {
   nw_rt_costs_add(&m->rt, &x->rt);
   m->gpu_busy_s += x->gpu_busy_s;
@@ -255,7 +303,7 @@ static double pair_median(const nw_real_machine *mc, const double *v) {
 
 /* The platform's numbers from the measurements; the comment lists them with the command. */
 static void fill_platform(tool_platform *p, const nw_real_machine *mc, const measured *m,
-                          const tool_options *o) {
+                          const app_measured *per_app, const tool_options *o) {
   memset(p, 0, sizeof *p);
   p->nodes = mc->ranks;
   p->cores = mc->cores_min;
@@ -264,6 +312,7 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
     tool_fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k], &p->event_s_per_run[k]);
   p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
   p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
+  fill_app_costs(p, per_app);
   nw_real_loop_layout(&o->run, mc->cores_min, o->run.devices == NW_DEVICES_CPU ? 0 : mc->gpus,
                       &p->loop_weight, &p->spin_s);
   /* The loop's CPU over the wall time of its spins beside a running kernel (real_backend.c's
@@ -289,7 +338,7 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
 
 static char *describe(const tool_platform *p, const nw_real_machine *mc, const measured *m,
                       const calib_args *c, char **all_argv) {
-  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160, len = 0;
+  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160 + (size_t)p->apps * 1024, len = 0;
   char *s = malloc(cap);
   if (!s)
     return NULL;
@@ -321,6 +370,20 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
       p->launch_s, (unsigned long long)m->rt.launches, p->done_s, (unsigned long long)m->rt.dones);
+  if (p->apps)
+    ADD("Fitted to each application's runs alone (properties KEY@APP, which a simulated run of "
+        "APP takes before the pooled ones):\n");
+  for (int a = 0; a < p->apps; a++) {
+    const tool_app_costs *ac = &p->app[a];
+    for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+      if (ac->events[k])
+        ADD("  rt_%s@%s: %.4g s + %.4g s/byte + %.4g s/run over %llu events\n",
+            nw_stats_event_name(k), ac->name, ac->event_s[k], ac->event_s_per_byte[k],
+            ac->event_s_per_run[k], (unsigned long long)ac->events[k]);
+    if (ac->launch_s >= 0 && ac->done_s >= 0)
+      ADD("  rt_launch@%s: %.4g s; rt_done@%s: %.4g s\n", ac->name, ac->launch_s, ac->name,
+          ac->done_s);
+  }
   if (p->loop_weight > 0)
     ADD("The event loop has no core of its own: the compute threads take all %d; it gets %.3g "
         "times a compute thread's share of a core (rt_loop_weight: CFS weights of nice 0 and "
@@ -385,6 +448,11 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     return only_rank0_fails(1, "out of memory for the performance model", rank);
   measured m;
   memset(&m, 0, sizeof m);
+  app_measured *per_app = calloc(1, sizeof *per_app);
+  if (!per_app) {
+    nw_perfmodel_free(model);
+    return only_rank0_fails(1, "out of memory for the runtime costs", rank);
+  }
   int code = 0;
   uint64_t outliers = 0; /* left out by the recorded runs' models */
   for (int i = 0; i < c.nworkloads && !code; i++) {
@@ -441,8 +509,10 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     if (kept && !code && nw_perfmodel_merge(model, kept) != NW_OK)
       code =
           only_rank0_fails(1, "calibrate: cannot merge a workload's model (size conflict)", rank);
-    if (kept && !code)
+    if (kept && !code) {
       add_measured(&m, &kept_m);
+      add_app_measured(per_app, c.w[i].app, &kept_m.rt);
+    }
     nw_perfmodel_free(kept);
   }
   nw_real_machine mc;
@@ -450,7 +520,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     code = only_rank0_fails(1, why, rank);
   if (!code && rank == 0) {
     tool_platform p;
-    fill_platform(&p, &mc, &m, &o);
+    fill_platform(&p, &mc, &m, per_app, &o);
     char *comment = describe(&p, &mc, &m, &c, all_argv);
     p.comment = comment;
     /* Both labels: the simulator of the platform file written here, and real runs on this
@@ -472,5 +542,6 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
   if (!code)
     nw_real_machine_free(&mc);
   nw_perfmodel_free(model);
+  free(per_app);
   return code;
 }

@@ -5,6 +5,24 @@
 #include <stdio.h>
 #include <string.h>
 
+static void write_app_costs(FILE *f, const tool_app_costs *c) {
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
+    if (!c->events[k])
+      continue;
+    const char *e = nw_stats_event_name(k);
+    fprintf(f,
+            "\n        <prop id=\"rt_%s@%s\" value=\"%.6g\"/><prop id=\"rt_%s_per_byte@%s\" "
+            "value=\"%.6g\"/><prop id=\"rt_%s_per_run@%s\" value=\"%.6g\"/>",
+            e, c->name, c->event_s[k], e, c->name, c->event_s_per_byte[k], e, c->name,
+            c->event_s_per_run[k]);
+  }
+  if (c->launch_s >= 0 && c->done_s >= 0)
+    fprintf(f,
+            "\n        <prop id=\"rt_launch@%s\" value=\"%.6g\"/><prop id=\"rt_done@%s\" "
+            "value=\"%.6g\"/>",
+            c->name, c->launch_s, c->name, c->done_s);
+}
+
 static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
   fprintf(
       f, "      <host id=\"n%d-cpu\" speed=\"%.9gf\" core=\"%d\"><prop id=\"kind\" value=\"cpu\"/>",
@@ -28,6 +46,8 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
             p->loop_weight, p->spin_s);
   if (p->loop_weight > 0 && p->spin_share > 0)
     fprintf(f, "<prop id=\"rt_spin_share\" value=\"%.6g\"/>", p->spin_share);
+  for (int a = 0; a < p->apps; a++)
+    write_app_costs(f, &p->app[a]);
   fprintf(f, "</host>\n");
 }
 

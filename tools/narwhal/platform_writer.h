@@ -11,6 +11,16 @@
 
 #include "stats.h"
 
+#define TOOL_PLATFORM_MAX_APPS 32
+
+typedef struct tool_app_costs {
+  char name[64];
+  uint64_t events[NW_STATS_EVENT_KINDS]; /* 0: the application's runs had none of that kind */
+  double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
+  double event_s_per_run[NW_STATS_EVENT_KINDS];
+  double launch_s, done_s; /* < 0: not measured */
+} tool_app_costs;
+
 typedef struct tool_platform {
   int nodes, cores;
   double core_speed; /* flop/s of one core */
@@ -33,6 +43,12 @@ typedef struct tool_platform {
   /* The share of a core the loop took from a running kernel while it spun, measured (0: not
    * measured; the simulator then lets the spin take its weight's share). */
   double spin_share;
+  /* The same event and hand-off costs fitted to one application's runs alone, written as
+   * properties suffixed "@APP" (rt_message_per_byte@fft2d): a simulated run of that
+   * application takes them where present, the pooled ones above otherwise (sim_costs.h).
+   * Only kinds of event the application's runs handled are written. */
+  int apps;
+  tool_app_costs app[TOOL_PLATFORM_MAX_APPS];
   const char *comment; /* written at the top, in an XML comment; may be NULL */
 } tool_platform;
 
