@@ -750,9 +750,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
       exit(1);
     }
   }
-  if (cpus > 0 &&
-      !(rs.cpus = real_cpu_pool_start(
-            cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL, &rs}))) {
+  if (cpus > 0 && !(rs.cpus = real_cpu_pool_start(
+                        cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL,
+                                                    &rs, rs.measure_cpu}))) {
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }

@@ -7,13 +7,16 @@
  * A launch that makes runnable exceed looking wakes a sleeper, which counts as looking from
  * then on. No subtask is ever stranded: a busy thread always looks again when it is done, and
  * a looking thread sleeps only when nothing is runnable. */
+#define _POSIX_C_SOURCE 200809L
 #include "real_cpu_pool.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "real_spin.h"
 
@@ -22,6 +25,7 @@ typedef struct pool_device {
   double *pending_at;
   size_t npending, cap;
   int running;
+  double free_at; /* when its last kernel ended */
   uint64_t launches;
   double launch_s;
 } pool_device;
@@ -31,7 +35,9 @@ typedef struct pool_thread {
   int home;
   pthread_t thread;
   pthread_cond_t cv;
-  int sleeping; /* waits on cv; a waker clears it */
+  int sleeping;          /* waits on cv; a waker clears it */
+  int schedstat;         /* with calls.measure: /proc/thread-self/schedstat, else -1 */
+  double queued_at_look; /* its run-queue waits, in seconds, when it last began looking */
 } pool_thread;
 
 struct real_cpu_pool {
@@ -63,12 +69,36 @@ static int pick(const real_cpu_pool *p, int home) {
   return best;
 }
 
-/* Under mu: takes device d's first subtask; the caller stops looking. */
-static nw_exec *take(real_cpu_pool *p, int d) {
+/* The seconds thread t has waited on a run queue so far (Linux's schedstat: time on a CPU,
+ * time waiting to run, slices); 0 where it cannot be read. */
+static double queued_s(const pool_thread *t) {
+  char buf[96];
+  ssize_t n = t->schedstat >= 0 ? pread(t->schedstat, buf, sizeof buf - 1, 0) : -1;
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  unsigned long long on_cpu = 0, waiting = 0;
+  return sscanf(buf, "%llu %llu", &on_cpu, &waiting) == 2 ? (double)waiting * 1e-9 : 0;
+}
+
+/* Under mu: takes device d's first subtask for thread t; the caller stops looking. A launch
+ * counts from when the subtask could run (posted, and its device's previous kernel over),
+ * less the run-queue waits of the thread that takes it since it began looking: the simulator
+ * queues subtasks per device and shares a core between the event loop and the kernels by
+ * weight, so either wait counted here would be charged twice. */
+static nw_exec *take(real_cpu_pool *p, int d, pool_thread *t) {
   pool_device *dv = &p->dev[d];
   nw_exec *e = dv->pending[0];
+  double now = real_monotonic(), from = dv->pending_at[0];
+  if (dv->free_at > from)
+    from = dv->free_at;
+  double launch = now - from;
+  if (t->schedstat >= 0) {
+    double waited = queued_s(t) - t->queued_at_look;
+    launch -= waited > 0 ? waited : 0;
+  }
   dv->launches++;
-  dv->launch_s += real_monotonic() - dv->pending_at[0];
+  dv->launch_s += launch > 0 ? launch : 0;
   dv->npending--;
   memmove(dv->pending, dv->pending + 1, dv->npending * sizeof *dv->pending);
   memmove(dv->pending_at, dv->pending_at + 1, dv->npending * sizeof *dv->pending_at);
@@ -112,6 +142,8 @@ static void *pool_main(void *arg) {
   pool_thread *self = arg;
   real_cpu_pool *p = self->pool;
   real_spin_lower_priority();
+  self->schedstat = p->calls.measure ? open("/proc/thread-self/schedstat", O_RDONLY) : -1;
+  self->queued_at_look = queued_s(self);
   pthread_mutex_lock(&p->mu);
   for (;;) { /* looking, mu held */
     int d = pick(p, self->home);
@@ -133,21 +165,25 @@ static void *pool_main(void *arg) {
     }
     if (d < 0) /* stopped with nothing queued */
       break;
-    nw_exec *e = take(p, d);
+    nw_exec *e = take(p, d, self);
     pthread_mutex_unlock(&p->mu);
     p->calls.kernel(p->calls.ctx, d, e);
     pthread_mutex_lock(&p->mu);
     p->dev[d].running = 0;
+    p->dev[d].free_at = real_monotonic();
     atomic_fetch_sub_explicit(&p->running, 1, memory_order_relaxed);
     if (p->dev[d].npending)
       atomic_fetch_add_explicit(&p->runnable, 1, memory_order_release);
     p->looking++; /* it looks again once it has reported */
     pthread_mutex_unlock(&p->mu);
     p->calls.done(p->calls.ctx, d, e);
+    self->queued_at_look = queued_s(self);
     pthread_mutex_lock(&p->mu);
   }
   p->looking--;
   pthread_mutex_unlock(&p->mu);
+  if (self->schedstat >= 0)
+    close(self->schedstat);
   return NULL;
 }
 

@@ -41,6 +41,10 @@ typedef struct real_cpu_pool_calls {
    * polls MPI there, so a rank's idle compute thread receives messages as its loop would). */
   void (*idle)(void *ctx);
   void *ctx;
+  /* Non-zero in runs that keep a model: a launch's time leaves out what the taking thread
+   * waited on a run queue meanwhile (its schedstat), as the simulator charges a shared core's
+   * contention of its own. */
+  int measure;
 } real_cpu_pool_calls;
 
 /* Starts ndev threads (ndev >= 1), thread d's own device being d; NULL if out of memory or
@@ -52,7 +56,9 @@ void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 int real_cpu_pool_waiting(const real_cpu_pool *p);
 /* Devices running a kernel now; lock-free, for the event loop's spin measurement. */
 int real_cpu_pool_running(const real_cpu_pool *p);
-/* Launches and their seconds from launch to the kernel's start, over all devices. */
+/* Launches and their seconds to the kernel's start, over all devices: from the launch, or from
+ * the end of the device's previous kernel where the subtask was queued behind it (the
+ * simulator queues it so too), less, with calls.measure, the taking thread's run-queue waits. */
 void real_cpu_pool_stats(real_cpu_pool *p, uint64_t *launches, double *launch_s);
 /* Lets the threads end once nothing is queued, joins them, frees the pool. */
 void real_cpu_pool_stop(real_cpu_pool *p);
