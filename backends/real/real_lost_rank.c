@@ -260,6 +260,7 @@ static void receive(void) {
 /* The watcher thread: see the header. */
 static void *watch(void *arg) {
   (void)arg;
+  pthread_setname_np(pthread_self(), "nw-watch"); /* in ps and /proc: a test waits for it */
   char lost[NW_LOST_RANK_MAX];
   double next = now_s(), last = next, wait_until = 0;
   while (!atomic_load(&stopping)) {
