@@ -178,39 +178,38 @@ static void say_lost(const char *lost, double now, const char *how) {
 
 static void on_term(int sig) {
   int saved = errno;
-  if (!atomic_load(&spoken)) {
-    char lost[NW_LOST_RANK_MAX];
-    double now = now_s();
-    int any = 0, first_live = -1, first_on_host = -1;
-    for (int r = 0; r < ranks; r++) {
-      lost[r] = (char)judge(r, now, TERM_SILENT_S);
-      any |= lost[r] != ALIVE;
-      if (lost[r] == ALIVE && first_live < 0)
-        first_live = r;
-      if (lost[r] == ALIVE && first_on_host < 0 && peers[r].host_hash == peers[me].host_hash)
-        first_on_host = r;
-    }
-    /* The others hear of it, so that this rank's end is not taken for a loss: the line's
-     * printer ends them (they say nothing more), any other rank only clears itself. */
-    int printer = any && first_live == me;
-    if (printer) {
-      say_lost(lost, now, "mpirun stops the run");
-    } else if (!any && first_on_host == me) { /* one line per host */
-      char line[200];
-      size_t at = 0;
-      put(line, sizeof line - 1, &at, "narwhal: rank ");
-      put_int(line, sizeof line - 1, &at, me);
-      put(line, sizeof line - 1, &at,
-          ": stopped by mpirun (a signal; no rank is known lost here: mpirun's message names "
-          "the cause)");
-      line[at++] = '\n';
-      ssize_t w = write(STDERR_FILENO, line, at);
-      (void)w;
-    }
-    for (int r = 0; r < ranks; r++)
-      if (lost[r] == ALIVE)
-        send_to(r, printer ? VERDICT : DONE);
+  char lost[NW_LOST_RANK_MAX];
+  double now = now_s();
+  int any = 0, first_live = -1, first_on_host = -1;
+  for (int r = 0; r < ranks; r++) {
+    lost[r] = (char)judge(r, now, TERM_SILENT_S);
+    any |= lost[r] != ALIVE;
+    if (lost[r] == ALIVE && first_live < 0)
+      first_live = r;
+    if (lost[r] == ALIVE && first_on_host < 0 && peers[r].host_hash == peers[me].host_hash)
+      first_on_host = r;
   }
+  /* Quiet if the watcher has spoken: it printed, or waits for the rank that prints. */
+  int printer = !atomic_load(&spoken) && any && first_live == me;
+  if (printer) {
+    say_lost(lost, now, "mpirun stops the run");
+  } else if (!atomic_load(&spoken) && !any && first_on_host == me) { /* one line per host */
+    char line[200];
+    size_t at = 0;
+    put(line, sizeof line - 1, &at, "narwhal: rank ");
+    put_int(line, sizeof line - 1, &at, me);
+    put(line, sizeof line - 1, &at,
+        ": stopped by mpirun (a signal; no rank is known lost here: mpirun's message names "
+        "the cause)");
+    line[at++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, at);
+    (void)w;
+  }
+  /* The others hear of it, so that this rank's end is not taken for a loss: the line's
+   * printer ends them (they say nothing more), any other rank only clears itself. */
+  for (int r = 0; r < ranks; r++)
+    if (lost[r] == ALIVE)
+      send_to(r, printer ? VERDICT : DONE);
   errno = saved;
   _exit(128 + sig);
 }

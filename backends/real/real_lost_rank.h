@@ -2,7 +2,7 @@
  * naming it (rank and hostname) on stderr.
  *
  * Every rank learns the others' process ids, hostnames and a heartbeat address at start.
- * Two ways a loss is noticed (docs/design/decisions.md, "A lost host"):
+ * Two ways a loss is noticed (docs/design/decisions.md, "Real backend: a lost host"):
  *  - a watcher thread per rank sends a 20-byte UDP heartbeat to every other rank every 0.25 s,
  *    on a socket of its own (not MPI: never on the hot path, and it needs no MPI call while
  *    the rank's threads hold MPI). A peer whose socket answers "port unreachable" (its process
