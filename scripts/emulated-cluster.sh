@@ -11,7 +11,8 @@
 #   run -- CMD...         runs CMD on h1 with Open MPI pointed at the hosts: a hostfile of one
 #                         slot per host and an rsh agent that starts a command in a host's
 #                         namespaces, so `run -- mpirun -np 3 build/narwhal run --backend real
-#                         ...` puts one rank on each host, talking TCP
+#                         ...` puts one rank on each host, talking TCP; with TCP keepalive
+#                         on mpirun's daemon links, so a cut link ends mpirun within seconds
 #   on HOST -- CMD...     runs CMD in one host's namespaces (h2, or 10.77.0.2)
 #   shape HOST RATE       sets HOST's outgoing link to RATE now (a link slowed mid-run)
 #   cut HOST              takes HOST's link down now (a link that fails mid-run)
