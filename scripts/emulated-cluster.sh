@@ -11,7 +11,8 @@
 #   run -- CMD...         runs CMD on h1 with Open MPI pointed at the hosts: a hostfile of one
 #                         slot per host and an rsh agent that starts a command in a host's
 #                         namespaces, so `run -- mpirun -np 3 build/narwhal run --backend real
-#                         ...` puts one rank on each host, talking TCP
+#                         ...` puts one rank on each host, talking TCP; with TCP keepalive
+#                         on mpirun's daemon links, so a cut link ends mpirun within seconds
 #   on HOST -- CMD...     runs CMD in one host's namespaces (h2, or 10.77.0.2)
 #   shape HOST RATE       sets HOST's outgoing link to RATE now (a link slowed mid-run)
 #   cut HOST              takes HOST's link down now (a link that fails mid-run)
@@ -121,9 +122,16 @@ run() {
   [ $# -ge 1 ] || refuse "run -- CMD..."
   [ -f "$state/hosts" ] || refuse "no cluster is up (up N first)"
   # The launcher, the hostfile and the interfaces: Open MPI reads these from the environment.
+  # TCP keepalive on mpirun's connections to its daemons (2 s idle, then 3 probes 1 s apart;
+  # Open MPI's default is 300 s idle, 9 probes 20 s apart): with a host's link cut, mpirun
+  # learns its daemon there is gone within about 5 s and ends, instead of waiting on it forever
+  # (docs/guide/cluster.md, "A host lost"). Values set by the caller are kept.
   in_host 1 env OMPI_MCA_plm_rsh_agent="$state/agent" \
     OMPI_MCA_orte_default_hostfile="$state/hostfile" OMPI_MCA_oob_tcp_if_include=eth0 \
-    OMPI_MCA_btl_tcp_if_include=eth0 "$@"
+    OMPI_MCA_btl_tcp_if_include=eth0 \
+    OMPI_MCA_oob_tcp_keepalive_time="${OMPI_MCA_oob_tcp_keepalive_time:-2}" \
+    OMPI_MCA_oob_tcp_keepalive_intvl="${OMPI_MCA_oob_tcp_keepalive_intvl:-1}" \
+    OMPI_MCA_oob_tcp_keepalive_probes="${OMPI_MCA_oob_tcp_keepalive_probes:-3}" "$@"
 }
 
 status() {

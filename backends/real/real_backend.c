@@ -630,8 +630,9 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   memset(&rs, 0, sizeof rs);
   MPI_Comm_rank(MPI_COMM_WORLD, &rs.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rs.size);
-  real_lost_rank_watch(rs.rank, rs.size);
   res->reporter = rs.rank == 0;
+  if (real_lost_rank_watch(rs.rank, rs.size, res->error, sizeof res->error) != 0)
+    return res->status = NW_ERR_ARG; /* every rank alike: rank 0's setting, given to all */
   rs.host_ranks = ranks_on_host();
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
@@ -837,6 +838,8 @@ void nw_real_finish(void) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized)
+  if (initialized && !finalized) {
+    real_lost_rank_stop(); /* this rank is done: its silence from now on is no loss */
     MPI_Finalize();
+  }
 }

@@ -41,7 +41,7 @@ else
   took=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 fi
 cat "$out"
-lines=$(grep -c "^narwhal: rank [0-9]*: the run is lost: rank $victim ended abnormally" "$out")
+lines=$(grep -c "^narwhal: rank $victim on host [^ ]* lost: its process is gone; " "$out")
 echo "mpirun exited $status, $took s after the rank's death; Narwhal's lines naming rank $victim: $lines"
 [ "$status" -ne 0 ] || { echo "FAIL: the job exited 0"; exit 1; }
 awk -v t="$took" 'BEGIN { exit !(t < 10) }' || { echo "FAIL: took $took s"; exit 1; }
