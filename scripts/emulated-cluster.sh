@@ -125,10 +125,14 @@ run() {
   # TCP keepalive on mpirun's connections to its daemons (2 s idle, then 3 probes 1 s apart;
   # Open MPI's default is 300 s idle, 9 probes 20 s apart): with a host's link cut, mpirun
   # learns its daemon there is gone within about 5 s and ends, instead of waiting on it forever
-  # (docs/guide/cluster.md, "A host lost"). Values set by the caller are kept.
+  # (docs/guide/cluster.md, "A host lost"). No binding: every emulated host sees all of this
+  # machine's cores and Open MPI binds each host's first rank to core 0, so with its default
+  # binding all the ranks shared one core (a 1-byte message between two hosts took 2-3 ms, not
+  # the 30-110 us of the link: benchmarks/tcp-vs-shm.sh). Values set by the caller are kept.
   in_host 1 env OMPI_MCA_plm_rsh_agent="$state/agent" \
     OMPI_MCA_orte_default_hostfile="$state/hostfile" OMPI_MCA_oob_tcp_if_include=eth0 \
     OMPI_MCA_btl_tcp_if_include=eth0 \
+    OMPI_MCA_hwloc_base_binding_policy="${OMPI_MCA_hwloc_base_binding_policy:-none}" \
     OMPI_MCA_oob_tcp_keepalive_time="${OMPI_MCA_oob_tcp_keepalive_time:-2}" \
     OMPI_MCA_oob_tcp_keepalive_intvl="${OMPI_MCA_oob_tcp_keepalive_intvl:-1}" \
     OMPI_MCA_oob_tcp_keepalive_probes="${OMPI_MCA_oob_tcp_keepalive_probes:-3}" "$@"
