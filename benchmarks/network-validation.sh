@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # network-validation.sh [RATE...]: the simulator against real runs whose time goes to the
-# network: three emulated hosts (scripts/emulated-cluster.sh, one rank each, TCP) with every
+# network: HOSTS emulated hosts (default 3; scripts/emulated-cluster.sh, one rank each, TCP) with every
 # link shaped to RATE (default: 100mbit and 400mbit), `narwhal calibrate` across them (matmul and
 # conv2d at 1024, two runs), then each configuration below run for real (best of 3, one after
 # the other) and simulated on the calibrated platform and model. Prints a row per
@@ -10,6 +10,8 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 nw=$src/build/narwhal
 cluster=$src/scripts/emulated-cluster.sh
+hosts=${HOSTS:-3} # one rank each; more ranks than cores share them, which one core a node cannot model
+[[ $hosts =~ ^[0-9]+$ ]] && [ "$hosts" -ge 2 ] || { echo "network-validation: HOSTS must be a number >= 2, not '$hosts'" >&2; exit 2; }
 rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(100mbit 400mbit)
 configs=("matmul --n 2048 --block 512" "matmul --n 3072 --block 768" "conv2d --n 2048 --block 512"
@@ -21,8 +23,8 @@ trap '"$cluster" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 makespan() { sed -nE 's/.*"makespan_s":[[:space:]]*([0-9.e+-]+).*/\1/p' | head -1; }
 
 for rate in "${rates[@]}"; do
-  "$cluster" up 3 --bw "$rate" 2>/dev/null || { echo "cannot bring up the emulated hosts"; exit 1; }
-  "$cluster" run -- timeout 600 mpirun -np 3 "$nw" calibrate --platform-out "$tmp/cal.xml" \
+  "$cluster" up "$hosts" --bw "$rate" 2>/dev/null || { echo "cannot bring up the emulated hosts"; exit 1; }
+  "$cluster" run -- timeout 600 mpirun -np "$hosts" "$nw" calibrate --platform-out "$tmp/cal.xml" \
     --perfmodel "$tmp/cal.json" --workload matmul:1024:256 --workload conv2d:1024:256 --runs 2 \
     --cpu-devices 1 >"$tmp/cal.out" 2>&1 || { tail -n 3 "$tmp/cal.out"; exit 1; }
   link=$(sed -nE 's/.*<link id="n0-nic" bandwidth="([0-9.e+]+)Bps".*/\1/p' "$tmp/cal.xml")
@@ -33,12 +35,12 @@ for rate in "${rates[@]}"; do
     times=()
     for _ in 1 2 3; do
       # shellcheck disable=SC2086 # the app and its sizes, as words
-      t=$("$cluster" run -- timeout 600 mpirun -np 3 "$nw" run --backend real --cpu-devices 1 \
+      t=$("$cluster" run -- timeout 600 mpirun -np "$hosts" "$nw" run --backend real --cpu-devices 1 \
         --json --app $cfg 2>/dev/null | makespan)
       times+=("${t:-nan}")
     done
     # shellcheck disable=SC2086
-    sim=$("$nw" run --platform "$tmp/cal.xml" --perfmodel "$tmp/cal.json" --nodes 3 \
+    sim=$("$nw" run --platform "$tmp/cal.xml" --perfmodel "$tmp/cal.json" --nodes "$hosts" \
       --cpu-devices 1 --json --app $cfg 2>/dev/null | makespan)
     read -r best spread err < <(printf '%s\n' "${times[@]}" | awk -v s="${sim:-nan}" '
       { t[NR] = $1 } END { b = t[1]; w = t[1]
