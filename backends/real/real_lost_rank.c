@@ -3,6 +3,7 @@
  * lock-free atomics the watcher writes. */
 #define _GNU_SOURCE /* getifaddrs; IP_RECVERR's error queue */
 #include "real_lost_rank.h"
+#include "real_spin.h" /* real_monotonic: clock_gettime, async-signal-safe */
 
 #include <errno.h>
 #include <ifaddrs.h>
@@ -59,12 +60,6 @@ static atomic_int stopping; /* real_lost_rank_stop was called: no more verdicts 
 static int sock = -1;
 static uint32_t job;
 static double timeout_s;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t hash_of(const char *name) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -179,7 +174,7 @@ static void say_lost(const char *lost, double now, const char *how) {
 static void on_term(int sig) {
   int saved = errno;
   char lost[NW_LOST_RANK_MAX];
-  double now = now_s();
+  double now = real_monotonic();
   int any = 0, first_live = -1, first_on_host = -1;
   for (int r = 0; r < ranks; r++) {
     lost[r] = (char)judge(r, now, TERM_SILENT_S);
@@ -225,7 +220,7 @@ static void receive(void) {
     if (n != (ssize_t)sizeof b || b.magic != BEAT_MAGIC || b.job != job || b.to != me ||
         b.from < 0 || b.from >= ranks || b.from == me)
       continue; /* a pending refusal (read below), or not ours */
-    atomic_store(&heard_at[b.from], now_s());
+    atomic_store(&heard_at[b.from], real_monotonic());
     if (b.kind == DONE)
       atomic_store(&finished[b.from], 1);
     else if (b.kind == VERDICT && !atomic_load(&stopping)) {
@@ -261,9 +256,9 @@ static void *watch(void *arg) {
   (void)arg;
   pthread_setname_np(pthread_self(), "nw-watch"); /* in ps and /proc: a test waits for it */
   char lost[NW_LOST_RANK_MAX];
-  double next = now_s(), last = next, wait_until = 0;
+  double next = real_monotonic(), last = next, wait_until = 0;
   while (!atomic_load(&stopping)) {
-    double t = now_s();
+    double t = real_monotonic();
     if (t - last > timeout_s / 2) /* this thread did not run for long: old news judges no one */
       for (int r = 0; r < ranks; r++)
         if (atomic_load(&heard_at[r]) > 0)
@@ -277,7 +272,7 @@ static void *watch(void *arg) {
     struct pollfd p = {sock, POLLIN, 0};
     poll(&p, 1, (int)((next - t) * 1000) + 1);
     receive();
-    t = now_s();
+    t = real_monotonic();
     int any = 0, first_live = -1;
     for (int r = 0; r < ranks; r++) {
       lost[r] = (char)judge(r, t, timeout_s);
