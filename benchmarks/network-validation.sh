@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # network-validation.sh [RATE...]: the simulator against real runs whose time goes to the
-# network: HOSTS emulated hosts (default 3; scripts/emulated-cluster.sh, one rank each, TCP) with every
+# network: HOSTS emulated hosts (default 3; CPUS cores of their own each, else all share this
+# machine's; scripts/emulated-cluster.sh, one rank each, TCP) with every
 # link shaped to RATE (default: 100mbit and 400mbit), `narwhal calibrate` across them (matmul and
 # conv2d at 1024, two runs), then each configuration below run for real (best of 3, one after
 # the other) and simulated on the calibrated platform and model. Prints a row per
@@ -11,6 +12,8 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 nw=$src/build/narwhal
 cluster=$src/scripts/emulated-cluster.sh
 hosts=${HOSTS:-3} # one rank each; more ranks than cores share them, which one core a node cannot model
+cpus=${CPUS:-}    # cores of its own per host (emulated-cluster.sh up --cpus); unset: all shared
+[ -z "$cpus" ] || [[ $cpus =~ ^[1-9][0-9]*$ ]] || { echo "network-validation: CPUS must be a number >= 1, not '$cpus'" >&2; exit 2; }
 [[ $hosts =~ ^[0-9]+$ ]] && [ "$hosts" -ge 2 ] || { echo "network-validation: HOSTS must be a number >= 2, not '$hosts'" >&2; exit 2; }
 rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(100mbit 400mbit)
@@ -23,7 +26,7 @@ trap '"$cluster" down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 makespan() { sed -nE 's/.*"makespan_s":[[:space:]]*([0-9.e+-]+).*/\1/p' | head -1; }
 
 for rate in "${rates[@]}"; do
-  "$cluster" up "$hosts" --bw "$rate" 2>/dev/null || { echo "cannot bring up the emulated hosts"; exit 1; }
+  "$cluster" up "$hosts" --bw "$rate" ${cpus:+--cpus "$cpus"} 2>/dev/null || { echo "cannot bring up the emulated hosts"; exit 1; }
   "$cluster" run -- timeout 600 mpirun -np "$hosts" "$nw" calibrate --platform-out "$tmp/cal.xml" \
     --perfmodel "$tmp/cal.json" --workload matmul:1024:256 --workload conv2d:1024:256 --runs 2 \
     --cpu-devices 1 >"$tmp/cal.out" 2>&1 || { tail -n 3 "$tmp/cal.out"; exit 1; }

@@ -2,10 +2,13 @@
 # emulated-cluster.sh: N "hosts" on this machine, for running Narwhal's real backend across
 # hosts over TCP without a cluster (docs/guide/cluster.md, "An emulated cluster").
 #
-#   up N [--bw RATE]      N hosts h1..hN: a network namespace each (its own eth0, address
+#   up N [--bw RATE] [--cpus C]
+#                         N hosts h1..hN: a network namespace each (its own eth0, address
 #                         10.77.0.K/24, loopback) with its own hostname (a UTS namespace), all
 #                         joined by a bridge in a namespace of its own; RATE (tc's units:
-#                         100mbit, 1gbit) shapes every host's outgoing link (tbf)
+#                         100mbit, 1gbit) shapes every host's outgoing link (tbf); C gives
+#                         each host C cores of its own (host K: cores (K-1)C..KC-1, so N x C
+#                         must not exceed this machine's cores), else all hosts share them all
 #   down                  removes everything up made: processes in its namespaces, the
 #                         namespaces, the state folder (also after a failed up or run)
 #   run -- CMD...         runs CMD on h1 with Open MPI pointed at the hosts: a hostfile of one
@@ -42,11 +45,15 @@ host_index() {
   echo "$k"
 }
 
-# Runs a command in host K's network and UTS namespaces.
+# Runs a command in host K's network and UTS namespaces, on its own cores if it has some.
 in_host() {
   local k=$1
   shift
-  ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- "$@"
+  if [ -s "$state/cpus/h$k" ]; then
+    ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- taskset -c "$(cat "$state/cpus/h$k")" "$@"
+  else
+    ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- "$@"
+  fi
 }
 
 down() {
@@ -69,16 +76,22 @@ shape() { # shape K RATE: tbf on host K's eth0, replacing any
 }
 
 up() {
-  local n=${1:-} bw=
+  local n=${1:-} bw= cpus=
   shift || true
   [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 200 ] ||
     refuse "up N: N must be a number of hosts from 2 to 200, not '${n}'"
   while [ $# -gt 0 ]; do
     case $1 in
     --bw) [ $# -ge 2 ] || refuse "--bw needs a rate (100mbit, 1gbit)"; bw=$2; shift 2 ;;
-    *) refuse "up: unexpected '$1' (up N [--bw RATE])" ;;
+    --cpus) [ $# -ge 2 ] || refuse "--cpus needs a number of cores per host"; cpus=$2; shift 2 ;;
+    *) refuse "up: unexpected '$1' (up N [--bw RATE] [--cpus C])" ;;
     esac
   done
+  if [ -n "$cpus" ]; then
+    [[ $cpus =~ ^[0-9]+$ ]] && [ "$cpus" -ge 1 ] || refuse "--cpus: a number of cores per host >= 1, not '$cpus'"
+    [ $((n * cpus)) -le "$(nproc)" ] ||
+      refuse "--cpus $cpus: $n hosts x $cpus cores exceed this machine's $(nproc) cores"
+  fi
   need_root
   [ ! -e "$state" ] || refuse "a cluster is up already ($state): down first"
   trap 'say "up failed: removing what it made"; down' ERR
@@ -97,6 +110,11 @@ up() {
     ip -n "$prefix-h$k" link set eth0 up
     ip -n "$prefix-h$k" link set lo up
     touch "$state/uts/h$k"
+    if [ -n "$cpus" ]; then # the cores this process may use, in order: host K takes its share
+      mkdir -p "$state/cpus"
+      taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }' |
+        sed -n "$(((k - 1) * cpus + 1)),$((k * cpus))p" | paste -sd, >"$state/cpus/h$k"
+    fi
     unshare --uts="$state/uts/h$k" hostname "h$k"
     echo "$subnet.$k slots=1" >>"$state/hostfile"
   done
@@ -107,6 +125,9 @@ up() {
 # The rsh agent of the emulated cluster (scripts/emulated-cluster.sh): HOST COMMAND...
 host=\$1; shift
 k=\${host##*.}; k=\${k#h}
+if [ -s $state/cpus/h\$k ]; then
+  exec ip netns exec $prefix-h\$k nsenter --uts=$state/uts/h\$k -- taskset -c "\$(cat $state/cpus/h\$k)" /bin/sh -c "\$*"
+fi
 exec ip netns exec $prefix-h\$k nsenter --uts=$state/uts/h\$k -- /bin/sh -c "\$*"
 EOF
   chmod +x "$state/agent"
@@ -114,7 +135,7 @@ EOF
   echo "${bw:-unshaped}" >"$state/rate"
   set +eE
   trap - ERR
-  say "up: $n hosts h1..h$n ($subnet.1-$n), links ${bw:-unshaped}; hostfile $state/hostfile"
+  say "up: $n hosts h1..h$n ($subnet.1-$n), links ${bw:-unshaped}, ${cpus:-all shared} cores each; hostfile $state/hostfile"
 }
 
 run() {
@@ -143,7 +164,7 @@ status() {
   echo "$(cat "$state/hosts") hosts, links $(cat "$state/rate"), state in $state"
   local k
   for k in $(seq 1 "$(cat "$state/hosts")"); do
-    echo "h$k $subnet.$k $(in_host "$k" tc qdisc show dev eth0 | head -1)"
+    echo "h$k $subnet.$k cores $(cat "$state/cpus/h$k" 2>/dev/null || echo all) $(in_host "$k" tc qdisc show dev eth0 | head -1)"
   done
 }
 

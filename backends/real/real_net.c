@@ -36,12 +36,23 @@ typedef struct outgoing {
   struct outgoing *next;
 } outgoing;
 
+/* A message being received: matched (MPI_Improbe), its receive posted (MPI_Imrecv). */
+typedef struct incoming {
+  int src;
+  void *buf;
+  int len;
+  MPI_Request req;
+  struct incoming *next;
+} incoming;
+
 struct real_net {
   int rank;
   real_queue *q;
   outgoing *inflight; /* posted, not yet complete */
-  nw_sendq data;      /* data messages not yet posted, by priority */
-  int receiving;      /* 0 after the node finished: what arrives is dropped */
+  incoming *arriving; /* receives posted, not yet complete, oldest first */
+  incoming **arriving_tail;
+  nw_sendq data; /* data messages not yet posted, by priority */
+  int receiving; /* 0 after the node finished: what arrives is dropped */
   char error[256];
 };
 
@@ -60,6 +71,7 @@ real_net *real_net_create(int rank, real_queue *q) {
   net->rank = rank;
   net->q = q;
   net->receiving = 1;
+  net->arriving_tail = &net->arriving;
   nw_sendq_init(&net->data);
   return net;
 }
@@ -72,6 +84,12 @@ void real_net_destroy(real_net *net) {
     net->inflight = o->next;
     free(o->buf);
     free(o);
+  }
+  while (net->arriving) { /* likewise */
+    incoming *in = net->arriving;
+    net->arriving = in->next;
+    free(in->buf);
+    free(in);
   }
   nw_sendq_free(&net->data);
   free(net);
@@ -117,32 +135,72 @@ void real_net_send(real_net *net, int dst, nw_channel ch, void *buf, size_t len)
   start_data(net);
 }
 
-/* Receives one message if one is waiting; returns 1 if it did. */
+/* A received message becomes an event (or is dropped after the node finished). */
+static void deliver(real_net *net, int src, void *buf, int len) {
+  if (!net->receiving) {
+    free(buf);
+    return;
+  }
+  real_queue_post(
+      net->q, &(nw_event){.kind = NW_EVENT_MESSAGE, .src = src, .buf = buf, .len = (size_t)len}, 1);
+}
+
+/* Starts receiving one message if one has arrived; returns 1 if it did. The receive is not
+ * waited for: a blocking receive of a large message held the rank's MPI for the whole transfer
+ * (250 ms for 3 MB at 100 Mbit/s), so a control message behind it, such as the peer's fetch
+ * request, waited as long, and the two directions of a link took turns (data moved at half
+ * the link's rate: docs/experiments/network-validation.md). Control messages must not queue
+ * behind data (Unicorn's network subsystem, section 4.1); messages may complete out of their
+ * arrival order, which the core allows (core/backend.h, send). */
 static int receive_one(real_net *net) {
   int flag = 0;
+  MPI_Message msg;
   MPI_Status status;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+  MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &msg, &status);
   if (!flag)
     return 0;
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
-  void *buf = malloc(count > 0 ? (size_t)count : 1);
-  if (!buf) {
+  incoming *in = must(calloc(1, sizeof *in));
+  in->src = status.MPI_SOURCE;
+  in->len = count;
+  in->buf = malloc(count > 0 ? (size_t)count : 1);
+  if (!in->buf) {
     fprintf(stderr, "narwhal: rank %d: out of memory receiving %d bytes\n", net->rank, count);
     exit(1);
   }
-  MPI_Recv(buf, count, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
-           MPI_STATUS_IGNORE);
-  if (!net->receiving) {
-    free(buf);
-    return 1;
+  MPI_Imrecv(in->buf, count, MPI_BYTE, &msg, &in->req);
+  int done = 0;
+  MPI_Test(&in->req, &done, MPI_STATUS_IGNORE); /* an eager message is complete already */
+  if (done) {
+    deliver(net, in->src, in->buf, in->len);
+    free(in);
+  } else {
+    *net->arriving_tail = in;
+    net->arriving_tail = &in->next;
   }
-  real_queue_post(
-      net->q,
-      &(nw_event){
-          .kind = NW_EVENT_MESSAGE, .src = status.MPI_SOURCE, .buf = buf, .len = (size_t)count},
-      1);
   return 1;
+}
+
+/* Completes the receives under way that are done, oldest first; returns 1 if any was. */
+static int complete_arriving(real_net *net) {
+  int any = 0;
+  for (incoming **p = &net->arriving; *p;) {
+    int flag = 0;
+    MPI_Test(&(*p)->req, &flag, MPI_STATUS_IGNORE);
+    if (!flag) {
+      p = &(*p)->next;
+      continue;
+    }
+    incoming *in = *p;
+    *p = in->next;
+    if (!*p)
+      net->arriving_tail = p;
+    deliver(net, in->src, in->buf, in->len);
+    free(in);
+    any = 1;
+  }
+  return any;
 }
 
 int real_net_poll(void *arg) {
@@ -164,14 +222,15 @@ int real_net_poll(void *arg) {
     }
   }
   active |= start_data(net);
+  active |= complete_arriving(net);
   while (receive_one(net))
     active = 1;
-  return active || net->inflight != NULL;
+  return active || net->inflight != NULL || net->arriving != NULL;
 }
 
 void real_net_finish(real_net *net) {
   net->receiving = 0;
-  while (net->inflight || nw_sendq_queued(&net->data, NW_SEND_DEMAND) ||
+  while (net->inflight || net->arriving || nw_sendq_queued(&net->data, NW_SEND_DEMAND) ||
          nw_sendq_queued(&net->data, NW_SEND_PREFETCH))
     real_net_poll(net);
   MPI_Request barrier = MPI_REQUEST_NULL;

@@ -14,9 +14,12 @@
  * cannot starve into a deadlock: a demand send completes once its receiver polls, which it
  * always does, and the prefetch goes when no demand is pending.
  *
- * Shutdown (real_net_finish): complete this rank's sends, then enter a non-blocking barrier and
- * keep receiving (and dropping) until every rank is there. A rank enters only after its own
- * sends completed, so no send is left unmatched and none hangs. */
+ * Receives are non-blocking (matched probe, then MPI_Imrecv): a large message being received
+ * does not hold back the control messages behind it.
+ *
+ * Shutdown (real_net_finish): complete this rank's sends and receives under way, then enter a
+ * non-blocking barrier and keep receiving (and dropping) until every rank is there. A rank enters
+ * only after its own sends completed, so no send is left unmatched and none hangs. */
 #ifndef NW_REAL_NET_H
 #define NW_REAL_NET_H
 
