@@ -19,7 +19,7 @@ expect() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do keys+=("$1"); shift; done
   shift
   out=$("$@") || fail "exit status $?: $*"
-  printf '%s\n' "$out" | grep -qxF -- "$line" || fail "no line '$line' from: $*"$'\n'"$out"
+  grep -qxF -- "$line" <<<"$out" || fail "no line '$line' from: $*"$'\n'"$out"
   echo "ok: $line"
   if [ ${#keys[@]} -gt 0 ]; then
     "$root/tests/sim/expect_json.sh" "${keys[@]}" -- printf '%s\n' "$out" || fail "$*"
@@ -120,7 +120,7 @@ compare-policies)
   printf '%s\n' "$out"
   for line in "eager: makespan 0.028800 s" "prio: makespan 0.026400 s" \
     "prio is faster, by 1.091x"; do
-    printf '%s\n' "$out" | grep -qxF "$line" || fail "compare.sh did not say '$line'"
+    grep -qxF -- "$line" <<<"$out" || fail "compare.sh did not say '$line'"
   done
   expect "uneven: 32 subtasks of 1 to 32 units, 0 wrong" verified=true subtasks=32 -- \
     "$p" --platform "$small" --nodes 2 --n 32 --block 1000 --sched prio --check-views on --json

@@ -19,7 +19,7 @@ makespan() {
   shift
   out=$("$prog" --backend sim "$@" --sched "$policy" --json) ||
     { echo "compare.sh: the run with --sched $policy failed" >&2; return 1; }
-  printf '%s\n' "$out" | tr -d '\n' | grep -qE '"verified":[[:space:]]*true' ||
+  printf '%s\n' "$out" | tr -d '\n' | grep -E '"verified":[[:space:]]*true' >/dev/null ||
     { echo "compare.sh: the run with --sched $policy did not verify its result" >&2; return 1; }
   printf '%s\n' "$out" | tr -d '\n' | grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' |
     head -n1 | sed -E 's/.*:[[:space:]]*//'

@@ -25,7 +25,7 @@ else
   pid=""
   for _ in $(seq 1 100); do
     for p in $(pgrep -f -- "--app chain --n 1000000" || true); do
-      if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$victim"; then
+      if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -x "OMPI_COMM_WORLD_RANK=$victim" >/dev/null; then
         pid=$p
       fi
     done
