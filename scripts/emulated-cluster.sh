@@ -26,6 +26,7 @@
 # /run/narwhal-emucluster); the namespaces are named nwc-br and nwc-h1..nwc-hN.
 set -u
 state=${NW_EMUCLUSTER_DIR:-/run/narwhal-emucluster}
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 prefix=nwc
 subnet=10.77.0
 
@@ -49,11 +50,9 @@ host_index() {
 in_host() {
   local k=$1
   shift
-  if [ -s "$state/cpus/h$k" ]; then
-    ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- taskset -c "$(cat "$state/cpus/h$k")" "$@"
-  else
-    ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- "$@"
-  fi
+  local pin=()
+  [ -s "$state/cpus/h$k" ] && pin=(taskset -c "$(cat "$state/cpus/h$k")")
+  ip netns exec "$prefix-h$k" nsenter --uts="$state/uts/h$k" -- "${pin[@]}" "$@"
 }
 
 down() {
@@ -100,7 +99,10 @@ up() {
   ip netns add "$prefix-br"
   ip -n "$prefix-br" link add br0 type bridge
   ip -n "$prefix-br" link set br0 up
-  local k
+  local k cores=
+  # The cores this process may use, one per line: host K takes the Kth C of them.
+  [ -z "$cpus" ] || cores=$(taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' |
+    awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
   for k in $(seq 1 "$n"); do
     ip netns add "$prefix-h$k"
     ip link add eth0 netns "$prefix-h$k" type veth peer name "h$k" netns "$prefix-br"
@@ -110,32 +112,28 @@ up() {
     ip -n "$prefix-h$k" link set eth0 up
     ip -n "$prefix-h$k" link set lo up
     touch "$state/uts/h$k"
-    if [ -n "$cpus" ]; then # the cores this process may use, in order: host K takes its share
+    if [ -n "$cpus" ]; then
       mkdir -p "$state/cpus"
-      taskset -pc $$ | sed 's/.*: //' | tr ',' '\n' | awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }' |
-        sed -n "$(((k - 1) * cpus + 1)),$((k * cpus))p" | paste -sd, >"$state/cpus/h$k"
+      sed -n "$(((k - 1) * cpus + 1)),$((k * cpus))p" <<<"$cores" | paste -sd, >"$state/cpus/h$k"
     fi
     unshare --uts="$state/uts/h$k" hostname "h$k"
     echo "$subnet.$k slots=1" >>"$state/hostfile"
   done
   [ -z "$bw" ] || for k in $(seq 1 "$n"); do shape "$k" "$bw"; done
-  # Open MPI's rsh launcher calls `AGENT HOST COMMAND...` as it would call ssh.
+  # Open MPI's rsh launcher calls `AGENT HOST COMMAND...` as it would call ssh: the agent is
+  # this script's `on` (the host's namespaces and cores, as in_host).
   cat >"$state/agent" <<EOF
 #!/bin/sh
 # The rsh agent of the emulated cluster (scripts/emulated-cluster.sh): HOST COMMAND...
 host=\$1; shift
-k=\${host##*.}; k=\${k#h}
-if [ -s $state/cpus/h\$k ]; then
-  exec ip netns exec $prefix-h\$k nsenter --uts=$state/uts/h\$k -- taskset -c "\$(cat $state/cpus/h\$k)" /bin/sh -c "\$*"
-fi
-exec ip netns exec $prefix-h\$k nsenter --uts=$state/uts/h\$k -- /bin/sh -c "\$*"
+NW_EMUCLUSTER_DIR=$state exec $self on "\$host" -- /bin/sh -c "\$*"
 EOF
   chmod +x "$state/agent"
   echo "$n" >"$state/hosts"
   echo "${bw:-unshaped}" >"$state/rate"
   set +eE
   trap - ERR
-  say "up: $n hosts h1..h$n ($subnet.1-$n), links ${bw:-unshaped}, ${cpus:-all shared} cores each; hostfile $state/hostfile"
+  say "up: $n hosts h1..h$n ($subnet.1-$n), links ${bw:-unshaped}, cores $([ -n "$cpus" ] && echo "$cpus each" || echo shared); hostfile $state/hostfile"
 }
 
 run() {

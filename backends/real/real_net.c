@@ -148,8 +148,8 @@ static void deliver(real_net *net, int src, void *buf, int len) {
 /* Starts receiving one message if one has arrived; returns 1 if it did. The receive is not
  * waited for: a blocking receive of a large message held the rank's MPI for the whole transfer
  * (250 ms for 3 MB at 100 Mbit/s), so a control message behind it, such as the peer's fetch
- * request, waited as long, and the two directions of a link took turns (data moved at half
- * the link's rate: docs/experiments/network-validation.md). Control messages must not queue
+ * request, waited as long (a median of 64 ms from send to handling, 1.4-5 ms since:
+ * docs/experiments/network-validation.md). Control messages must not queue
  * behind data (Unicorn's network subsystem, section 4.1); messages may complete out of their
  * arrival order, which the core allows (core/backend.h, send). */
 static int receive_one(real_net *net) {
