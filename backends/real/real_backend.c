@@ -361,8 +361,14 @@ static void event_loop(rank_state *rs) {
   }
   pthread_mutex_lock(&rs->node_mu); /* a drain that saw the end may still be unwinding */
   pthread_mutex_unlock(&rs->node_mu);
-  if (rs->net)
+  /* Compute threads still spin for work here and poll MPI when net_mu is free (cpu_idle): the
+   * transport's lists are not theirs to walk while it finishes (two threads completing the same
+   * receives crashed a rank, about one run in a few hundred). Their trylock fails meanwhile. */
+  if (rs->net) {
+    pthread_mutex_lock(&rs->net_mu);
     real_net_finish(rs->net);
+    pthread_mutex_unlock(&rs->net_mu);
+  }
 }
 
 static void *event_thread(void *arg) {
