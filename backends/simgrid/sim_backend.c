@@ -459,9 +459,12 @@ static void engine_actor(int argc, char **argv) {
         c->encoded_len = nw_rle_encode(sim_gpu_memory(g) + c->dev_off, raw, c->encoded);
         if (g->rle_s_per_byte > 0)
           sg_actor_sleep_for((double)raw * g->rle_s_per_byte);
-        raw = c->encoded_len;
+        moved += c->encoded_len; /* contiguous on both sides */
+        continue;
       }
-      moved += raw;
+      /* Short rows move slower than the link (sim_copy_rates.h): their bytes count for more. */
+      moved += sim_copy_rates_wire_bytes(&g->copy_rates, raw, c->rows, c->width, c->host_pitch,
+                                         g->link_bw[c->to_device]);
     }
     e->moving = batch;
     if (g->turns) /* no asynchronous copies: the transfer waits for the kernel */
@@ -646,6 +649,15 @@ static nw_status setup_gpus(sim_world *w, int i, nw_run_result *res) {
       return NW_ERR_ARG;
     }
     gpu->memsize = cfg->gpu_mem ? cfg->gpu_mem : (uint64_t)mem;
+    const char *rates = sg_host_get_property_value(gpu->host, "copy_row_rates");
+    char why[100];
+    if (rates && sim_copy_rates_parse(rates, &gpu->copy_rates, why, sizeof why) != 0) {
+      snprintf(res->error, sizeof res->error,
+               "platform %.200s: host %s: property copy_row_rates: %s", cfg->platform, name, why);
+      return NW_ERR_ARG;
+    }
+    gpu->link_bw[0] = sg_host_get_route_bandwidth(gpu->host, sn->host);
+    gpu->link_bw[1] = sg_host_get_route_bandwidth(sn->host, gpu->host);
   }
   return NW_OK;
 }

@@ -18,6 +18,7 @@
 #include "perfmodel.h"
 #include "run.h"
 #include "sendq.h"
+#include "sim_copy_rates.h"
 #include "sim_costs.h"
 
 typedef struct evq {
@@ -57,6 +58,11 @@ typedef struct sim_gpu {
    * at that share of its speed, counted in whole warps of 32 (launch_bound). 0: every launch
    * has the whole GPU. */
   double fill_threads;
+  /* Copies of short rows, as calibrated (property copy_row_rates, sim_copy_rates.h), and the
+   * PCIe route's bytes/s each way ([0] device to host, [1] host to device), which a copy's
+   * bytes are scaled against. */
+  sim_copy_rates copy_rates;
+  double link_bw[2];
   /* --agglomerate: the accelerator FIFO its lanes (devices) launch into, and the semaphore that
    * wakes its dispatcher actor (agglo.h). */
   nw_agglo fifo;
