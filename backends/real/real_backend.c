@@ -25,6 +25,7 @@
  * polls) are serialized by net_mu: MPI_THREAD_SERIALIZED suffices (MPI_Init, the statistics gather
  * and MPI_Finalize, nw_real_finish, happen while no other thread runs).
  */
+#define _GNU_SOURCE /* pthread_setname_np; cpu_set_t (real_placement.h) */
 #include "real_backend.h"
 
 #include <cblas.h>
@@ -46,6 +47,7 @@
 #include "real_load.h"
 #include "real_lost_rank.h"
 #include "real_net.h"
+#include "real_placement.h"
 #include "real_queue.h"
 #include "real_spin.h"
 #include "real_team.h"
@@ -81,6 +83,7 @@ typedef struct rank_state {
   nw_rt_costs costs;       /* the runtime's own costs: the event loop's, then the devices' */
   pthread_mutex_t node_mu; /* held while handling events: see the header comment */
   pthread_mutex_t net_mu;  /* held around every MPI call once the threads run */
+  real_placement place;    /* the reserved cores' split of the rank's cores */
   atomic_int finished;     /* the node finished: events are no longer handled */
   atomic_int handling;     /* a thread holds node_mu in drain */
   real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
@@ -372,6 +375,7 @@ static void event_loop(rank_state *rs) {
 }
 
 static void *event_thread(void *arg) {
+  pthread_setname_np(pthread_self(), "nw-loop"); /* in /proc: tests/real/placement.sh */
   event_loop(arg);
   return NULL;
 }
@@ -722,6 +726,10 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
   if (st != NW_OK || !rs.dev || (rs.size > 1 && !rs.net))
     snprintf(res->error, sizeof res->error, "rank %d: cannot create its node", rs.rank);
+  /* The reserved cores (real_placement.h): this thread, the GPUs' threads and the event loop
+   * on them, the compute threads on the others. */
+  real_placement_plan(&rs.place, nw_run_reserved_cores(cfg, cores, rs.ngpu), cpus * group);
+  real_placement_runtime(&rs.place);
   for (int g = 0; g < rs.ngpu && st == NW_OK; g++) {
     char why[256];
     int bundle = cfg->gpu_mode == NW_GPU_MANY_TASK ? cfg->mtc_bundle : 0;
@@ -746,6 +754,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   }
   MPI_Barrier(MPI_COMM_WORLD); /* every rank ready before anyone times anything */
   rs.t0 = real_monotonic();
+  real_placement_compute(&rs.place); /* the threads made here compute */
   for (int d = 0; d < rs.ndev; d++) {
     rs.dev[d] = (device){.rs = &rs, .index = d};
     if (d >= cpus) { /* a GPU stream: real_gpu runs it */
@@ -763,7 +772,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }
-  real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0);
+  real_load *load = real_load_start(cfg, rs.rank, cores, rs.t0); /* load where kernels run */
+  real_placement_runtime(&rs.place);
   for (int i = 0; i < cfg->faults.nfail; i++) /* --fail: README, "Faults" */
     if (cfg->faults.fail[i].node == rs.rank)
       real_lost_rank_fail_at(cfg->faults.fail[i].at_s);

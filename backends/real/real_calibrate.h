@@ -13,6 +13,7 @@
 #include "run.h"
 
 #define NW_REAL_HOST_MAX 64
+#define NW_REAL_COPY_WIDTHS 10
 
 typedef struct nw_real_machine {
   int ranks;
@@ -27,6 +28,11 @@ typedef struct nw_real_machine {
   int gpus;                            /* rank 0's GPUs (0 when not asked for) */
   uint64_t gpu_memory;                 /* rank 0's GPU 0: free bytes */
   double pcie_bandwidth, pcie_latency; /* rank 0's GPU 0, host to device */
+  /* Rank 0's GPU 0: host-to-device bytes/s of blocks of rows of each width, through the copy
+   * path runs take (real_gpu_measure_copy_rates); the simulator's copy_row_rates. 0: none. */
+  int copy_widths;
+  uint64_t copy_width[NW_REAL_COPY_WIDTHS];
+  double copy_rate[NW_REAL_COPY_WIDTHS];
 } nw_real_machine;
 
 /* The cores this rank may run on: its affinity mask, not every core of the machine, since

@@ -7,7 +7,7 @@
  * A launch that makes runnable exceed looking wakes a sleeper, which counts as looking from
  * then on. No subtask is ever stranded: a busy thread always looks again when it is done, and
  * a looking thread sleeps only when nothing is runnable. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "real_cpu_pool.h"
 
 #include <fcntl.h>
@@ -141,6 +141,7 @@ static void spin_for_work(real_cpu_pool *p) {
 static void *pool_main(void *arg) {
   pool_thread *self = arg;
   real_cpu_pool *p = self->pool;
+  pthread_setname_np(pthread_self(), "nw-cpu"); /* in /proc: tests/real/placement.sh */
   real_spin_lower_priority();
   self->schedstat = p->calls.measure ? open("/proc/thread-self/schedstat", O_RDONLY) : -1;
   self->queued_at_look = queued_s(self);

@@ -1,12 +1,15 @@
 /* real_gpu.c: CUDA GPUs for the real backend (see real_gpu.h).
  *
  * Every thread here is a worker with a FIFO of jobs: a copy thread per direction (each issues
- * cudaMemcpy2DAsync on its own stream and waits for it, so a direction's copies go one after
- * another while the other direction and the kernels overlap: the copy engines of paper 4.3.1),
- * and a thread per stream that runs the kind's CUDA kernel on its stream. Copies are from and to
- * the node's ordinary host memory; the CUDA driver stages pageable memory through its own
- * pinned buffers. A copy out the core asks to encode (--compression gpu) is run-length encoded
- * by the device-to-host thread on its stream (real_rle.h), so that only the encoding crosses.
+ * its copies on its own stream and waits for them, so a direction's copies go one after another
+ * while the other direction and the kernels overlap: the copy engines of paper 4.3.1), and a
+ * thread per stream that runs the kind's CUDA kernel on its stream. Copies are from and to the
+ * node's ordinary host memory; the CUDA driver stages pageable memory through its own pinned
+ * buffers. A block of narrow rows inside wider host rows goes through two pinned staging
+ * buffers of the copy thread's (real_staging.h: as one cudaMemcpy2DAsync it crawled), any other
+ * as one cudaMemcpy2DAsync. A copy out the core asks to encode (--compression gpu) is run-length
+ * encoded by the device-to-host thread on its stream (real_rle.h), so that only the encoding
+ * crosses.
  *
  * With --agglomerate N the stream threads launch nothing: every launch goes into the GPU's
  * accelerator FIFO (core/device/agglo.h), and one more thread, the dispatcher, takes the next
@@ -31,6 +34,20 @@
 #include "agglo.h"
 #include "real_mtc_feed.h"
 #include "real_rle.h"
+#include "real_staging.h"
+
+/* A staging buffer's size. 4 MiB: a transfer's fixed cost (microseconds) is small beside its
+ * time at link rate, and even the widest staged row (real_staging.h) fits 64 times. */
+enum { STAGE_BYTES = 4 << 20 };
+
+/* Two pinned buffers that narrow-row copies are packed into (real_staging.h), each with the
+ * event its last transfer recorded. Made at a copy thread's first staged copy: most runs never
+ * stage, and pinned memory is a scarce resource of the whole machine. */
+typedef struct stager {
+  int state; /* 0: not made yet; 1: made; -1: refused (such copies go as 2D copies) */
+  unsigned char *buf[2];
+  cudaEvent_t done[2];
+} stager;
 
 typedef struct job {
   nw_copy *copy;
@@ -49,6 +66,7 @@ typedef struct worker {
   int kernels;   /* 1: runs kernels, 0: copies, 2: dispatches the FIFO's launches */
   cudaStream_t stream;
   real_rle *rle; /* the device-to-host copier's encoder, made at its first encoded copy */
+  stager stage;  /* copy workers */
 } worker;
 
 struct real_gpu {
@@ -96,6 +114,87 @@ static double now_s(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+static void stager_free(stager *s) {
+  for (int b = 0; b < 2; b++) {
+    if (s->buf[b])
+      cudaFreeHost(s->buf[b]);
+    if (s->done[b])
+      cudaEventDestroy(s->done[b]);
+  }
+  *s = (stager){0};
+}
+
+/* 1 when s's buffers are there, making them at the first call (on the current device). Where
+ * that is refused the copies still work, as 2D copies: said once a process, not once a copy. */
+static int stager_ready(stager *s, int device) {
+  if (s->state == 0) {
+    cudaError_t err = cudaSuccess;
+    for (int b = 0; b < 2 && err == cudaSuccess; b++) {
+      err = cudaHostAlloc((void **)&s->buf[b], STAGE_BYTES, cudaHostAllocDefault);
+      if (err == cudaSuccess)
+        err = cudaEventCreateWithFlags(&s->done[b], cudaEventDisableTiming);
+    }
+    if (err == cudaSuccess) {
+      s->state = 1;
+    } else {
+      static atomic_flag said = ATOMIC_FLAG_INIT;
+      cudaGetLastError(); /* not sticky: later calls must not see it */
+      stager_free(s);
+      s->state = -1;
+      if (!atomic_flag_test_and_set(&said))
+        fprintf(stderr,
+                "narwhal: GPU %d: no pinned staging buffers (%s); copies of narrow rows go as 2D "
+                "copies, which are slower\n",
+                device, cudaGetErrorString(err));
+    }
+  }
+  return s->state == 1;
+}
+
+/* real_staging_ops on a stream: a transfer is a contiguous copy and an event recorded after it. */
+typedef struct {
+  stager *s;
+  cudaStream_t stream;
+} stage_ctx;
+
+static int stage_start(void *ctx, int buf, int to_device, unsigned char *dev, unsigned char *stage,
+                       uint64_t len) {
+  stage_ctx *x = ctx;
+  cudaError_t err = to_device ? cudaMemcpyAsync(dev, stage, len, cudaMemcpyHostToDevice, x->stream)
+                              : cudaMemcpyAsync(stage, dev, len, cudaMemcpyDeviceToHost, x->stream);
+  if (err == cudaSuccess)
+    err = cudaEventRecord(x->s->done[buf], x->stream);
+  return (int)err;
+}
+
+static int stage_wait(void *ctx, int buf) {
+  stage_ctx *x = ctx;
+  return (int)cudaEventSynchronize(x->s->done[buf]);
+}
+
+static const real_staging_ops stage_ops = {stage_start, stage_wait};
+
+/* A copy of a block between host and device (nw_copy's shape), finished when this returns: the
+ * one choice between the staged path and a 2D copy, which copies and their measurement
+ * (real_gpu_measure_copy_rates) share. s is the calling thread's stager, made when first
+ * needed; device is the current device, for messages. */
+static cudaError_t copy_block(stager *s, cudaStream_t stream, int device, int to_device,
+                              unsigned char *dev, unsigned char *host, uint64_t host_pitch,
+                              uint64_t rows, uint64_t width) {
+  if (real_staging_wanted(rows, width, host_pitch) && stager_ready(s, device)) {
+    stage_ctx x = {s, stream};
+    int rc = real_staging_copy(&stage_ops, &x, to_device, dev, host, host_pitch, rows, width,
+                               s->buf, STAGE_BYTES);
+    /* -1: a row wider than a buffer, which real_staging_wanted never picks. */
+    return rc == 0 ? cudaSuccess : rc < 0 ? cudaErrorInvalidValue : (cudaError_t)rc;
+  }
+  cudaError_t err = to_device ? cudaMemcpy2DAsync(dev, width, host, host_pitch, width, rows,
+                                                  cudaMemcpyHostToDevice, stream)
+                              : cudaMemcpy2DAsync(host, host_pitch, dev, width, width, rows,
+                                                  cudaMemcpyDeviceToHost, stream);
+  return err == cudaSuccess ? cudaStreamSynchronize(stream) : err;
+}
+
 /* Host memory as the runtime's spaces have it: allocated by the process, then registered
  * (real_gpu_pin). Where registration is refused, the measurement is of pageable copies, which
  * is what the runs will get too. */
@@ -133,6 +232,58 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   free(host);
 }
 
+/* As real_gpu_measure_link, host memory allocated and registered; the block is the left half of
+ * a matrix twice its width, copied by copy_block as do_copy would copy it. */
+void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates) {
+  enum { BLOCK = 16 << 20, ROUNDS = 3 };
+  for (int i = 0; i < n; i++)
+    rates[i] = 0;
+  void *host = NULL, *dev = NULL;
+  cudaStream_t stream = NULL;
+  char why[128];
+  if (n <= 0 || cudaSetDevice(g) != cudaSuccess ||
+      posix_memalign(&host, 4096, 2 * (size_t)BLOCK) != 0) {
+    cudaGetLastError();
+    return;
+  }
+  if (cudaMalloc(&dev, BLOCK) != cudaSuccess ||
+      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+    cudaGetLastError();
+    if (dev)
+      cudaFree(dev);
+    free(host);
+    return;
+  }
+  memset(host, 1, 2 * (size_t)BLOCK); /* its pages exist before any copy is timed */
+  int pinned = real_gpu_pin(host, 2 * (size_t)BLOCK, 1, why, sizeof why) == 0;
+  stager s = {0}; /* made by the first staged round, whose time the best of three drops */
+  for (int i = 0; i < n; i++) {
+    uint64_t width = widths[i], rows = width ? BLOCK / width : 0;
+    if (rows == 0)
+      continue; /* no row, or one wider than the block: nothing to measure */
+    double best = 1e30;
+    for (int r = 0; r < ROUNDS; r++) {
+      double t0 = now_s();
+      if (copy_block(&s, stream, g, 1, dev, host, 2 * width, rows, width) != cudaSuccess) {
+        cudaGetLastError();
+        best = 1e30;
+        break;
+      }
+      double t = now_s() - t0;
+      if (t < best)
+        best = t;
+    }
+    if (best < 1e30 && best > 0)
+      rates[i] = (double)(rows * width) / best;
+  }
+  stager_free(&s);
+  if (pinned)
+    real_gpu_pin(host, 2 * (size_t)BLOCK, 0, why, sizeof why);
+  cudaStreamDestroy(stream);
+  cudaFree(dev);
+  free(host);
+}
+
 static void fatal(const char *what, cudaError_t err) {
   fprintf(stderr, "narwhal: CUDA %s failed: %s\n", what, cudaGetErrorString(err));
   exit(1);
@@ -159,13 +310,8 @@ static void do_copy(worker *w, nw_copy *c) {
     post(g->q, NW_EVENT_COPY_DONE, c, NULL);
     return;
   }
-  cudaError_t err = c->to_device
-                        ? cudaMemcpy2DAsync(dev, c->width, c->host, c->host_pitch, c->width,
-                                            c->rows, cudaMemcpyHostToDevice, w->stream)
-                        : cudaMemcpy2DAsync(c->host, c->host_pitch, dev, c->width, c->width,
-                                            c->rows, cudaMemcpyDeviceToHost, w->stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize(w->stream);
+  cudaError_t err = copy_block(&w->stage, w->stream, g->device, c->to_device, dev, c->host,
+                               c->host_pitch, c->rows, c->width);
   if (err != cudaSuccess)
     fatal(c->to_device ? "copy to the GPU" : "copy from the GPU", err);
   post(g->q, NW_EVENT_COPY_DONE, c, NULL);
@@ -253,6 +399,7 @@ static void *worker_main(void *arg) {
     free(j);
   }
   real_rle_free(w->rle); /* on this thread, whose device it used */
+  stager_free(&w->stage);
   cudaStreamDestroy(w->stream);
   return NULL;
 }

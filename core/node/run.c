@@ -34,15 +34,20 @@ void nw_run_config_defaults(nw_run_config *c) {
   c->reserved_cores = -1;
 }
 
+int nw_run_reserved_cores(const nw_run_config *c, int cores, int gpus) {
+  if (c->reserved_cores >= 0)
+    return c->reserved_cores;
+  /* paper 5.7: two cores of twelve for support work when GPUs are used */
+  return gpus > 0 ? (cores > 2 ? 2 : cores - 1) : 0;
+}
+
 nw_status nw_run_cpu_layout(const nw_run_config *c, int cores, int gpus, int *count,
                             int *cores_each, char *why, size_t why_len) {
   *count = 0;
   *cores_each = 1;
   if (c->devices == NW_DEVICES_GPU)
     return NW_OK;
-  int reserved = c->reserved_cores;
-  if (reserved < 0) /* paper 5.7: two cores of twelve for support work when GPUs are used */
-    reserved = gpus > 0 ? (cores > 2 ? 2 : cores - 1) : 0;
+  int reserved = nw_run_reserved_cores(c, cores, gpus);
   int free_cores = cores - reserved;
   if (c->cpu_devices > 0) { /* the user's count wins over the reserve */
     if (c->cpu_devices > cores) {

@@ -108,6 +108,10 @@ double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 /* The earliest time after t at which node's factor changes, or a negative value. */
 double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
 
+/* The cores of a node of `cores` cores and `gpus` GPUs left to the runtime's own threads:
+ * --reserved-cores, else 2 when GPUs are used (at most all but one), else 0. */
+int nw_run_reserved_cores(const nw_run_config *c, int cores, int gpus);
+
 void nw_run_config_defaults(nw_run_config *c);
 /* Scheduling policies by name (sched/policy.c): whether `name` is one, all their names,
  * comma-separated, for messages, and each one's name and summary, a line each, for

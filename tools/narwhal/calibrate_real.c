@@ -333,6 +333,11 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
     p->gpu_memory = mc->gpu_memory;
     p->pcie_bandwidth = mc->pcie_bandwidth > 0 ? mc->pcie_bandwidth : 1e9;
     p->pcie_latency = mc->pcie_latency;
+    for (int i = 0; i < mc->copy_widths && i < 16; i++) {
+      p->copy_width[i] = mc->copy_width[i];
+      p->copy_rate[i] = mc->copy_rate[i];
+      p->copy_widths = i + 1;
+    }
   }
 }
 
@@ -403,6 +408,9 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         "host->device %.4g GB/s, %.4g us\n",
         p->gpus, p->gpu_speed / 1e9, (unsigned long long)p->gpu_memory, p->pcie_bandwidth / 1e9,
         p->pcie_latency * 1e6);
+  for (int w = 0; w < p->copy_widths; w++)
+    ADD("  host->device, rows of %llu bytes at twice that pitch: %.4g GB/s\n",
+        (unsigned long long)p->copy_width[w], p->copy_rate[w] / 1e9);
 #undef ADD
   return s;
 }

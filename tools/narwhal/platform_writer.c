@@ -54,11 +54,20 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
 static void write_node(FILE *f, const tool_platform *p, int i) {
   fprintf(f, "    <zone id=\"n%d\" routing=\"Full\">\n", i);
   write_cpu_host(f, p, i);
-  for (int k = 0; k < p->gpus; k++)
+  for (int k = 0; k < p->gpus; k++) {
     fprintf(f,
             "      <host id=\"n%d-gpu%d\" speed=\"%.9gf\"><prop id=\"kind\" value=\"gpu\"/><prop "
-            "id=\"memsize\" value=\"%llu\"/></host>\n",
+            "id=\"memsize\" value=\"%llu\"/>",
             i, k, p->gpu_speed, (unsigned long long)p->gpu_memory);
+    if (p->copy_widths > 0) {
+      fprintf(f, "<prop id=\"copy_row_rates\" value=\"");
+      for (int w = 0; w < p->copy_widths; w++)
+        fprintf(f, "%s%llu:%.6g", w ? "," : "", (unsigned long long)p->copy_width[w],
+                p->copy_rate[w]);
+      fprintf(f, "\"/>");
+    }
+    fprintf(f, "</host>\n");
+  }
   for (int k = 0; k < p->gpus; k++)
     fprintf(f,
             "      <link id=\"n%d-pcie%d\" bandwidth=\"%.9gBps\" latency=\"%.6gs\" "

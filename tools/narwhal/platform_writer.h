@@ -28,6 +28,11 @@ typedef struct tool_platform {
   double gpu_speed;  /* flop/s */
   uint64_t gpu_memory;
   double pcie_bandwidth, pcie_latency; /* bytes/s, s */
+  /* Copies of rows of copy_width[i] bytes (increasing) move at copy_rate[i] bytes/s: every GPU
+   * host's copy_row_rates property (platforms/README.md); 0 widths: none written. */
+  int copy_widths;
+  uint64_t copy_width[16];
+  double copy_rate[16];
   /* Node to node: a route is the sender's NIC, the backbone (no latency, never the bottleneck)
    * and the receiver's NIC, so a message takes 2 * nic_latency + size / nic_bandwidth. */
   double nic_bandwidth, nic_latency;

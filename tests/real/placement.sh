@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# placement.sh MPIRUN_SH MPIEXEC NARWHAL: with cores reserved for the runtime
+# (backends/real/real_placement.h), the event loop runs on the reserved cores and the compute
+# threads on the others; without a reserve nothing is pinned. Read from the kernel while the
+# run goes on: each thread's allowed cores (/proc/PID/task/TID/status) and the core it last ran
+# on (field 39 of .../stat), sampled a few times. Needs 2 cores; skipped (77) on one.
+set -euo pipefail
+mpirun_sh=$1 mpiexec=$2 nw=$3
+mask=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/$$/status) # as the threads' are written
+cores=$(nproc)
+[ "$cores" -ge 2 ] || { echo "skipped: one core"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"; kill $(jobs -p) 2>/dev/null || true' EXIT
+
+# Prints "NAME ALLOWED LASTCPU" for every thread of the rank named nw-loop or nw-cpu.
+threads() {
+  local pid
+  pid=$(pgrep -n -x narwhal-real) || return 0
+  for t in /proc/"$pid"/task/*; do
+    local name allowed stat
+    name=$(cat "$t/comm" 2>/dev/null) || continue
+    case $name in nw-loop | nw-cpu) ;; *) continue ;; esac
+    allowed=$(awk '/^Cpus_allowed_list/ {print $2}' "$t/status" 2>/dev/null) || continue
+    stat=$(cat "$t/stat" 2>/dev/null) || continue
+    echo "$name $allowed $(echo "${stat##*) }" | awk '{print $37}')"
+  done
+}
+
+# in_list CPU LIST: whether CPU is in a list such as 0-3,5.
+in_list() {
+  awk -v c="$1" -v l="$2" 'BEGIN { n = split(l, r, ","); for (i = 1; i <= n; i++) {
+    m = split(r[i], ab, "-"); lo = ab[1]; hi = m > 1 ? ab[2] : ab[1]
+    if (c >= lo && c <= hi) exit 0 } exit 1 }'
+}
+
+# sample ARGS...: starts the run, samples its threads 5 times once both kinds exist.
+sample() {
+  "$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" run --backend real --app bag --n 30 --block 1 \
+    --cpu-devices 1 --app-param flops=20000000 --app-param sleep_us=20000 "$@" --json \
+    >"$dir/out" 2>&1 &
+  local run=$! seen=""
+  for _ in $(seq 100); do
+    seen=$(threads)
+    if grep -q '^nw-loop ' <<<"$seen" && grep -q '^nw-cpu ' <<<"$seen"; then break; fi
+    sleep 0.05
+  done
+  for _ in 1 2 3 4 5; do
+    threads
+    sleep 0.1
+  done >"$dir/samples"
+  wait "$run" || { echo "FAIL: the run failed: $(tail -n 3 "$dir/out")"; return 1; }
+  grep -q '"verified":[[:space:]]*true' "$dir/out" || { echo "FAIL: not verified"; return 1; }
+  [ -s "$dir/samples" ] || { echo "FAIL: no thread seen"; return 1; }
+}
+
+first=$(awk -v l="$mask" 'BEGIN { split(l, r, ","); split(r[1], ab, "-"); print ab[1] }')
+fail=0
+sample --reserved-cores 1
+echo "reserved 1 (mask $mask):"
+sed 's/^/  /' "$dir/samples"
+while read -r name allowed cpu; do
+  if [ "$name" = nw-loop ]; then
+    [ "$allowed" = "$first" ] || { echo "FAIL: the loop may run on $allowed, not $first"; fail=1; }
+  else
+    ! in_list "$first" "$allowed" || { echo "FAIL: a compute thread may run on $first"; fail=1; }
+  fi
+  in_list "$cpu" "$allowed" || { echo "FAIL: $name ran on $cpu outside $allowed"; fail=1; }
+done <"$dir/samples"
+grep -q '^nw-cpu' "$dir/samples" && grep -q '^nw-loop' "$dir/samples" ||
+  { echo "FAIL: both kinds of thread not seen"; fail=1; }
+
+sample # no reserve: every thread keeps the whole mask
+echo "no reserve:"
+sed 's/^/  /' "$dir/samples"
+while read -r name allowed _; do
+  [ "$allowed" = "$mask" ] || { echo "FAIL: $name pinned to $allowed without a reserve"; fail=1; }
+done <"$dir/samples"
+[ $fail -eq 0 ] && echo "placement: passed"
+exit $fail
