@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # placement.sh MPIRUN_SH MPIEXEC NARWHAL: with cores reserved for the runtime
-# (backends/real/real_placement.h), the event loop runs on the reserved cores and the compute
-# threads on the others; without a reserve nothing is pinned. Read from the kernel while the
+# (backends/real/real_placement.h), the event loop and the driver run on the reserved cores and
+# the compute threads on the others (a GPU's threads are made where the loop is: not seen
+# without a GPU); without a reserve nothing is pinned. Read from the kernel while the
 # run goes on: each thread's allowed cores (/proc/PID/task/TID/status) and the core it last ran
 # on (field 39 of .../stat), sampled a few times. Needs 2 cores; skipped (77) on one.
 set -euo pipefail
@@ -12,14 +13,16 @@ cores=$(nproc)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; kill $(jobs -p) 2>/dev/null || true' EXIT
 
-# Prints "NAME ALLOWED LASTCPU" for every thread of the rank named nw-loop or nw-cpu.
+# Prints "NAME ALLOWED LASTCPU" for the rank's main thread (driver) and its threads named
+# nw-loop or nw-cpu.
 threads() {
   local pid
   pid=$(pgrep -n -x narwhal-real) || return 0
   for t in /proc/"$pid"/task/*; do
     local name allowed stat
     name=$(cat "$t/comm" 2>/dev/null) || continue
-    case $name in nw-loop | nw-cpu) ;; *) continue ;; esac
+    [ "${t##*/}" != "$pid" ] || name=driver # the main thread: rank 0's driver
+    case $name in driver | nw-loop | nw-cpu) ;; *) continue ;; esac
     allowed=$(awk '/^Cpus_allowed_list/ {print $2}' "$t/status" 2>/dev/null) || continue
     stat=$(cat "$t/stat" 2>/dev/null) || continue
     echo "$name $allowed $(echo "${stat##*) }" | awk '{print $37}')"
@@ -59,8 +62,8 @@ sample --reserved-cores 1
 echo "reserved 1 (mask $mask):"
 sed 's/^/  /' "$dir/samples"
 while read -r name allowed cpu; do
-  if [ "$name" = nw-loop ]; then
-    [ "$allowed" = "$first" ] || { echo "FAIL: the loop may run on $allowed, not $first"; fail=1; }
+  if [ "$name" != nw-cpu ]; then
+    [ "$allowed" = "$first" ] || { echo "FAIL: $name may run on $allowed, not $first"; fail=1; }
   else
     ! in_list "$first" "$allowed" || { echo "FAIL: a compute thread may run on $first"; fail=1; }
   fi
