@@ -8,7 +8,7 @@
 #include "platform_writer.h"
 
 int main(int argc, char **argv) {
-  if (argc < 2 || argc - 2 > 16) {
+  if (argc < 2 || argc - 2 > TOOL_PLATFORM_MAX_COPY_WIDTHS) {
     fprintf(stderr, "usage: write_platform OUT [WIDTH:RATE...] (at most 16)\n");
     return 2;
   }

@@ -333,10 +333,12 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
     p->gpu_memory = mc->gpu_memory;
     p->pcie_bandwidth = mc->pcie_bandwidth > 0 ? mc->pcie_bandwidth : 1e9;
     p->pcie_latency = mc->pcie_latency;
-    for (int i = 0; i < mc->copy_widths && i < 16; i++) {
+    p->copy_widths = mc->copy_widths < TOOL_PLATFORM_MAX_COPY_WIDTHS
+                         ? mc->copy_widths
+                         : TOOL_PLATFORM_MAX_COPY_WIDTHS;
+    for (int i = 0; i < p->copy_widths; i++) {
       p->copy_width[i] = mc->copy_width[i];
       p->copy_rate[i] = mc->copy_rate[i];
-      p->copy_widths = i + 1;
     }
   }
 }

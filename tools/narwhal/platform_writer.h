@@ -12,6 +12,7 @@
 #include "stats.h"
 
 #define TOOL_PLATFORM_MAX_APPS 32
+#define TOOL_PLATFORM_MAX_COPY_WIDTHS 16 /* the simulator reads as many (SIM_COPY_RATES_MAX) */
 
 typedef struct tool_app_costs {
   char name[64];
@@ -31,8 +32,8 @@ typedef struct tool_platform {
   /* Copies of rows of copy_width[i] bytes (increasing) move at copy_rate[i] bytes/s: every GPU
    * host's copy_row_rates property (platforms/README.md); 0 widths: none written. */
   int copy_widths;
-  uint64_t copy_width[16];
-  double copy_rate[16];
+  uint64_t copy_width[TOOL_PLATFORM_MAX_COPY_WIDTHS];
+  double copy_rate[TOOL_PLATFORM_MAX_COPY_WIDTHS];
   /* Node to node: a route is the sender's NIC, the backbone (no latency, never the bottleneck)
    * and the receiver's NIC, so a message takes 2 * nic_latency + size / nic_bandwidth. */
   double nic_bandwidth, nic_latency;
