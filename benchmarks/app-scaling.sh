@@ -6,8 +6,8 @@
 # phantom data): simulated seconds, speed-up over one node, data moved. The paper, on 14 nodes:
 # conv2d 11.83x, matmul 7.34x, FFT 5.36x, LU 4.8x. About 10 seconds. With PAPER_ROWS /
 # PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the table as CSV and the
-# 14-node speed-ups beside the paper's (experiments/paper/rows.sh); the printed table is the
-# same either way.
+# 14-node speed-ups, subtasks per task, data ratios and transfer events beside the paper's
+# (experiments/paper/rows.sh); the printed table is the same either way.
 set -eu
 build=${1:-build}
 nw=$build/narwhal
@@ -15,7 +15,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
 . "$src/experiments/paper/rows.sh"
 table_csv app-scaling app nodes makespan_s speedup bytes_network
-declare -A sp14=()
+declare -A sp14=() bytes14=() events14=() per_task14=()
 printf '%-7s %5s %12s %9s %10s\n' app nodes makespan_s speedup network_GB
 for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 65536 2048" \
   "fft2d 61440 512"; do
@@ -33,7 +33,10 @@ for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 6553
       printf "%-7s %5s %12.3f %9.2f %10.1f\n", a, k, m, o / m, b / 1e9 }'
     sp=$(awk -v m="$m" -v o="$one" 'BEGIN { printf "%.4f", o / m }')
     table_row app-scaling "$name" "$nodes" "$m" "$sp" "$bytes"
-    [ "$nodes" != 14 ] || sp14[$name]=$sp
+    if [ "$nodes" = 14 ]; then
+      sp14[$name]=$sp bytes14[$name]=$bytes events14[$name]=$(field "$o" messages_data)
+      per_task14[$name]=$(awk -v s="$(field "$o" subtasks)" -v t="$(field "$o" tasks)" 'BEGIN { printf "%.2f", s / t }')
+    fi
   done
 done
 
@@ -50,3 +53,25 @@ order=$(for a in "${!sp14[@]}"; do echo "${sp14[$a]} $a"; done | sort -gr | awk 
 paper_row Unicorn "Fig. 4" "order of the 14-node speed-ups" "section 5.2" "" "" \
   "conv2d > matmul > fft2d > lu" "$order" \
   "$([ "$order" = "conv2d > matmul > fft2d > lu" ] && echo agrees || echo differs)"
+
+# Section 5.2's other numbers of these runs: LU's subtasks per task and the FFT's two tasks of
+# 120 subtasks; the FFT's data against conv2d's; the data-transfer events of LU and matmul
+# (the paper's "pipelined events"; here the data messages between nodes, one per owner a
+# subtask's subscription reaches, where the paper's matmul fetches a subtask's 1 GB in fewer
+# events than it has subtasks); and LU's data against matmul's ("similar": within a factor of 2,
+# our rule).
+paper_row Unicorn "Fig. 4" "LU 65536/2048 on 14 nodes: subtasks per task" "section 5.2" 121.7 121.7 "" \
+  "${per_task14[lu]}"
+paper_row Unicorn "Fig. 4" "2D FFT 61440/512 on 14 nodes: subtasks per task (two tasks)" "section 5.2" 120 120 \
+  "two tasks each with 120 subtasks" "${per_task14[fft2d]}"
+paper_row Unicorn "Fig. 4" "2D FFT's network data over conv2d's on 14 nodes" "section 5.2" 4.5 4.5 "around 4.5x" \
+  "$(awk -v f="${bytes14[fft2d]}" -v c="${bytes14[conv2d]}" 'BEGIN { printf "%.3f", f / c }')" \
+  "$(awk -v c="${bytes14[conv2d]}" 'BEGIN { printf "conv2d moves %.1f GB here, 11.4 GB in the paper (4-byte floats per channel where the paper has bytes)", c / 1e9 }')"
+paper_row Unicorn "Fig. 4" "matmul 65536/2048 on 14 nodes: data-transfer events (data messages between nodes)" \
+  "section 5.2" 659 659 "659 pipelined events" "${events14[matmul]}"
+paper_row Unicorn "Fig. 4" "LU 65536/2048 on 14 nodes: data-transfer events (data messages between nodes)" \
+  "section 5.2" 36654 36654 "" "${events14[lu]}"
+ratio=$(awk -v l="${bytes14[lu]}" -v m="${bytes14[matmul]}" 'BEGIN { printf "%.3f", l / m }')
+paper_row Unicorn "Fig. 4" "LU's network data over matmul's on 14 nodes" "section 5.2" "" "" \
+  "a similar amount of data transfer" "$ratio" \
+  "$(awk -v r="$ratio" 'BEGIN { print (r >= 0.5 && r <= 2 ? "agrees" : "differs") " (within a factor of 2 counts as similar: our rule)" }')"

@@ -114,12 +114,12 @@ for app in conv2d matmul; do
     [ "$app" = conv2d ] && scale=4 note="bytes / 4: a float per channel where the paper has a byte"
     read -r pu pt pf <<<"$(paper "$app" "$nodes")"
     what="$app, $nodes nodes, blocks placement, seed 1:"
-    paper_row Unicorn "Fig. 21" "$what unique GB sent per node" "section 5.7.3, Fig. 21's table" \
+    paper_row Unicorn "Fig. 21" "$what unique GB sent per node" "Fig. 21" \
       "$pu" "$pu" "" "$(awk -v b="$su" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
-    paper_row Unicorn "Fig. 21" "$what total GB sent per node" "section 5.7.3, Fig. 21's table" \
+    paper_row Unicorn "Fig. 21" "$what total GB sent per node" "Fig. 21" \
       "$pt" "$pt" "" "$(awk -v b="$st" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
     paper_row Unicorn "Fig. 21" "$what transfer frequency (total / unique)" \
-      "section 5.7.3, Fig. 21's table" "$pf" "$pf" "" "$freq"
+      "Fig. 21" "$pf" "$pf" "" "$freq"
     awk -v a="$app" -v k="$nodes" -v su="$(field "$o" bytes_served_unique)" \
       -v st="$(field "$o" bytes_served)" -v f="$(field "$o" transfer_frequency)" \
       -v ru="$(field "$o" bytes_received_unique)" -v rt="$(field "$o" bytes_received)" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reproduce-paper.sh [--only NAME[,NAME...]] [--resume] [BUILD_DIR [OUT_DIR]]: every simulated figure that
-# Narwhal reproduces, in one command (`narwhal reproduce` runs this; about 2 minutes on 2 cores),
+# Narwhal reproduces, in one command (`narwhal reproduce` runs this; about 4 minutes on 2 cores),
 # from five papers:
 #   Unicorn     Beri, Bansal, Kumar, "The Unicorn Runtime: Efficient Distributed Shared Memory
 #               Programming for Hybrid CPU-GPU Clusters", IEEE TPDS
@@ -16,7 +16,9 @@
 # its tables as CSV into OUT_DIR (default results/paper; sweeps also draw NAME.png) and one row
 # per number the paper states: the paper's value (a constant from its text, with the section),
 # the run's value and their difference (experiments/paper/rows.sh). OUT_DIR/comparison.csv
-# holds those rows with the command that made each, OUT_DIR/report.md the same as one table,
+# holds those rows with the command that made each, OUT_DIR/report.md the same as one table
+# and, per paper, the rows within 5% and 15% and the median and max of its predicted (not fitted)
+# rows (also printed at the end),
 # OUT_DIR/NAME.txt each figure's printed output. Everything is simulated and deterministic, so
 # a rerun gives the same numbers. --only runs the named figures alone. Stops at the first
 # figure that fails, keeping what the earlier ones wrote. Each figure done leaves its rows and
@@ -39,6 +41,12 @@ paperdir=experiments/paper
 figures=(
   "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep experiments/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|paper-matmul-simulated"
   "fig4-scaling|Unicorn Fig. 4, all four benchmarks|benchmarks/app-scaling.sh BUILD||strong-scaling"
+  "figs5-7-gpus-only|Unicorn Figs. 5-7, GPUs only against CPUs and GPUs|benchmarks/gpus-only-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "fig10-balance|Unicorn Fig. 10, devices' finishing times|benchmarks/balance-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "fig12-granularity|Unicorn Fig. 12, subtask size|benchmarks/granularity-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep experiments/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
   "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||pagerank-compression"
   "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||steal-levels"
   "fig13-fig21-placement|Unicorn Figs. 13 and 21, placement and transfer frequency|benchmarks/placement-figs.sh BUILD||initial-placement, transfer-frequency"
@@ -89,7 +97,8 @@ b=$(rel "$build") o=$(rel "$out")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export PAPER_ROWS=$tmp/rows PAPER_CSV_DIR=$out
+# Every paper value a row compares against must be cited (experiments/paper/rows.sh, paper_cited).
+export PAPER_ROWS=$tmp/rows PAPER_CSV_DIR=$out PAPER_CITATIONS=$PWD/$paperdir/citations.tsv
 comparison=$out/comparison.csv
 echo "paper,figure,quantity,paper_source,paper_lo,paper_hi,paper_stated,narwhal,difference_pct,note,reproduction,command" >"$comparison"
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
@@ -181,6 +190,13 @@ report=$out/report.md
   echo
   awk -f "$paperdir/csv.awk" -f "$paperdir/report.awk" "$comparison"
   echo
+  echo "## Per paper"
+  echo
+  echo "A row is fitted when the model was fitted to its paper value (its note says so); the"
+  echo "median and maximum are over the other numeric rows, the model's predictions."
+  echo
+  awk -f "$paperdir/csv.awk" -f "$paperdir/summary.awk" "$comparison"
+  echo
   echo "## The runs"
   echo
   echo "| figure | what | command | seconds | experiment (docs/experiments/) | files |"
@@ -214,4 +230,12 @@ report=$out/report.md
 # Its own script, so that a picture can be redrawn from an existing OUT_DIR; it says in one line
 # why when it draws none (no gnuplot, no plots/comparison.gp), and the report stands either way.
 "$paperdir/comparison-plot.sh" "$out" || true
+# A whole run: every citation that says a row compares it must have one (experiments/paper/
+# uncovered.awk), else the citations file claims rows that do not exist.
+if [ -z "$only" ]; then
+  missing=$(awk -f "$paperdir/csv.awk" -f "$paperdir/uncovered.awk" "$PAPER_CITATIONS" "$comparison")
+  [ -z "$missing" ] || say "citations marked as compared but with no row: $(echo $missing)"
+fi
+awk -v text=1 -f "$paperdir/csv.awk" -f "$paperdir/summary.awk" "$comparison" |
+  while IFS= read -r line; do say "$line"; done
 say "$wall s; report in $report, comparison in $comparison"

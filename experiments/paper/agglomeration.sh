@@ -64,7 +64,7 @@ for pack in off on; do
   # The paper's figures are images; their shape, the gain falling as cells fill, is the claim.
   paper_row Lifflander "Figs. 5-6" \
     "Molecular2D, S1070 model, copies $([ $pack = on ] && echo packed || echo "one by one"): speed-up of agglomerating up to 32, 2560 to 102400 particles" \
-    "Figs. 5-6" "" "" "falls as the particles grow" \
+    "section V-A" "" "" "falls as the particles grow" \
     "$(awk -v g="$gains" 'BEGIN { k = split(g, a, " "); for (i = 1; i <= k; i++) { split(a[i], p, ":"); printf "%s%.2fx at %s", (i > 1 ? ", " : ""), p[2], p[1] } }')" \
     "$(awk -v g="$gains" 'BEGIN { k = split(g, a, " "); for (i = 1; i <= k; i++) { split(a[i], p, ":"); if (i > 1 && p[2] >= last) bad = 1; last = p[2] }
       print bad ? "differs (does not fall at every step)" : "agrees (falls)" }')"

@@ -4,7 +4,9 @@
 # the paper's, for scripts/reproduce-paper.sh (`narwhal reproduce`) to collect into
 # results/paper/comparison.csv and report.md. Both functions do nothing unless the driver asks:
 #   PAPER_ROWS=FILE      paper_row appends comparison rows (CSV, no header) to FILE;
-#   PAPER_CSV_DIR=DIR    table_csv writes a script's table as DIR/NAME.csv.
+#   PAPER_CSV_DIR=DIR    table_csv writes a script's table as DIR/NAME.csv;
+#   PAPER_CITATIONS=FILE paper_row refuses a row whose paper value FILE does not cite
+#                        (experiments/paper/citations.tsv; see paper_cited).
 # So a script run by hand prints what it always printed and writes nothing else.
 
 # csv_line FIELD...: one CSV line, each field quoted when it holds a comma, a quote or a space.
@@ -39,7 +41,8 @@ table_row() {
 #   PAPER     which paper (Unicorn, PRS, GeMTC, Lifflander; report.md names them in full)
 #   FIGURE    the paper's figure or table the number belongs to ("Fig. 21", "Table 5")
 #   QUANTITY  what is compared, in words, with its configuration
-#   SOURCE    where in the paper the value is stated ("section 5.3", "Fig. 21's table")
+#   SOURCE    where in the paper the value is stated ("section 5.3", "Fig. 21", "abstract"):
+#             the location of the value's citation in experiments/paper/citations.tsv
 #   LO HI     the paper's value (LO = HI), a range (HI empty: no upper end), or both empty for
 #             a qualitative statement, which then has no difference
 #   STATED    the paper's words when they are not one number ("fewer than 2%"), else empty
@@ -52,6 +55,7 @@ table_row() {
 # rule, whose error is this difference's magnitude).
 paper_row() {
   [ -n "${PAPER_ROWS:-}" ] || return 0
+  paper_cited "$1" "$4" "$5" "$6" || return 1
   local diff
   diff=$(awk -v lo="$5" -v hi="$6" -v n="$8" '
     function num(x) { return x ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
@@ -68,4 +72,24 @@ paper_row() {
       else print "0.0"
     }')
   csv_line "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$diff" "${9:-}" >>"$PAPER_ROWS"
+}
+
+# paper_cited PAPER SOURCE LO HI: whether PAPER_CITATIONS (when set) has a citation of this
+# paper value at this place: a line whose paper and location equal PAPER and SOURCE and whose lo
+# and hi equal LO and HI as numbers (both empty for a qualitative claim). The file is
+# tab-separated: id, paper, location, lo, hi, printed (the value as the paper prints it, or
+# "derived: ARITHMETIC"), quote (at most one sentence of the paper holding it), row ("yes", or
+# "no: REASON" for a claim without a row). scripts/check-citations.sh checks each quote and value
+# against the papers' text. Without a citation: one line naming the row, and failure, so that
+# no paper value reaches the report unchecked.
+paper_cited() {
+  [ -n "${PAPER_CITATIONS:-}" ] || return 0
+  if awk -F'\t' -v p="$1" -v s="$2" -v lo="$3" -v hi="$4" '
+    function same(a, b) { return a == "" || b == "" ? a == b : a + 0 == b + 0 }
+    NR > 1 && $2 == p && $3 == s && same($4, lo) && same($5, hi) { found = 1; exit }
+    END { exit !found }' "$PAPER_CITATIONS"; then
+    return 0
+  fi
+  echo "rows.sh: $1, $2: paper value '$3'-'$4' has no citation in $PAPER_CITATIONS" >&2
+  return 1
 }
