@@ -41,11 +41,11 @@ paperdir=experiments/paper
 figures=(
   "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep experiments/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|paper-matmul-simulated"
   "fig4-scaling|Unicorn Fig. 4, all four benchmarks|benchmarks/app-scaling.sh BUILD||strong-scaling"
-  "figs5-7-gpus-only|Unicorn Figs. 5-7, GPUs only against CPUs and GPUs|benchmarks/gpus-only-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
-  "fig10-balance|Unicorn Fig. 10, devices' finishing times|benchmarks/balance-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
-  "fig12-granularity|Unicorn Fig. 12, subtask size|benchmarks/granularity-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
-  "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
-  "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||unicorn-sections-5-2-to-5-7"
+  "figs5-7-gpus-only|Unicorn Figs. 5-7, GPUs only against CPUs and GPUs|benchmarks/gpus-only-figs.sh BUILD||paper-claims-cited"
+  "fig10-balance|Unicorn Fig. 10, devices' finishing times|benchmarks/balance-figs.sh BUILD||paper-claims-cited"
+  "fig12-granularity|Unicorn Fig. 12, subtask size|benchmarks/granularity-figs.sh BUILD||paper-claims-cited"
+  "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||paper-claims-cited"
+  "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||paper-claims-cited"
   "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep experiments/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
   "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||pagerank-compression"
   "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||steal-levels"
@@ -53,9 +53,11 @@ figures=(
   "paper-fit|Unicorn's stated numbers on the estimated and the fitted cluster|benchmarks/paper-fit.sh BUILD||paper-cluster-fitted"
   "prs-table5-gemv|PRS Table 5, gemv|BUILD/narwhal sweep experiments/roofline-gemv.json --csv OUT/prs-table5-gemv.csv|experiments/paper/sweep-rows.sh prs-table5-gemv OUT/prs-table5-gemv.csv|roofline-split"
   "prs-table5-cmeans|PRS Table 5, C-means|BUILD/narwhal sweep experiments/roofline-cmeans.json --csv OUT/prs-table5-cmeans.csv|experiments/paper/sweep-rows.sh prs-table5-cmeans OUT/prs-table5-cmeans.csv|roofline-split"
+  "prs-fig6-gains|PRS section IV-B, CPU+GPU against the GPU alone|benchmarks/prs-figs.sh BUILD||paper-claims-cited"
   "gemtc-fig9|GeMTC Fig. 9, tasks/s against bundle size|BUILD/narwhal sweep experiments/mtc-bundle-k20x.json --csv OUT/gemtc-fig9.csv|experiments/paper/sweep-rows.sh gemtc-fig9 OUT/gemtc-fig9.csv|many-task-sim-k20x"
   "gemtc-fig20-21|GeMTC Figs. 20-21, efficiency against task duration|BUILD/narwhal sweep experiments/mtc-efficiency-k20x.json --csv OUT/gemtc-fig20-21.csv|experiments/paper/sweep-rows.sh gemtc-fig20-21 OUT/gemtc-fig20-21.csv|many-task-sim-k20x"
   "agglomeration|Lifflander: LU and Molecular2D (Figs. 5-6) on the S1070 model|experiments/paper/agglomeration.sh BUILD||agglomeration-fifo, packed-copies"
+  "agglomeration-grain|Lifflander: Molecular2D's grain size and agglomeration limit (Figs. 7-8) on the S1070 model|experiments/paper/agglomeration-grain.sh BUILD||paper-claims-cited"
   "starpu-eval|StarPU section 8: Figs. 14-19 on models of its two machines|experiments/paper/starpu.sh BUILD||starpu-evaluation"
 )
 names=$(for f in "${figures[@]}"; do printf '%s ' "${f%%|*}"; done)

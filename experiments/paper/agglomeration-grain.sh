@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# agglomeration-grain.sh [BUILD_DIR]: two more of the agglomeration paper's Molecular2D results
+# in simulation (Lifflander, Evans, Arya, Kale, "Dynamic Scheduling for Work Agglomeration on
+# Heterogeneous Clusters", section V-A), on platforms/s1070-node.xml as written, GPUs alone
+# with 16 lanes, phantom data, 100 steps:
+#  - the grain size (Fig. 7): about 70,000 particles on G x G cells (G from 6 to 20, each
+#    cell holding round(70000 / G^2) particles), with dynamic agglomeration up to 32 and without
+#    (--agglomerate 0). The paper: best at 486 particles per work unit (12 x 12 cells) with
+#    agglomeration and 1429 (7 x 7) without, performance rising with virtualization until its
+#    overheads win;
+#  - the agglomeration limit (Fig. 8): 100,000 particles on 10 x 10 cells with at most 1, 2,
+#    4, 8, 16 and 32 subtasks a launch. The paper: a limit of 1 is the slowest by far.
+# About 25 seconds. With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it
+# also writes the runs as CSV and the rows (experiments/paper/rows.sh).
+set -euo pipefail
+# shellcheck source=paper-run.sh
+. "$(dirname "$0")/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
+# shellcheck disable=SC2154 # nw and src: paper-run.sh's
+md() { # md N PPC AGGLOMERATE: "makespan mean_agglomeration" of one run
+  "$nw" run --app molecular2d --platform "$src/platforms/s1070-node.xml" --n "$1" --block "$2" \
+    --app-param steps=100 --devices gpu --gpu-streams 16 --agglomerate "$3" --data phantom \
+    --json | json_eval 'd["makespan_s"]' 'd["agglomeration_mean"]'
+}
+echo "Molecular2D, about 70,000 particles, 100 steps, GPUs, 16 lanes (simulated s)"
+printf '%5s %6s %8s %12s %12s\n' cells ppc n agglomerated single
+table_csv agglomeration-grain grid particles_per_cell particles makespan_agglomerated_s makespan_single_s
+best_a="" best_s="" curve_a="" curve_s=""
+for g in 6 7 8 10 12 14 16 20; do
+  ppc=$(((70000 + g * g / 2) / (g * g))) n=$((g * g * ((70000 + g * g / 2) / (g * g))))
+  read -r ta _ <<<"$(md "$n" "$ppc" 32)"
+  read -r ts _ <<<"$(md "$n" "$ppc" 0)"
+  printf '%5s %6s %8s %12.4f %12.4f\n' "${g}x$g" "$ppc" "$n" "$ta" "$ts"
+  table_row agglomeration-grain "$g" "$ppc" "$n" "$ta" "$ts"
+  curve_a="$curve_a $ppc:$ta" curve_s="$curve_s $ppc:$ts"
+done
+# best CURVE: the particles per cell of the fastest point; shape CURVE: "agrees" when the time
+# falls with more cells (fewer particles each) to one minimum and then rises.
+best() { tr ' ' '\n' <<<"$1" | awk -F: 'NF == 2 && (!n++ || $2 < m) { m = $2; b = $1 } END { print b }'; }
+shape() { tr ' ' '\n' <<<"$1" | awk -F: 'NF == 2 { t[++k] = $2 } END {
+    for (i = 2; i <= k; i++) if (t[i] > t[i - 1]) up = 1; else if (up) bad = 1
+    print bad ? "differs" : "agrees" }'; }
+best_a=$(best "$curve_a") best_s=$(best "$curve_s")
+echo "best particles per cell: $best_a agglomerated, $best_s single"
+paper_row Lifflander "Fig. 7" "Molecular2D about 70,000 particles, S1070 model: best particles per work unit, agglomerating up to 32" \
+  "section V-A" 486 486 "486 particles per work unit" "$best_a"
+paper_row Lifflander "Fig. 7" "Molecular2D about 70,000 particles, S1070 model: best particles per work unit, without agglomeration" \
+  "section V-A" 1429 1429 "1429 particles per work unit" "$best_s"
+paper_row Lifflander "Fig. 7" "Molecular2D about 70,000 particles, S1070 model: time against cells, both curves" \
+  "section V-A" "" "" "performance increases with virtualization until overheads counteract it" \
+  "minimum at $best_a (agglomerated) and $best_s (single) particles per cell" \
+  "$([ "$(shape "$curve_a")" = agrees ] && [ "$(shape "$curve_s")" = agrees ] && echo agrees || echo differs) (one minimum)"
+
+echo
+echo "Molecular2D, 100,000 particles on 10 x 10 cells, 100 steps: the agglomeration limit"
+printf '%6s %12s %15s\n' limit makespan_s mean_launched
+table_csv agglomeration-limit limit makespan_s agglomeration_mean
+times=""
+for a in 1 2 4 8 16 32; do
+  read -r t mean <<<"$(md 100000 1000 "$a")"
+  printf '%6s %12.4f %15.2f\n' "$a" "$t" "$mean"
+  table_row agglomeration-limit "$a" "$t" "$mean"
+  times="$times $a:$t"
+done
+slowest=$(tr ' ' '\n' <<<"$times" | awk -F: 'NF == 2 && (!n++ || $2 > m) { m = $2; b = $1 } END { print b }')
+paper_row Lifflander "Fig. 8" "Molecular2D 100,000 particles, S1070 model: the agglomeration limit (1 to 32) of the slowest run" \
+  "section V-A" "" "" "a limit of 1 is the slowest" "slowest at a limit of $slowest" \
+  "$([ "$slowest" = 1 ] && echo agrees || echo differs)"
