@@ -44,6 +44,7 @@ figures=(
   "figs5-7-gpus-only|Unicorn Figs. 5-7, GPUs only against CPUs and GPUs|benchmarks/gpus-only-figs.sh BUILD||paper-claims-cited"
   "fig10-balance|Unicorn Fig. 10, devices' finishing times|benchmarks/balance-figs.sh BUILD||paper-claims-cited"
   "fig12-granularity|Unicorn Fig. 12, subtask size|benchmarks/granularity-figs.sh BUILD||paper-claims-cited"
+  "fig14-multi-assign|Unicorn Fig. 14, multi-assign on 2-14 nodes|benchmarks/multi-assign-figs.sh BUILD||paper-claims-cited"
   "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||paper-claims-cited"
   "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||paper-claims-cited"
   "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep experiments/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
