@@ -210,6 +210,13 @@ report=$out/report.md
       "${rows:+, then \`$rows\`}" "$secs" "$section" "$files"
   done <"$tmp/runs"
   echo
+  echo "## Claims without a row"
+  echo
+  echo "Every other claim of the papers' evaluations, from experiments/paper/citations.tsv, with"
+  echo "why it has no row."
+  echo
+  awk -f "$paperdir/unrowed.awk" "$PAPER_CITATIONS"
+  echo
   echo "## Not in the table"
   echo
   echo "- Wall-clock and real-hardware results (docs/experiments/: benchmark-targets.md,"

@@ -4,7 +4,8 @@
 #   only_main_job  --only main-job: the report and comparison.csv hold the main job's 14-node
 #                  rate with a numeric paper value, the run's value (the one in the sweep's CSV)
 #                  and their difference, computed as documented; the CSV and plot are there,
-#                  and comparison.png's data has that difference as row 1's bar
+#                  and comparison.png's data has that difference as row 1's bar; the report
+#                  lists each claim of the citations file that no row compares
 #   resume         a run of the first figure, then --resume with two: the first is kept (its
 #                  CSV not rewritten), the second runs ("figure 2 of 2"), and report.md and
 #                  comparison.csv are those of an uninterrupted run of both (the output
@@ -59,6 +60,14 @@ only_main_job)
   grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*abstract[^|]* \| [0-9]+ \| [+-]?[0-9]+\.[0-9]% \|' \
     "$out/report.md" || fail "report.md has no such row: $(grep -F 'on 14 nodes' "$out/report.md")"
   grep -qF "sweep experiments/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
+  # The claims without a row: one table line each, as many as the citations file has.
+  cites=$(dirname "$0")/../../experiments/paper/citations.tsv
+  want=$(awk -F'\t' 'NR > 1 && $8 != "yes"' "$cites" | wc -l)
+  [ "$want" -gt 0 ] || fail "the citations file lists no claim without a row"
+  grep -qxF "$want claims without a row." "$out/report.md" ||
+    fail "report.md does not list the $want claims without a row"
+  got=$(sed -n '/^## Claims without a row/,/claims without a row\.$/p' "$out/report.md" | grep -c '^| [A-Z]')
+  [ "$got" -eq "$want" ] || fail "report.md's table of claims without a row has $got lines, want $want"
   # comparison.png draws the difference column: row 1's bar is its difference (within +-200%).
   if command -v gnuplot >/dev/null; then
     [ "$(head -c 8 "$out/comparison.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
