@@ -24,7 +24,7 @@ md() { # md N PPC AGGLOMERATE: "makespan mean_agglomeration" of one run
 echo "Molecular2D, about 70,000 particles, 100 steps, GPUs, 16 lanes (simulated s)"
 printf '%5s %6s %8s %12s %12s\n' cells ppc n agglomerated single
 table_csv agglomeration-grain grid particles_per_cell particles makespan_agglomerated_s makespan_single_s
-best_a="" best_s="" curve_a="" curve_s=""
+curve_a="" curve_s=""
 for g in 6 7 8 10 12 14 16 20; do
   ppc=$(((70000 + g * g / 2) / (g * g))) n=$((g * g * ((70000 + g * g / 2) / (g * g))))
   read -r ta _ <<<"$(md "$n" "$ppc" 32)"
@@ -33,13 +33,13 @@ for g in 6 7 8 10 12 14 16 20; do
   table_row agglomeration-grain "$g" "$ppc" "$n" "$ta" "$ts"
   curve_a="$curve_a $ppc:$ta" curve_s="$curve_s $ppc:$ts"
 done
-# best CURVE: the particles per cell of the fastest point; shape CURVE: "agrees" when the time
-# falls with more cells (fewer particles each) to one minimum and then rises.
-best() { tr ' ' '\n' <<<"$1" | awk -F: 'NF == 2 && (!n++ || $2 < m) { m = $2; b = $1 } END { print b }'; }
+# shape CURVE: "agrees" when the time falls with more cells (fewer particles each) to one
+# minimum and then rises.
 shape() { tr ' ' '\n' <<<"$1" | awk -F: 'NF == 2 { t[++k] = $2 } END {
     for (i = 2; i <= k; i++) if (t[i] > t[i - 1]) up = 1; else if (up) bad = 1
     print bad ? "differs" : "agrees" }'; }
-best_a=$(best "$curve_a") best_s=$(best "$curve_s")
+read -r best_a _ <<<"$(extreme min "$curve_a")"
+read -r best_s _ <<<"$(extreme min "$curve_s")"
 echo "best particles per cell: $best_a agglomerated, $best_s single"
 paper_row Lifflander "Fig. 7" "Molecular2D about 70,000 particles, S1070 model: best particles per work unit, agglomerating up to 32" \
   "section V-A" 486 486 "486 particles per work unit" "$best_a"
@@ -61,7 +61,7 @@ for a in 1 2 4 8 16 32; do
   table_row agglomeration-limit "$a" "$t" "$mean"
   times="$times $a:$t"
 done
-slowest=$(tr ' ' '\n' <<<"$times" | awk -F: 'NF == 2 && (!n++ || $2 > m) { m = $2; b = $1 } END { print b }')
+read -r slowest _ <<<"$(extreme max "$times")"
 paper_row Lifflander "Fig. 8" "Molecular2D 100,000 particles, S1070 model: the agglomeration limit (1 to 32) of the slowest run" \
   "section V-A" "" "" "a limit of 1 is the slowest" "slowest at a limit of $slowest" \
   "$([ "$slowest" = 1 ] && echo agrees || echo differs)"

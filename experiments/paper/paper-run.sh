@@ -10,6 +10,8 @@
 #   json_eval EXPR...: each Python expression over the JSON on stdin (bound to d), printed
 #     space-separated on one line; the helpers cpu_pct(d) (percent of subtasks the CPUs
 #     completed) and finish_spread_pct(d) ((latest - earliest device finish) / makespan, %).
+#   extreme min|max PAIRS: "KEY VALUE" of the pair with the least (min) or greatest (max)
+#     VALUE among the space-separated KEY:VALUE pairs (the first such pair on a tie).
 #   app_args SPEC: the app, size, block and --app-param options of "APP N BLOCK [K=V...]",
 #     into the array APP_ARGS (name, n, block, then the options).
 build=${1:-build}
@@ -39,4 +41,8 @@ app_args() {
   read -r name n block p <<<"$1"
   APP_ARGS=("$name" "$n" "$block")
   for p in $p; do APP_ARGS+=(--app-param "$p"); done
+}
+extreme() {
+  tr ' ' '\n' <<<"$2" | awk -F: -v max="$([ "$1" = max ] && echo 1 || echo 0)" 'NF == 2 &&
+    (!n++ || (max ? $2 > m : $2 < m)) { m = $2; k = $1 } END { print k, m }'
 }
