@@ -32,6 +32,11 @@
 /* A rank that is not the one to print waits this long for that rank's word before it prints
  * the line itself. */
 #define PRINTER_WAIT_S 2.0
+/* On SIGTERM, how long the handler waits for its probes' answers: a peer's "port unreachable"
+ * or its reply comes back within milliseconds; a cut link answers nothing and costs all of
+ * it. mpirun stops the job within 0.1 s of a daemon's death (the TCP connection closes),
+ * before the next heartbeat could tell a host whose processes were killed. */
+#define TERM_PROBE_S 0.3
 
 typedef struct peer {
   int32_t pid;
@@ -41,7 +46,7 @@ typedef struct peer {
   char host[HOST_LEN];
 } peer;
 
-enum { BEAT = 1, DONE, VERDICT };
+enum { BEAT = 1, DONE, VERDICT, PROBE }; /* PROBE: answer with a BEAT at once */
 typedef struct beat {
   uint32_t magic, job; /* job: rank 0's pid and port, so a stray datagram is not taken */
   int32_t from, to, kind;
@@ -57,6 +62,7 @@ static atomic_char refused[NW_LOST_RANK_MAX];     /* its port answered "unreacha
 static atomic_char finished[NW_LOST_RANK_MAX];    /* it said it is done (real_lost_rank_stop) */
 static atomic_int spoken;   /* the watcher reached or was told a verdict: the handler is quiet */
 static atomic_int stopping; /* real_lost_rank_stop was called: no more verdicts */
+static atomic_int printed;  /* the one line is out (the watcher and the handler may race) */
 static int sock = -1;
 static uint32_t job;
 static double timeout_s;
@@ -96,18 +102,29 @@ static uint32_t my_address(void) {
   return found;
 }
 
+/* Whether this rank can send to peer r: it has a watcher socket, and an address if it is on
+ * another host. */
+static int reachable(int r) {
+  return sock >= 0 && r != me && peers[r].port &&
+         (peers[r].host_hash == peers[me].host_hash || peers[r].addr);
+}
+
 static void send_to(int r, int kind) {
-  if (sock < 0 || r == me || !peers[r].port)
+  if (!reachable(r))
     return;
   int local = peers[r].host_hash == peers[me].host_hash;
-  if (!local && !peers[r].addr)
-    return;
   struct sockaddr_in to = {.sin_family = AF_INET,
                            .sin_port = peers[r].port,
                            .sin_addr.s_addr = local ? htonl(INADDR_LOOPBACK) : peers[r].addr};
   beat b = {BEAT_MAGIC, job, me, r, kind};
-  ssize_t n = sendto(sock, &b, sizeof b, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof to);
-  (void)n; /* a refusal comes back on the error queue (IP_RECVERR) */
+  /* A refusal comes back on the error queue (IP_RECVERR) and is also left pending on the
+   * socket: the next sendto, to whichever peer, fails with it unsent. Sent again then, or one
+   * peer gone (or done) would silence the beats to all the others. */
+  for (int k = 0; k < 4; k++)
+    if (sendto(sock, &b, sizeof b, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof to) >= 0 ||
+        (errno != ECONNREFUSED && errno != EHOSTUNREACH && errno != ENETUNREACH &&
+         errno != EHOSTDOWN))
+      break;
 }
 
 /* Whether peer r is lost as this rank sees it now: gone, or heard before and silent for more
@@ -141,6 +158,8 @@ static void put_int(char *buf, size_t cap, size_t *at, int v) {
 
 /* Writes "narwhal: rank R on host H lost: WHY; ... the run stops (noticed by rank M)". */
 static void say_lost(const char *lost, double now, const char *how) {
+  if (atomic_exchange(&printed, 1))
+    return;
   char line[1024];
   size_t at = 0;
   put(line, sizeof line - 1, &at, "narwhal: ");
@@ -171,44 +190,6 @@ static void say_lost(const char *lost, double now, const char *how) {
   (void)w;
 }
 
-static void on_term(int sig) {
-  int saved = errno;
-  char lost[NW_LOST_RANK_MAX];
-  double now = real_monotonic();
-  int any = 0, first_live = -1, first_on_host = -1;
-  for (int r = 0; r < ranks; r++) {
-    lost[r] = (char)judge(r, now, TERM_SILENT_S);
-    any |= lost[r] != ALIVE;
-    if (lost[r] == ALIVE && first_live < 0)
-      first_live = r;
-    if (lost[r] == ALIVE && first_on_host < 0 && peers[r].host_hash == peers[me].host_hash)
-      first_on_host = r;
-  }
-  /* Quiet if the watcher has spoken: it printed, or waits for the rank that prints. */
-  int printer = !atomic_load(&spoken) && any && first_live == me;
-  if (printer) {
-    say_lost(lost, now, "mpirun stops the run");
-  } else if (!atomic_load(&spoken) && !any && first_on_host == me) { /* one line per host */
-    char line[200];
-    size_t at = 0;
-    put(line, sizeof line - 1, &at, "narwhal: rank ");
-    put_int(line, sizeof line - 1, &at, me);
-    put(line, sizeof line - 1, &at,
-        ": stopped by mpirun (a signal; no rank is known lost here: mpirun's message names "
-        "the cause)");
-    line[at++] = '\n';
-    ssize_t w = write(STDERR_FILENO, line, at);
-    (void)w;
-  }
-  /* The others hear of it, so that this rank's end is not taken for a loss: the line's
-   * printer ends them (they say nothing more), any other rank only clears itself. */
-  for (int r = 0; r < ranks; r++)
-    if (lost[r] == ALIVE)
-      send_to(r, printer ? VERDICT : DONE);
-  errno = saved;
-  _exit(128 + sig);
-}
-
 /* What arrived: heartbeats, a peer's goodbye, a verdict (this rank then ends: the rank that
  * sent it printed the line); and the error queue's refusals. */
 static void receive(void) {
@@ -221,7 +202,9 @@ static void receive(void) {
         b.from < 0 || b.from >= ranks || b.from == me)
       continue; /* a pending refusal (read below), or not ours */
     atomic_store(&heard_at[b.from], real_monotonic());
-    if (b.kind == DONE)
+    if (b.kind == PROBE)
+      send_to(b.from, BEAT);
+    else if (b.kind == DONE)
       atomic_store(&finished[b.from], 1);
     else if (b.kind == VERDICT && !atomic_load(&stopping)) {
       atomic_store(&spoken, 1);
@@ -251,6 +234,71 @@ static void receive(void) {
   }
 }
 
+/* In the SIGTERM handler: asks every peer not done whether it is still there, and waits up to
+ * TERM_PROBE_S for each to answer or be refused (receive() records both). */
+static void probe_peers(void) {
+  if (sock < 0)
+    return;
+  double asked = real_monotonic();
+  receive();
+  for (int r = 0; r < ranks; r++)
+    if (!atomic_load(&finished[r]) && !atomic_load(&refused[r]))
+      send_to(r, PROBE);
+  for (;;) {
+    double now = real_monotonic();
+    int open = 0;
+    for (int r = 0; r < ranks; r++)
+      open += reachable(r) && !atomic_load(&finished[r]) && !atomic_load(&refused[r]) &&
+              atomic_load(&heard_at[r]) < asked;
+    if (!open || now - asked >= TERM_PROBE_S)
+      return;
+    struct pollfd p = {sock, POLLIN, 0};
+    poll(&p, 1, (int)((TERM_PROBE_S - (now - asked)) * 1000) + 1);
+    receive();
+  }
+}
+
+static void on_term(int sig) {
+  int saved = errno;
+  char lost[NW_LOST_RANK_MAX];
+  if (!atomic_load(&spoken) && !atomic_load(&stopping))
+    probe_peers();
+  double now = real_monotonic();
+  int any = 0, first_live = -1, first_on_host = -1;
+  for (int r = 0; r < ranks; r++) {
+    lost[r] = (char)judge(r, now, TERM_SILENT_S);
+    any |= lost[r] != ALIVE;
+    if (lost[r] == ALIVE && first_live < 0)
+      first_live = r;
+    if (lost[r] == ALIVE && first_on_host < 0 && peers[r].host_hash == peers[me].host_hash)
+      first_on_host = r;
+  }
+  /* Quiet if the watcher has spoken: it printed, or waits for the rank that prints. */
+  int printer = !atomic_load(&spoken) && any && first_live == me;
+  if (printer) {
+    say_lost(lost, now, "mpirun stops the run");
+  } else if (!atomic_load(&spoken) && !any && first_on_host == me &&
+             !atomic_exchange(&printed, 1)) { /* one line per host */
+    char line[200];
+    size_t at = 0;
+    put(line, sizeof line - 1, &at, "narwhal: rank ");
+    put_int(line, sizeof line - 1, &at, me);
+    put(line, sizeof line - 1, &at,
+        ": stopped by mpirun (a signal; no rank is known lost here: mpirun's message names "
+        "the cause)");
+    line[at++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, at);
+    (void)w;
+  }
+  /* The others hear of it, so that this rank's end is not taken for a loss: the line's
+   * printer ends them (they say nothing more), any other rank only clears itself. */
+  for (int r = 0; r < ranks; r++)
+    if (lost[r] == ALIVE)
+      send_to(r, printer ? VERDICT : DONE);
+  errno = saved;
+  _exit(128 + sig);
+}
+
 /* The watcher thread: see the header. */
 static void *watch(void *arg) {
   (void)arg;
@@ -266,7 +314,8 @@ static void *watch(void *arg) {
     last = t;
     if (t >= next) {
       for (int r = 0; r < ranks; r++)
-        send_to(r, BEAT);
+        if (!atomic_load(&finished[r])) /* a done peer's socket may be closed: no refusals */
+          send_to(r, BEAT);
       next = t + NW_LOST_RANK_BEAT_S;
     }
     struct pollfd p = {sock, POLLIN, 0};

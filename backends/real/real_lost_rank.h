@@ -10,9 +10,10 @@
  *    before and silent for longer than the timeout (a cut link, a host powered off) is lost
  *    then. The lowest-numbered rank not lost prints the line, tells the others, and every rank
  *    exits with status NW_LOST_RANK_EXIT: mpirun then stops the job.
- *  - mpirun itself stops every rank (SIGTERM) when a rank dies: the handler names the ranks
- *    gone from this host (their process ids) or silent for more than 1.5 s, unless the
- *    watcher has already spoken, and exits with 143.
+ *  - mpirun itself stops every rank (SIGTERM) when a rank or daemon dies, often before the
+ *    next heartbeat: the handler first probes every peer not done (up to 0.3 s for an answer
+ *    or a refusal), then names the ranks refused, gone from this host (their process ids) or
+ *    silent for more than 1.5 s, unless the watcher has already spoken, and exits with 143.
  * The timeout is NARWHAL_PEER_TIMEOUT_S (rank 0's; default 5 s; 0: no watcher). A peer never
  * heard (UDP blocked between hosts) is judged by mpirun alone. */
 #ifndef NW_REAL_LOST_RANK_H
