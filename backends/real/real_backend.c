@@ -716,7 +716,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
   real_spin_configure(rs.size > 1);
   real_queue_init(&rs.q);
-  rs.net = rs.size > 1 ? real_net_create(rs.rank, &rs.q) : NULL;
+  rs.net = rs.size > 1 ? real_net_create(rs.rank, rs.size, &rs.q) : NULL;
   pthread_mutex_init(&rs.drv_mu, NULL);
   pthread_cond_init(&rs.drv_cv, NULL);
   pthread_mutex_init(&rs.node_mu, NULL);

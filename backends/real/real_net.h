@@ -35,15 +35,20 @@ typedef struct real_net real_net;
  * shared-memory transport copies large messages with, tells Open MPI to copy through shared
  * memory instead (see real_net.c). A value the user set is left alone. */
 void real_net_before_mpi_init(void);
-/* Received messages become NW_EVENT_MESSAGE events in q. NULL when out of memory. */
-real_net *real_net_create(int rank, real_queue *q);
+/* Received messages become NW_EVENT_MESSAGE events in q. Collective over MPI_COMM_WORLD
+ * (size ranks): it learns which ranks share this one's host. NULL when out of memory. */
+real_net *real_net_create(int rank, int size, real_queue *q);
 void real_net_destroy(real_net *net);
 /* Sends len bytes of buf (malloc'd; the transport frees it when sent) to rank dst != this one. */
 void real_net_send(real_net *net, int dst, nw_channel channel, void *buf, size_t len);
 /* One round of progress: receives what has arrived, completes sends, starts held data.
- * Returns 1 if anything happened or a transfer is still under way (the caller should keep
- * polling soon). A real_poll_fn: net is the real_net. */
+ * Returns 1 if anything happened or a transfer with a rank of this host is still under way
+ * (the caller should keep polling at once); 0 otherwise, also while transfers with other hosts
+ * are under way (the caller may sleep briefly between polls). A real_poll_fn: net is the
+ * real_net. */
 int real_net_poll(void *net);
+/* Whether sends or receives of this rank are under way (posted, not complete). */
+int real_net_pending(const real_net *net);
 /* After the node finished: see the header comment. Messages received meanwhile are dropped. */
 void real_net_finish(real_net *net);
 /* Demand sends that went before a prefetch queued earlier (core/data/sendq.h). */
