@@ -35,6 +35,10 @@ void real_net_before_mpi_init(void) {
   setenv("OMPI_MCA_btl_tcp_rdma_pipeline_frag_size", "131072", 0);
 }
 
+/* Open MPI's TCP transport sends a message up to its eager limit (btl_tcp_eager_limit, 64 KiB)
+ * whole, without a rendezvous: real_net_poll spins through those. */
+#define SHORT_MESSAGE 65536
+
 typedef struct outgoing {
   int dst, tag;
   int cls; /* nw_send_class of a data message; -1: control */
@@ -275,12 +279,13 @@ int real_net_poll(void *arg) {
    * poll only refills them. Spinning through a long remote transfer took the loop's core from
    * the kernel beside it (nice 10 against 0): on one-core hosts at 100 Mbit/s matmul 768-blocks
    * ran 0.5-0.9 s instead of 0.12-0.2 while data moved (docs/experiments/network-validation.md).
-   * So only local transfers keep the loop spinning; remote ones leave it to its sleeping polls
-   * (every 20 us at first, at most every 500 us: real_queue_wait). */
+   * So only local transfers and short messages (sent whole at once, done within a poll or
+   * two) keep the loop spinning; a long remote one leaves it to its sleeping polls (every 20 us
+   * at first, at most every 500 us: real_queue_wait). */
   for (outgoing *o = net->inflight; o && !active; o = o->next)
-    active = net->same_host[o->dst];
+    active = net->same_host[o->dst] || o->len <= SHORT_MESSAGE;
   for (incoming *in = net->arriving; in && !active; in = in->next)
-    active = net->same_host[in->src];
+    active = net->same_host[in->src] || (size_t)in->len <= SHORT_MESSAGE;
   return active;
 }
 
