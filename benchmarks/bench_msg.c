@@ -95,7 +95,9 @@ int main(int argc, char **argv) {
   real_spin_configure(1); /* an event loop with a peer, as in a run */
   real_queue q;
   real_queue_init(&q);
-  real_net *net = real_net_create(rank, size, &q);
+  unsigned char *same_host = real_net_same_host(size);
+  real_net *net = same_host ? real_net_create(rank, size, same_host, &q) : NULL;
+  free(same_host);
   char *buf = calloc((size_t)bytes, 1);
   if (!net || !buf) {
     fprintf(stderr, "bench_msg: out of memory\n");

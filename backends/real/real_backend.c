@@ -455,23 +455,19 @@ static nw_status check_config(const nw_run_config *cfg, int size, int devices, n
 /* How many GPUs this rank uses and each one's budget: --gpu-mem, else an equal share of the
  * memory free now among the ranks on this host (each rank drives every GPU it sees, so ranks on
  * one host share them), less a margin per rank (its CUDA context and cuBLAS need some of their
- * own). */
+ * own); sharers: the ranks on this host, this one included. */
 #define GPU_MARGIN (768ull << 20)
 
-/* How many ranks run on this rank's host (they share its GPUs). */
-static int ranks_on_host(void) {
-  MPI_Comm host;
-  int n = 1;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) ==
-      MPI_SUCCESS) {
-    MPI_Comm_size(host, &n);
-    MPI_Comm_free(&host);
-  }
+/* How many ranks run on this rank's host (they share its GPUs), from real_net_same_host. */
+static int ranks_on_host(const unsigned char *same_host, int size) {
+  int n = 0;
+  for (int r = 0; same_host && r < size; r++)
+    n += same_host[r];
   return n > 0 ? n : 1;
 }
 
-static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank, int *ngpu,
-                           uint64_t *budget, nw_run_result *res) {
+static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank, int sharers,
+                           int *ngpu, uint64_t *budget, nw_run_result *res) {
   *ngpu = 0;
   if (cfg->devices == NW_DEVICES_CPU)
     return NW_OK;
@@ -499,7 +495,6 @@ static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank
   }
   if (n > NW_MAX_GPUS_PER_NODE)
     n = NW_MAX_GPUS_PER_NODE;
-  int sharers = ranks_on_host();
   for (int g = 0; g < n; g++) {
     uint64_t share = real_gpu_free_memory(g) / (uint64_t)sharers;
     if (cfg->gpu_mem > share || (!cfg->gpu_mem && share <= GPU_MARGIN)) {
@@ -643,7 +638,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   res->reporter = rs.rank == 0;
   if (real_lost_rank_watch(rs.rank, rs.size, res->error, sizeof res->error) != 0)
     return res->status = NW_ERR_ARG; /* every rank alike: rank 0's setting, given to all */
-  rs.host_ranks = ranks_on_host();
+  unsigned char *same_host = real_net_same_host(rs.size); /* collective */
+  rs.host_ranks = ranks_on_host(same_host, rs.size);
   int cores = nw_real_usable_cores();
   uint64_t budget[NW_MAX_GPUS_PER_NODE] = {0};
   /* --devices auto: this rank's GPUs too when it has one and every task kind has a CUDA
@@ -657,7 +653,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   res->device_mix = resolved.devices;
   nw_status st = check_gpu_mode(cfg, res);
   if (st == NW_OK)
-    st = plan_gpus(cfg, app, rs.rank, &rs.ngpu, budget, res);
+    st = plan_gpus(cfg, app, rs.rank, rs.host_ranks, &rs.ngpu, budget, res);
   int cpus = 0, group = 1;
   if (st == NW_OK) {
     char why[256];
@@ -676,6 +672,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     st = NW_ERR_ARG;
   }
   if (st != NW_OK || cfg->check_only) {
+    free(same_host);
     res->reporter = rs.rank == 0;
     return res->status = st;
   }
@@ -716,7 +713,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   rs.rng = cfg->seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(rs.rank + 1));
   real_spin_configure(rs.size > 1);
   real_queue_init(&rs.q);
-  rs.net = rs.size > 1 ? real_net_create(rs.rank, rs.size, &rs.q) : NULL;
+  rs.net = rs.size > 1 && same_host ? real_net_create(rs.rank, rs.size, same_host, &rs.q) : NULL;
+  free(same_host);
   pthread_mutex_init(&rs.drv_mu, NULL);
   pthread_cond_init(&rs.drv_cv, NULL);
   pthread_mutex_init(&rs.node_mu, NULL);

@@ -77,9 +77,7 @@ static void *must(void *p) {
   return p;
 }
 
-/* Which ranks share this rank's host (MPI_COMM_TYPE_SHARED): collective. NULL when out of
- * memory. */
-static unsigned char *ranks_sharing_host(int size) {
+unsigned char *real_net_same_host(int size) {
   unsigned char *same = calloc((size_t)size, 1);
   int *mine = malloc((size_t)size * sizeof *mine), *world = malloc((size_t)size * sizeof *world);
   MPI_Comm host;
@@ -107,14 +105,15 @@ static unsigned char *ranks_sharing_host(int size) {
   return same;
 }
 
-real_net *real_net_create(int rank, int size, real_queue *q) {
+real_net *real_net_create(int rank, int size, const unsigned char *same_host, real_queue *q) {
   real_net *net = calloc(1, sizeof *net);
-  unsigned char *same = ranks_sharing_host(size); /* collective: before any return */
+  unsigned char *same = malloc((size_t)size);
   if (!net || !same) {
     free(net);
     free(same);
     return NULL;
   }
+  memcpy(same, same_host, (size_t)size);
   net->same_host = same;
   net->rank = rank;
   net->q = q;

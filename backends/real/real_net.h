@@ -35,9 +35,12 @@ typedef struct real_net real_net;
  * shared-memory transport copies large messages with, tells Open MPI to copy through shared
  * memory instead (see real_net.c). A value the user set is left alone. */
 void real_net_before_mpi_init(void);
-/* Received messages become NW_EVENT_MESSAGE events in q. Collective over MPI_COMM_WORLD
- * (size ranks): it learns which ranks share this one's host. NULL when out of memory. */
-real_net *real_net_create(int rank, int size, real_queue *q);
+/* By rank of MPI_COMM_WORLD (size ranks), 1 where that rank shares this one's host
+ * (MPI_COMM_TYPE_SHARED), this one included; malloc'd. Collective. NULL when out of memory. */
+unsigned char *real_net_same_host(int size);
+/* Received messages become NW_EVENT_MESSAGE events in q; same_host (real_net_same_host, copied)
+ * says which peers' transfers move only while polled. NULL when out of memory. */
+real_net *real_net_create(int rank, int size, const unsigned char *same_host, real_queue *q);
 void real_net_destroy(real_net *net);
 /* Sends len bytes of buf (malloc'd; the transport frees it when sent) to rank dst != this one. */
 void real_net_send(real_net *net, int dst, nw_channel channel, void *buf, size_t len);

@@ -217,8 +217,8 @@ void real_queue_wait_measured(real_queue *q, real_poll_fn poll, void *ctx, doubl
       if (active) {
         until = now + real_spin_budget(REAL_WAIT_LOOP);
         /* A transfer is moving and moves only while we poll (shared memory: real_net_poll says
-         * so only for those): keep the core (compute threads
-         * have the lower priority, real_spin.h) rather than yield it for a whole time slice. */
+         * so only for those): keep the core (compute threads have the lower priority,
+         * real_spin.h) rather than yield it for a whole time slice. */
         polls = 0;
       } else if (now >= until) {
         break;

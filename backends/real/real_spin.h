@@ -53,9 +53,9 @@ double real_thread_cpu_seconds(void);
  * with peers run at a lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a
  * rank has no core to spare, the loop then gets one as soon as it has work instead of after a
  * kernel's time slice. It matters most for large messages: MPI moves one only while both
- * sides' loops poll (real_queue_wait spins without yielding meanwhile, for a transfer with a rank
- * of the same host: real_net_poll); with the loop at equal
- * priority a 4 MiB transfer between two one-core ranks took up to 127 ms instead of about 1 ms
+ * sides' loops poll (real_queue_wait spins without yielding meanwhile, for a transfer with a
+ * rank of the same host: real_net_poll); with the loop at equal priority a 4 MiB transfer
+ * between two one-core ranks took up to 127 ms instead of about 1 ms
  * (docs/experiments/calibrated-simulation.md). */
 #define REAL_COMPUTE_NICE 10
 /* A rank with no peers has no messages to answer. There one rank at nice 0 was as fast as at
