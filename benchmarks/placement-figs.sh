@@ -16,7 +16,8 @@
 # before; total) and the transfer frequency (total / unique per node, averaged), with the
 # bytes received beside (unique and total), on 2, 4, 8, 10, 12 and 14 nodes, seed 1, blocks
 # placement, beside the paper's table; conv2d's bytes also divided by 4 (its image has a byte
-# per channel where this one has a float). About 20 seconds.
+# per channel where this one has a float); and matmul's first matrix's transfer frequency per
+# byte (the table's last column), from each run's --trace (first_matrix below). About 20 seconds.
 #
 # With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes both
 # tables as CSV and puts Fig. 21's table and Fig. 13's statements beside the paper's
@@ -31,13 +32,16 @@ field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1
 # The largest per_node bytes_served: every "bytes_served" after the first (the total).
 busiest() { printf '%s' "$1" | grep -oE '"bytes_served":[[:space:]]*[0-9.eE+-]+' | tail -n +2 |
   grep -oE '[0-9.eE+-]+$' | sort -g | tail -1; }
-run() { # APP NODES PLACEMENT SEED
-  local params=()
-  [ "$1" = conv2d ] && params=(--app-param radius=15 --app-param channels=3)
-  "$nw" run --app "$1" --backend sim --platform "$src/platforms/paper-cluster.xml" --nodes "$2" \
-    --n 65536 --block 2048 --data phantom --devices cpu+gpu --work-groups on --placement "$3" \
-    --seed "$4" "${params[@]}" --json
+run() { # APP NODES PLACEMENT SEED [OPTION...]
+  local params=() app=$1 nodes=$2 placement=$3 seed=$4
+  shift 4
+  [ "$app" = conv2d ] && params=(--app-param radius=15 --app-param channels=3)
+  "$nw" run --app "$app" --backend sim --platform "$src/platforms/paper-cluster.xml" --nodes "$nodes" \
+    --n 65536 --block 2048 --data phantom --devices cpu+gpu --work-groups on --placement "$placement" \
+    --seed "$seed" "${params[@]}" "$@" --json
 }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 echo "Fig. 13: makespan_s by initial placement (mean over seeds $seeds; spread = (max - min) / mean)"
 printf '%-7s %5s  %-13s %10s %8s %12s\n' app nodes placement makespan_s spread busiest_GB
@@ -86,33 +90,57 @@ echo
 echo "Fig. 21: per node, GB (1e9 bytes) of space data sent and received in answer to fetches"
 echo "(blocks placement, seed 1); freq = total / unique sent per node, averaged (the paper's)"
 printf '%-7s %5s %11s %10s %6s %13s %12s %8s   %s\n' app nodes sent_unique sent_total freq \
-  recv_unique recv_total recv_freq "paper: unique total freq; conv2d sent / 4"
-paper() { # APP NODES: the paper's Fig. 21 row (its text gives the table)
+  recv_unique recv_total recv_freq "paper: unique total freq (matmul: first matrix freq); conv2d sent / 4"
+paper() { # APP NODES: the paper's Fig. 21 row (its text gives the table); matmul's last column
+  # is its first matrix's transfer frequency per byte
   case "$1:$2" in
   conv2d:2) echo "3.05 3.05 1.00" ;; conv2d:4) echo "2.26 2.27 1.00" ;;
   conv2d:8) echo "1.31 1.32 1.01" ;; conv2d:10) echo "1.07 1.07 1.01" ;;
   conv2d:12) echo "0.91 0.92 1.01" ;; conv2d:14) echo "0.87 0.88 1.01" ;;
-  matmul:2) echo "8.50 8.50 1.00" ;; matmul:4) echo "7.38 15.88 2.15" ;;
-  matmul:8) echo "5.63 18.19 3.23" ;; matmul:10) echo "4.50 18.20 4.04" ;;
-  matmul:12) echo "4.00 18.83 4.71" ;; matmul:14) echo "3.18 18.36 5.78" ;;
+  matmul:2) echo "8.50 8.50 1.00 1.00" ;; matmul:4) echo "7.38 15.88 2.15 1.18" ;;
+  matmul:8) echo "5.63 18.19 3.23 1.86" ;; matmul:10) echo "4.50 18.20 4.04 2.17" ;;
+  matmul:12) echo "4.00 18.83 4.71 2.78" ;; matmul:14) echo "3.18 18.36 5.78 2.88" ;;
   esac
 }
 table_csv placement-fig21 app nodes sent_unique_per_node sent_total_per_node transfer_frequency \
-  received_unique_per_node received_total_per_node transfer_frequency_received
+  received_unique_per_node received_total_per_node transfer_frequency_received \
+  first_matrix_frequency
+# matmul's first matrix (A, the one each node needs only the rows of its range of C from): its
+# transfer frequency per byte, A's sends over A's unique sends, from the run's trace, whose
+# transfers name their space (A is space 1, B space 2: apps/matmul/matmul.c creates them in that
+# order). The counters give the unique sends of both matrices together; B's are all of B when
+# the trace shows every byte of B sent to each of the other nodes once (B's sends = (nodes - 1)
+# x its size; no node receives a byte twice, transfer_frequency_received = 1), so A's are the
+# rest. Prints "frequency A_sends A_unique", or nothing when B's sends are not that.
+first_matrix() { # JSON TRACE NODES
+  local b=$((65536 * 65536 * 4))
+  grep -oE '"space":[0-9]+,"from":-?[0-9]+,"bytes":[0-9]+' "$2" |
+    awk -F'[:,]' -v k="$3" -v b="$b" -v su="$(field "$1" bytes_served_unique)" \
+      -v rf="$(field "$1" transfer_frequency_received)" '{ t[$2] += $6 }
+      END { if (t[2] != (k - 1) * b || rf != 1 || su <= b) exit
+        printf "%.4f %.0f %.0f\n", t[1] / (su - b), t[1], su - b }'
+}
 for app in conv2d matmul; do
   for nodes in 2 4 8 10 12 14; do
-    o=$(run "$app" "$nodes" blocks 1)
+    trace=()
+    [ "$app" = matmul ] && trace=(--trace "$tmp/trace.json")
+    o=$(run "$app" "$nodes" blocks 1 "${trace[@]}")
     su=$(field "$o" bytes_served_unique) st=$(field "$o" bytes_served)
     freq=$(field "$o" transfer_frequency)
+    fa=""
+    if [ "$app" = matmul ]; then
+      read -r fa _ <<<"$(first_matrix "$o" "$tmp/trace.json" "$nodes")"
+      [ -n "$fa" ] || { echo "placement-figs.sh: matmul on $nodes nodes: B not sent to every other node once; A's unique sends unknown" >&2; exit 1; }
+    fi
     table_row placement-fig21 "$app" "$nodes" "$(awk -v b="$su" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
       "$(awk -v b="$st" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" "$freq" \
       "$(awk -v b="$(field "$o" bytes_received_unique)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
       "$(awk -v b="$(field "$o" bytes_received)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
-      "$(field "$o" transfer_frequency_received)"
+      "$(field "$o" transfer_frequency_received)" "$fa"
     # Beside the paper's table (section 5.7.3): conv2d's bytes in the paper's units (/ 4).
     scale=1 note=""
     [ "$app" = conv2d ] && scale=4 note="bytes / 4: a float per channel where the paper has a byte"
-    read -r pu pt pf <<<"$(paper "$app" "$nodes")"
+    read -r pu pt pf pa <<<"$(paper "$app" "$nodes")"
     what="$app, $nodes nodes, blocks placement, seed 1:"
     paper_row Unicorn "Fig. 21" "$what unique GB sent per node" "Fig. 21" \
       "$pu" "$pu" "" "$(awk -v b="$su" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
@@ -120,13 +148,17 @@ for app in conv2d matmul; do
       "$pt" "$pt" "" "$(awk -v b="$st" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
     paper_row Unicorn "Fig. 21" "$what transfer frequency (total / unique)" \
       "Fig. 21" "$pf" "$pf" "" "$freq"
+    [ "$app" != matmul ] || paper_row Unicorn "Fig. 21" \
+      "$what first matrix (A) transfer frequency per byte (A's sends / A's unique sends, from the trace)" \
+      "Fig. 21" "$pa" "$pa" "" "$fa"
     awk -v a="$app" -v k="$nodes" -v su="$(field "$o" bytes_served_unique)" \
       -v st="$(field "$o" bytes_served)" -v f="$(field "$o" transfer_frequency)" \
       -v ru="$(field "$o" bytes_received_unique)" -v rt="$(field "$o" bytes_received)" \
-      -v rf="$(field "$o" transfer_frequency_received)" -v p="$(paper "$app" "$nodes")" 'BEGIN {
+      -v rf="$(field "$o" transfer_frequency_received)" -v p="$(paper "$app" "$nodes")" -v fa="$fa" 'BEGIN {
       printf "%-7s %5s %11.2f %10.2f %6.2f %13.2f %12.2f %8.2f   %s", a, k, su / k / 1e9,
         st / k / 1e9, f, ru / k / 1e9, rt / k / 1e9, rf, p
       if (a == "conv2d") printf "; %.2f %.2f", su / k / 4e9, st / k / 4e9
+      if (fa != "") printf "; first matrix freq %.2f", fa
       printf "\n" }'
   done
 done

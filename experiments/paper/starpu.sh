@@ -18,6 +18,8 @@
 #   8   (Fig. 18) the data penalty roughly halves the transfers: their bytes to the GPUs;
 #   9   (Fig. 19) the best granularity moves with the problem size: LU 4096, 8192 and 24576 in
 #       blocks of 512, 1024 and 2048 under dmda.
+#   10  (Table 3, section 8.5.2) the 1 GB LU (16384) under heft-tmdp-pr (dmda) with blocks of 512
+#       and 1024: time and GFlop/s; Fig. 19's 1 GB curve below 500 GFlop/s (blocks 512-2048).
 # Not checked: Table 2's overheads (a real runtime's microseconds: benchmarks/taskbench.sh
 # compares Narwhal's with StarPU's own on this machine), Table 3's hybrid granularity (the LU
 # here keeps one tile size for a run) and Fig. 14's FFT filter.
@@ -100,7 +102,7 @@ echo
 echo "Fig. 17: tiled LU in 1024 blocks on the homogeneous machine (simulated s; bytes to the GPUs)"
 printf '%-6s %-10s %10s %14s\n' n policy makespan_s bytes_h2d
 table_csv starpu-fig17 n policy makespan_s bytes_h2d
-declare -A t=() h=()
+declare -A t=() h=() gf=()
 for n in 8192 16384; do
   for p in greedy heft-tm heft-tm-pr heft-tmdp-pr; do
     case $p in
@@ -111,7 +113,7 @@ for n in 8192 16384; do
     esac
     o=$("$nw" run --app cholesky --app-param variant=lu --n "$n" --block 1024 "${on_homo[@]}" \
       "${s[@]}" --json)
-    t[$n,$p]=$(field "$o" makespan_s) h[$n,$p]=$(field "$o" bytes_h2d)
+    t[$n,$p]=$(field "$o" makespan_s) h[$n,$p]=$(field "$o" bytes_h2d) gf[$n,$p]=$(field "$o" gflops)
     printf '%-6s %-13s %10.4f %14s\n' "$n" "$p" "${t[$n,$p]}" "${h[$n,$p]}"
     table_row starpu-fig17 "$n" "$p" "${t[$n,$p]}" "${h[$n,$p]}"
   done
@@ -161,3 +163,35 @@ moves=$(echo "$bests" | tr -d ' ' | tr ',' '\n' | sort -u | wc -l)
 paper_row StarPU "Fig. 19" "LU 4096, 8192, 24576 under dmda, homogeneous machine: best of blocks 512, 1024, 2048" \
   "section 8.5" "" "" "the best granularity varies with the problem size" "$bests" \
   "$([ "$moves" -gt 1 ] && echo agrees || echo differs)"
+
+# ---- Table 3 and section 8.5.2: the 1 GB LU ------------------------------------------------------
+# LU of a 1 GB matrix (16384^2 floats) under heft-tmdp-pr (dmda), blocks of 512 and 1024 (the
+# latter Fig. 17's heft-tmdp-pr run), and 2048 for Fig. 19's 1 GB curve. Table 3's hybrid (1024,
+# then 512 from the middle on) is not run: the LU keeps one block size a run.
+echo
+echo "Table 3: LU of a 1 GB matrix (16384) under dmda (heft-tmdp-pr) on the homogeneous machine"
+printf '%6s %10s %8s\n' block time_ms gflops
+table_csv starpu-table3 block time_ms gflops
+declare -A tt=() tg=()
+tt[1024]=${t[16384,heft-tmdp-pr]} tg[1024]=${gf[16384,heft-tmdp-pr]}
+for b in 512 2048; do
+  o=$("$nw" run --app cholesky --app-param variant=lu --n 16384 --block "$b" "${on_homo[@]}" \
+    --sched dmda --json)
+  tt[$b]=$(field "$o" makespan_s) tg[$b]=$(field "$o" gflops)
+done
+top=0
+for b in 512 1024 2048; do
+  ms=$(awk -v s="${tt[$b]}" 'BEGIN { printf "%.0f", 1000 * s }')
+  printf '%6s %10s %8.1f\n' "$b" "$ms" "${tg[$b]}"
+  table_row starpu-table3 "$b" "$ms" "${tg[$b]}"
+  top=$(awk -v a="${tg[$b]}" -v m="$top" 'BEGIN { print (a > m ? a : m) }')
+done
+for b in 512 1024; do
+  case $b in 512) pt=5991 pg=489.4 ;; 1024) pt=5974 pg=490.8 ;; esac
+  paper_row StarPU "Table 3" "LU 16384 (1 GB), blocks of $b, dmda (heft-tmdp-pr), homogeneous machine: time, ms" \
+    "Table 3" "$pt" "$pt" "" "$(awk -v s="${tt[$b]}" 'BEGIN { printf "%.0f", 1000 * s }')"
+  paper_row StarPU "Table 3" "LU 16384 (1 GB), blocks of $b, dmda (heft-tmdp-pr), homogeneous machine: GFlop/s" \
+    "Table 3" "$pg" "$pg" "" "$(printf '%.1f' "${tg[$b]}")"
+done
+paper_row StarPU "Fig. 19" "LU 16384 (1 GB) under dmda, homogeneous machine: best GFlop/s of blocks 512, 1024, 2048" \
+  "section 8.5.2" 0 500 "does not reach 500 GFlop/s" "$(printf '%.1f' "$top")"
