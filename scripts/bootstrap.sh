@@ -10,6 +10,10 @@ shift || true
 packages=(build-essential cmake pkg-config libsimgrid-dev libopenmpi-dev openmpi-bin
   libopenblas-dev liblapacke-dev libfftw3-dev libcjson-dev gnuplot-nox libstarpu-dev
   slurmctld slurmd slurm-client munge)
+# The Python package (python/, docs/guide/python.md), installed offline into BUILD_DIR/venv
+# against these, and the notebooks' runner (nbclient, nbformat, ipykernel).
+packages+=(python3-venv python3-pip python3-setuptools python3-wheel python3-pandas
+  python3-matplotlib python3-pytest python3-nbclient python3-nbformat python3-ipykernel)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -32,3 +36,5 @@ fi
 
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
 cmake --build "$build" -j"$(nproc)"
+# The narwhal Python package into $build/venv (again only when python/ changed).
+python/install-venv.sh "$build"

@@ -11,6 +11,7 @@
 #include "options.h"
 #include "reproduce.h"
 #include "run_app.h"
+#include "run_setup.h"
 #include "sweep.h"
 #include "trace_path.h"
 #include "trace_plot.h"
@@ -41,23 +42,20 @@ static int wants_sched_help(int argc, char **argv) {
 
 static int run(int argc, char **argv, char **all_argv) {
   tool_options o;
+  const nw_app *app;
   char why[1024];
   if (wants_sched_help(argc, argv)) {
     nw_sched_policy_help(stdout);
     return 0;
   }
-  if (tool_options_parse(argc, argv, &o, why, sizeof why))
-    return tool_fail(2, why);
-  char names[512];
-  nw_app_names(names, sizeof names);
+  int bad = tool_run_setup(argc, argv, &o, &app, why, sizeof why);
+  if (bad)
+    return tool_fail(bad, why);
   if (o.help) {
+    char names[512];
+    nw_app_names(names, sizeof names);
     tool_options_usage(stdout, names, "narwhal");
     return 0;
-  }
-  const nw_app *app = nw_app_find(o.run.app);
-  if (!app) {
-    snprintf(why, sizeof why, "--app: unknown application '%s' (built in: %s)", o.run.app, names);
-    return tool_fail(2, why);
   }
   return tool_run_app(&o, app, run_backend, all_argv, NULL);
 }
