@@ -57,6 +57,7 @@ figures=(
   "prs-fig6-gains|PRS section IV-B, CPU+GPU against the GPU alone|benchmarks/prs-figs.sh BUILD||paper-claims-cited"
   "gemtc-fig9|GeMTC Fig. 9, tasks/s against bundle size|BUILD/narwhal sweep experiments/mtc-bundle-k20x.json --csv OUT/gemtc-fig9.csv|experiments/paper/sweep-rows.sh gemtc-fig9 OUT/gemtc-fig9.csv|many-task-sim-k20x"
   "gemtc-fig20-21|GeMTC Figs. 20-21, efficiency against task duration|BUILD/narwhal sweep experiments/mtc-efficiency-k20x.json --csv OUT/gemtc-fig20-21.csv|experiments/paper/sweep-rows.sh gemtc-fig20-21 OUT/gemtc-fig20-21.csv|many-task-sim-k20x"
+  "gemtc-scale|GeMTC Figs. 15-16, 19, 21-22: workers, nodes and throughput at scale|experiments/paper/gemtc-scale.sh BUILD||many-task-sim-k20x"
   "agglomeration|Lifflander: LU (section V-B, Figs. 13-14) and Molecular2D (Figs. 5-6) on the S1070 model|experiments/paper/agglomeration.sh BUILD||agglomeration-fifo, packed-copies"
   "agglomeration-grain|Lifflander: Molecular2D's grain size and agglomeration limit (Figs. 7-8) on the S1070 model|experiments/paper/agglomeration-grain.sh BUILD||paper-claims-cited"
   "starpu-eval|StarPU section 8: Figs. 14-19 and Table 3 on models of its two machines|experiments/paper/starpu.sh BUILD||starpu-evaluation"
