@@ -1,7 +1,10 @@
 /* directory.c: master ownership directory as one region set per owner (see directory.h). */
 #include "directory.h"
 
+#include <limits.h>
 #include <stdlib.h>
+
+#include "directory_index.h"
 
 nw_status nw_directory_create(int nodes, uint64_t pitch, uint64_t size, int initial_owner,
                               nw_directory **out) {
@@ -33,10 +36,24 @@ void nw_directory_free(nw_directory *d) {
   for (int k = 0; k < d->nodes; k++)
     nw_region_free(&d->by_owner[k]);
   free(d->by_owner);
+  nw_dir_index_free(d->index);
   free(d);
 }
 
-nw_status nw_directory_split(const nw_directory *d, const nw_region *need, nw_region *parts) {
+/* Splits right after a change are few (the fetches of a task's first subtasks, a driver's
+ * read): the index is built once several follow, so a chain of small tasks that change the
+ * directory each time does not rebuild it for every fetch. */
+#define SPLITS_BEFORE_INDEX 4
+
+nw_status nw_directory_split(nw_directory *d, const nw_region *need, nw_region *parts) {
+  if (!d->index && d->splits_since_change != UINT_MAX &&
+      ++d->splits_since_change >= SPLITS_BEFORE_INDEX) {
+    d->index = nw_dir_index_build(d->by_owner, d->nodes);
+    if (!d->index) /* past its bound or out of memory: owner by owner until the next change */
+      d->splits_since_change = UINT_MAX;
+  }
+  if (d->index)
+    return nw_dir_index_split(d->index, need, parts, d->nodes);
   for (int k = 0; k < d->nodes; k++) {
     nw_region_clear(&parts[k]);
     if (nw_region_empty(&d->by_owner[k]))
@@ -52,6 +69,9 @@ nw_status nw_directory_assign(nw_directory *d, int writer, const nw_region *writ
                               nw_region *lost) {
   if (writer < 0 || writer >= d->nodes)
     return NW_ERR_ARG;
+  nw_dir_index_free(d->index);
+  d->index = NULL;
+  d->splits_since_change = 0;
   nw_region part;
   nw_region_init(&part, written->pitch);
   nw_status st = NW_OK;

@@ -1,8 +1,76 @@
 /* test_directory.c: the master directory's bookkeeping (paper section 3, steps 2-4). */
+#define _DEFAULT_SOURCE /* rand_r */
+#include <stdlib.h>
+
 #include "check.h"
 #include "directory.h"
 
+/* Random quads of a space of 64 rows of pitch 40 (blocks, rows, columns, odd pieces). */
+static nw_quad random_quad(unsigned *seed) {
+  uint64_t pitch = 40, rows = 64;
+  uint64_t row = (uint64_t)rand_r(seed) % rows, col = (uint64_t)rand_r(seed) % pitch;
+  uint64_t len = 1 + (uint64_t)rand_r(seed) % (pitch - col);
+  uint64_t count = 1 + (uint64_t)rand_r(seed) % (rows - row);
+  if (rand_r(seed) % 4 == 0) /* a run of bytes across rows */
+    return (nw_quad){row * pitch + col, 1 + (uint64_t)rand_r(seed) % (pitch * 3), 0, 1};
+  return (nw_quad){row * pitch + col, len, pitch, count};
+}
+
+/* Splits after many assignments (from the fourth split on, the directory's index answers)
+ * equal need intersected with every owner's set, owner by owner, for random layouts whose
+ * owners' rows interleave. */
+static void split_matches_owner_sets(void) {
+  unsigned seed = 7;
+  int nodes = 5;
+  for (int round = 0; round < 40; round++) {
+    nw_directory *d;
+    CHECK(nw_directory_create(nodes, 40, 64 * 40, round % nodes, &d) == NW_OK);
+    nw_region w, lost[5], parts[5], want;
+    nw_region_init(&w, 40);
+    nw_region_init(&want, 40);
+    for (int k = 0; k < nodes; k++) {
+      nw_region_init(&lost[k], 40);
+      nw_region_init(&parts[k], 40);
+    }
+    for (int a = 0; a < 1 + round; a++) {
+      nw_quad q = random_quad(&seed);
+      if (q.offset + q.length > 64 * 40)
+        q.length = 64 * 40 - q.offset;
+      nw_region_clear(&w);
+      CHECK(nw_region_add_quad(&w, q) == NW_OK);
+      CHECK(nw_directory_assign(d, rand_r(&seed) % nodes, &w, lost) == NW_OK);
+    }
+    for (int f = 0; f < 12; f++) {
+      nw_quad q = random_quad(&seed);
+      if (q.offset + q.length > 64 * 40)
+        q.length = 64 * 40 - q.offset;
+      nw_region_clear(&w);
+      CHECK(nw_region_add_quad(&w, q) == NW_OK);
+      CHECK(nw_directory_split(d, &w, parts) == NW_OK);
+      uint64_t total = 0;
+      for (int k = 0; k < nodes; k++) {
+        CHECK(nw_region_intersect(&want, &w, nw_directory_owned_by(d, k)) == NW_OK);
+        CHECK(parts[k].n == want.n);
+        for (size_t i = 0; i < want.n && i < parts[k].n; i++)
+          CHECK(parts[k].r[i].row0 == want.r[i].row0 && parts[k].r[i].row1 == want.r[i].row1 &&
+                parts[k].r[i].col0 == want.r[i].col0 && parts[k].r[i].col1 == want.r[i].col1);
+        total += nw_region_bytes(&parts[k]);
+      }
+      CHECK(total == nw_region_bytes(&w)); /* the owners cover the space */
+    }
+    CHECK(d->index != NULL); /* the later splits searched the index */
+    for (int k = 0; k < nodes; k++) {
+      nw_region_free(&lost[k]);
+      nw_region_free(&parts[k]);
+    }
+    nw_region_free(&w);
+    nw_region_free(&want);
+    nw_directory_free(d);
+  }
+}
+
 int main(void) {
+  split_matches_owner_sets();
   /* A 16 x 16-byte space (pitch 16), created on node 0, 3 nodes. */
   nw_directory *d;
   CHECK(nw_directory_create(3, 16, 256, 0, &d) == NW_OK);
