@@ -6,7 +6,7 @@
 set -euo pipefail
 nodes=4 cores=4 core_speed=1Gf gpus=0 gpu_speed=10Gf gpu_mem=1073741824
 pcie_bw=1GBps pcie_lat=10us nic_bw=100MBps nic_lat=50us bb_bw=1GBps bb_lat=1us comment=""
-backbone=shared cpu_props="" gpu_props=""
+backbone=shared cpu_props="" gpu_props="" crosstraffic=on
 die() { echo "gen-platform: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   [ $# -ge 2 ] || die "option $1 needs a value"
@@ -16,6 +16,8 @@ while [ $# -gt 0 ]; do
   --pcie-bw) pcie_bw=$2 ;; --pcie-lat) pcie_lat=$2 ;; --nic-bw) nic_bw=$2 ;;
   --nic-lat) nic_lat=$2 ;; --backbone-bw) bb_bw=$2 ;; --backbone-lat) bb_lat=$2 ;;
   --comment) comment=$2 ;; --backbone) backbone=$2 ;;
+  --crosstraffic) # on (SimGrid's default) or off: see below
+    crosstraffic=$2 ;;
   --cpu-prop) # KEY=VALUE, repeatable: a property of every n<i>-cpu host (e.g. the runtime
     # costs of a calibrated platform, rt_exec_done=2e-5, or one application's,
     # rt_message_per_byte@fft2d=3e-9: README, "Calibration")
@@ -35,11 +37,22 @@ done
 [ "$backbone" = shared ] || [ "$backbone" = none ] || [ "$backbone" = grouped ] ||
   die "--backbone is shared, none or grouped"
 [ "$nodes" -ge 1 ] && [ "$cores" -ge 1 ] || die "--nodes and --cores must be at least 1"
+[ "$crosstraffic" = on ] || [ "$crosstraffic" = off ] || die "--crosstraffic is on or off"
 
 echo '<?xml version="1.0"?>'
 echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
 [ -n "$comment" ] && printf '<!--\n%s\n-->\n' "$comment"
 echo '<platform version="4.1">'
+# --crosstraffic off: the file sets SimGrid's network/crosstraffic to 0. SimGrid's network model
+# otherwise adds to every transfer a backward flow of 5% of its rate on the reverse route (TCP's
+# acknowledgements), which an RDMA network such as InfiniBand does not have; it slows transfers
+# that meet traffic going the other way, and since it couples each transfer to twice the links
+# the bandwidth solver costs about three times the wall time from 64 nodes on
+# (docs/experiments/sim-scale-256-nodes.md). A --cfg network/crosstraffic on the command
+# line still wins over the file.
+if [ "$crosstraffic" = off ]; then
+  echo '  <config><prop id="network/crosstraffic" value="0"/></config>'
+fi
 echo '  <zone id="cluster" routing="Full">'
 node_zone() { # node_zone I INDENT: node i's zone (its hosts, PCIe links and routes)
   local i=$1 in=$2 k

@@ -301,6 +301,7 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
                    (unsigned long long)s->id);
       break;
     }
+    n->stats.fetch_owners++;
     if (k == n->cfg.id)
       send_data(n, s, q, &parts[k]);
     else

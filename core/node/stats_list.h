@@ -162,6 +162,9 @@
   X(uint64_t, tasks_restarted, "tasks_restarted", sum, faults)                                     \
   X(uint64_t, subtasks_reexecuted, "subtasks_reexecuted", sum, faults)                             \
   X(double, time_lost_s, "time_lost_s", sum, faults)                                               \
+  /* (fetch, owner) pairs a space's master split fetches into: each costs at least one request     \
+   * and one reply, the data protocol's minimum (benchmarks/sim-scale.sh) */                        \
+  X(uint64_t, fetch_owners, "fetch_owners", sum, data)                                             \
   /* A new counter's row goes above this line. */
 // clang-format on
 
