@@ -38,7 +38,7 @@ in_block {
   body = $0; sub(/ -->$/, "", body); sub(/^<!-- example:? ?/, "", body)
   kind = (body == "") ? "run" : body; sub(/[ ,].*/, "", kind)
   reason = body; sub(/^[a-z]+,? ?/, "", reason)
-  if (kind !~ /^(run|gpu|long|bootstrap|slurm)$/) problem(FILENAME, FNR ": unknown example kind '" kind "'")
+  if (kind !~ /^(run|gpu|long|bootstrap|slurm|python)$/) problem(FILENAME, FNR ": unknown example kind '" kind "'")
   next
 }
 /^<!-- expect (output|file): .+ -->$/ {

@@ -8,7 +8,9 @@
 # file, line and first line, if it exits non-zero, runs out of time, or misses one of its
 # `<!-- expect ... -->` checks; so does a command block with no marker. Blocks marked gpu run
 # only with --cuda (a CUDA build) where nvidia-smi lists a GPU; slurm blocks only where `sinfo`
-# reaches a Slurm (scripts/local-slurm.sh starts one); bootstrap blocks never run; long blocks
+# reaches a Slurm (scripts/local-slurm.sh starts one); python blocks only where BUILD_DIR has the
+# package's venv and no sanitizer (an interpreter built without AddressSanitizer cannot load the
+# instrumented library); bootstrap blocks never run; long blocks
 # run only with --long, which runs them alone (default time limit then 1800 s: the test
 # readme.examples_long, label long). Skipped blocks are listed with the reason.
 set -euo pipefail
@@ -51,6 +53,14 @@ fi
 slurm_why=""
 command -v sinfo >/dev/null && timeout 10 sinfo -h >/dev/null 2>&1 || slurm_why="no Slurm answers here"
 
+# A python block runs the narwhal package (docs/guide/python.md) from the build's venv.
+python_why=""
+if [ ! -x "$build/venv/bin/python" ]; then
+  python_why="no venv in this build (python/install-venv.sh makes it)"
+elif grep -q '^NW_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  python_why="a sanitizer build, which Python's interpreter cannot load"
+fi
+
 ran=0 failed=0 skipped=()
 start=$SECONDS
 while IFS=$'\t' read -r id file line kind reason; do
@@ -64,6 +74,7 @@ while IFS=$'\t' read -r id file line kind reason; do
   case $kind in
     gpu) [ -z "$gpu_why" ] || { skipped+=("gpu ($gpu_why): $where"); continue; } ;;
     slurm) [ -z "$slurm_why" ] || { skipped+=("slurm ($slurm_why): $where"); continue; } ;;
+    python) [ -z "$python_why" ] || { skipped+=("python ($python_why): $where"); continue; } ;;
     long) [ $long = 1 ] || { skipped+=("long (${reason:-too long for a test}; readme.examples_long runs it): $where"); continue; } ;;
     bootstrap) skipped+=("bootstrap (installs packages and builds; .ci/run runs it): $where"); continue ;;
   esac
