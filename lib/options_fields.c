@@ -95,6 +95,8 @@ int opt_set_slow(tool_options *o, const opt_def *d, const opt_value *v, const ch
                  size_t len) {
   (void)d;
   char reason[300];
+  if (!strcmp(v->text, "none")) /* the default the usage shows: no node slowed */
+    return 0;
   if (nw_slowdown_parse(&o->run, v->text, reason, sizeof reason) != NW_OK) {
     snprintf(why, len, "%s: %s", who, reason);
     return 1;
@@ -119,6 +121,8 @@ int opt_set_faults(tool_options *o, const opt_def *d, const opt_value *v, const 
                    char *why, size_t len) {
   char reason[300];
   nw_fault_plan *p = &o->run.faults;
+  if (!strcmp(v->text, "none")) /* the default the usage shows: nothing injected */
+    return 0;
   if ((!strcmp(d->name, "fail") ? nw_fault_parse_fail(p, v->text, reason, sizeof reason)
                                 : nw_fault_parse(p, v->text, reason, sizeof reason)) != NW_OK) {
     snprintf(why, len, "%s: %s", who, reason);
