@@ -57,7 +57,7 @@ command -v sinfo >/dev/null && timeout 10 sinfo -h >/dev/null 2>&1 || slurm_why=
 python_why=""
 if [ ! -x "$build/venv/bin/python" ]; then
   python_why="no venv in this build (python/install-venv.sh makes it)"
-elif grep -q '^NW_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+elif grep -q '^NW_SANITIZE:[A-Z]*=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   python_why="a sanitizer build, which Python's interpreter cannot load"
 fi
 
