@@ -15,11 +15,14 @@ def _axes(ax, size):
     return plt.subplots(figsize=size)[1]
 
 
-def gantt(source, ax=None, *, color_by="name"):
+def gantt(source, ax=None, *, color_by="name", colors=None):
     """A Gantt chart of a trace: a row per lane (per node: its devices, their data waits,
     copy engines, network and messages, as the trace names them), each span a bar coloured
     by its `color_by` column (name: the task kind or message type; cat: its category), time
-    in ms. source: narwhal.trace's DataFrame, a run's result, or a trace file."""
+    in ms. source: narwhal.trace's DataFrame, a run's result, or a trace file. colors: a dict
+    of name -> matplotlib colour that the chart uses for those names (and leaves out of the
+    palette for the others), so that two charts give a kind the same colour; the chart's
+    own choice is in ax.gantt_colors, to pass to the next one."""
     import matplotlib.pyplot as plt
 
     df = source if isinstance(source, pd.DataFrame) else _trace(source)
@@ -30,7 +33,11 @@ def gantt(source, ax=None, *, color_by="name"):
     by_time = df.groupby(color_by)["dur_us"].sum().sort_values(ascending=False)
     shown = list(by_time.index[:LEGEND_MAX])
     palette = plt.get_cmap("tab20")
-    colour = {name: palette(i % 20) for i, name in enumerate(shown)}
+    colour = dict(colors or {})
+    free = [palette(i) for i in range(20) if palette(i) not in colour.values()] or [palette(0)]
+    for name in [n for n in shown if n not in colour]:
+        colour[name] = free[len([n for n in colour if n not in (colors or {})]) % len(free)]
+    shown += [n for n in colour if n not in shown and n in set(df[color_by])]
     key = df[color_by].where(df[color_by].isin(shown), "other")
     for (name, node, tid), spans in df.groupby([key, "node", "tid"]):
         y = row_of[(node, tid)]
@@ -47,6 +54,7 @@ def gantt(source, ax=None, *, color_by="name"):
                        fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel("time (ms)")
+    ax.gantt_colors = colour
     return ax
 
 

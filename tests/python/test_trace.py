@@ -59,6 +59,24 @@ def test_gantt_draws_every_span_on_its_lane(traced):
     ax.figure.savefig(traced.trace + ".png")
 
 
+def test_gantt_colors_carry_over(traced):
+    """A kind keeps its colour from one chart to the next when the first chart's colours are
+    passed on, though the second chart holds only part of the spans (its own ranking by time
+    would differ)."""
+    from matplotlib.colors import to_rgba
+
+    df = narwhal.trace(traced)
+    first = narwhal.plot.gantt(df)
+    part = df[df["cat"] != "exec"]
+    second = narwhal.plot.gantt(part, colors=first.gantt_colors)
+    names = set(part["name"]) & set(first.gantt_colors)
+    assert names
+    for c in second.collections:
+        name = c.get_label()
+        if name in names:
+            assert tuple(c.get_facecolor()[0]) == to_rgba(first.gantt_colors[name])
+
+
 def test_sweep_plot_lines_and_bars(small):
     df = narwhal.sweep({"platform": small, "n": 256, "block": 64},
                        {"nodes": [1, 2], "sched": ["unicorn", "dmda"]}, jobs=2)
