@@ -6,7 +6,8 @@
  * devices wait for now (section 4.2; --prefetch-priority). When a device's queue is empty
  * it steals (steal.c). A finished subtask's private write views are committed to the node's
  * copy (write-only) or kept until the task ends (read-write: transactional semantics); a CPU
- * kernel that cannot have a second instance writes a write-only space in place instead.
+ * kernel that cannot have a second instance writes a write-only space, or the read-write space
+ * of a task of one subtask, in place instead.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,17 +157,25 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
 }
 
 /* Whether device d's kernel may write space i of subtask p straight into the node's copy:
- * a CPU kernel's write-only view, when no second instance of the subtask can exist (not a
- * multi-assigned copy, and the policy never makes one of it) and views are not checked. The
- * subtasks of a task write disjoint bytes (nw_task_submit refuses overlaps) and nothing reads
- * a write-only space during its task, so the bytes land where the commit would have copied
- * them, minus the private buffer, its zeroing and the copy
- * (docs/experiments/real-matmul-in-place.md). */
+ * a CPU kernel's write-only view, or read-write view of a task of one subtask, when no second
+ * instance of the subtask can exist (not a multi-assigned copy, and the policy never makes one
+ * of it) and views are not checked. The subtasks of a task write disjoint bytes
+ * (nw_task_submit refuses overlaps) and nothing reads a write-only space during its task, so
+ * the bytes land where the commit would have copied them, minus the private buffer, its
+ * zeroing and the copy (docs/experiments/real-matmul-in-place.md). A read-write space is read
+ * by the task's other subtasks as it was at the task's start (transactional), so only a task's
+ * sole subtask may update it in place: a task graph's tile kernels (Cholesky's GEMM updating
+ * its tile), which would otherwise copy each tile in and out around every kernel
+ * (docs/experiments/read-write-in-place.md). No other task touches the space meanwhile (a
+ * task that reads or writes it waits for this one: graph.c), and a rolled-back task's space is
+ * restored from node 0's replica (recover.c). */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
-  return t->bound[i].access == NW_WRITE_ONLY && !t->bound[i].reduce.op &&
-         n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.functional && !checked &&
-         p->origin_node < 0 && !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
+  nw_access a = t->bound[i].access;
+  return (a == NW_WRITE_ONLY || (a == NW_READ_WRITE && t->info.subtasks == 1)) &&
+         !t->bound[i].reduce.op && n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.functional &&
+         !checked && p->origin_node < 0 &&
+         !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
 }
 
 /* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
