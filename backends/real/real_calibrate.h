@@ -41,8 +41,9 @@ typedef struct nw_real_machine {
 int nw_real_usable_cores(void);
 
 /* Ranks a and b of MPI_COMM_WORLD ping-pong (the others return at once): 1 byte for the
- * latency (best of 20 round trips, halved), NW_REAL_PING_PONG_BYTES for the bandwidth (best of
- * 3, one way, less the latency; 0: too fast to tell). buf holds NW_REAL_PING_PONG_BYTES. The
+ * latency (best of 20 round trips, halved), NW_REAL_PING_PONG_BYTES and half of it for the
+ * bandwidth (after one unmeasured large message, best of 3 of each: the half's bytes over the
+ * difference of the two times; 0: too fast to tell). buf holds NW_REAL_PING_PONG_BYTES. The
  * two participants get the result, the others zeros. */
 #define NW_REAL_PING_PONG_BYTES (4 << 20)
 void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, double *bandwidth);
