@@ -108,23 +108,85 @@ void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, doubl
   *bandwidth = second_half > 0 ? (double)(BIG - BIG / 2) / second_half : 0; /* 0: too fast */
 }
 
+static int by_seconds(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double nw_real_behind_bytes(int rank, int a, int b, char *buf, double latency, double bandwidth) {
+  enum {
+    BIG = NW_REAL_PING_PONG_BYTES,
+    REPS = 3,
+    TAG_BIG = 32003,
+    TAG_ASK = 32004,
+    TAG_ANSWER = 32005
+  };
+  if ((rank != a && rank != b) || !(bandwidth > 0))
+    return 0;
+  int peer = rank == a ? b : a;
+  char small[64] = {0};
+  double waited[REPS];
+  for (int i = 0; i < REPS; i++) {
+    MPI_Request big, ask, answer;
+    if (rank == a) {
+      MPI_Isend(buf, BIG, MPI_BYTE, peer, TAG_BIG, MPI_COMM_WORLD, &big);
+      double t0 = real_monotonic(), half = (double)BIG / 2 / bandwidth;
+      int done = 0;
+      while (!done && real_monotonic() - t0 < half) /* drive the transfer until halfway */
+        MPI_Test(&big, &done, MPI_STATUS_IGNORE);
+      double t1 = real_monotonic();
+      MPI_Irecv(small, sizeof small, MPI_BYTE, peer, TAG_ANSWER, MPI_COMM_WORLD, &answer);
+      MPI_Isend(small, sizeof small, MPI_BYTE, peer, TAG_ASK, MPI_COMM_WORLD, &ask);
+      int got = 0;
+      while (!got) {
+        MPI_Test(&answer, &got, MPI_STATUS_IGNORE);
+        if (!done)
+          MPI_Test(&big, &done, MPI_STATUS_IGNORE);
+      }
+      double extra = real_monotonic() - t1 - 2 * latency;
+      waited[i] = extra > 0 ? extra : 0;
+      MPI_Wait(&ask, MPI_STATUS_IGNORE);
+      MPI_Wait(&big, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Irecv(buf, BIG, MPI_BYTE, peer, TAG_BIG, MPI_COMM_WORLD, &big);
+      MPI_Recv(small, sizeof small, MPI_BYTE, peer, TAG_ASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(small, sizeof small, MPI_BYTE, peer, TAG_ANSWER, MPI_COMM_WORLD);
+      MPI_Wait(&big, MPI_STATUS_IGNORE);
+      waited[i] = 0;
+    }
+  }
+  double w[REPS];
+  if (rank == a) {
+    qsort(waited, REPS, sizeof *waited, by_seconds);
+    w[0] = waited[REPS / 2] * bandwidth;
+    MPI_Send(w, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD);
+  } else {
+    MPI_Recv(w, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return w[0];
+}
+
 /* One pair's measurement, while the other ranks wait; the result goes to rank 0. */
-static void measure_pair(int rank, int a, int b, char *buf, double *lat, double *bw) {
+static void measure_pair(int rank, int a, int b, char *buf, double *lat, double *bw,
+                         double *behind) {
   enum { TAG = 32002 };
-  double v[2];
+  double v[3];
   nw_real_ping_pong(rank, a, b, buf, &v[0], &v[1]);
+  v[2] = nw_real_behind_bytes(rank, a, b, buf, v[0], v[1]);
   if (a != 0 && rank == a)
-    MPI_Send(v, 2, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+    MPI_Send(v, 3, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
   if (a != 0 && rank == 0)
-    MPI_Recv(v, 2, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(v, 3, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   *lat = v[0];
   *bw = v[1];
+  *behind = v[2];
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
 void nw_real_machine_free(nw_real_machine *m) {
   free(m->latency);
   free(m->bandwidth);
+  free(m->behind);
   free(m->host);
   memset(m, 0, sizeof *m);
 }
@@ -142,9 +204,10 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   size_t pairs = (size_t)m->ranks * (size_t)m->ranks;
   m->latency = calloc(pairs, sizeof *m->latency);
   m->bandwidth = calloc(pairs, sizeof *m->bandwidth);
+  m->behind = calloc(pairs, sizeof *m->behind);
   m->host = calloc((size_t)m->ranks, sizeof *m->host);
   char *buf = malloc(NW_REAL_PING_PONG_BYTES);
-  int ok = m->latency && m->bandwidth && m->host && buf, all_ok = 0;
+  int ok = m->latency && m->bandwidth && m->behind && m->host && buf, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all_ok) {
     free(buf);
@@ -187,10 +250,11 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   MPI_Barrier(MPI_COMM_WORLD);
   for (int a = 0; a < m->ranks; a++)
     for (int b = a + 1; b < m->ranks; b++) {
-      double lat, bw;
-      measure_pair(rank, a, b, buf, &lat, &bw);
+      double lat, bw, behind;
+      measure_pair(rank, a, b, buf, &lat, &bw, &behind);
       m->latency[a * m->ranks + b] = m->latency[b * m->ranks + a] = lat;
       m->bandwidth[a * m->ranks + b] = m->bandwidth[b * m->ranks + a] = bw;
+      m->behind[a * m->ranks + b] = m->behind[b * m->ranks + a] = behind;
     }
   free(buf);
   return NW_OK;

@@ -21,9 +21,10 @@ typedef struct nw_real_machine {
   double core_flops;        /* rank 0: one core's SGEMM rate (OpenBLAS, one thread), flop/s */
   double memory_bandwidth;  /* rank 0: one thread's memcpy, bytes/s (copy rate, not traffic) */
   /* Point to point, ranks x ranks, [i * ranks + j] for i != j (the diagonal is 0): one-way
-   * latency (half the best 1-byte round trip, s) and bandwidth (4 MiB one way less the
-   * latency, bytes/s). */
-  double *latency, *bandwidth;
+   * latency (half the best 1-byte round trip, s), bandwidth (nw_real_ping_pong, bytes/s) and
+   * the bytes of a large message in flight that a control message to the same peer waits
+   * behind (nw_real_behind_bytes). */
+  double *latency, *bandwidth, *behind;
   char (*host)[NW_REAL_HOST_MAX];      /* each rank's host name */
   int gpus;                            /* rank 0's GPUs (0 when not asked for) */
   uint64_t gpu_memory;                 /* rank 0's GPU 0: free bytes */
@@ -47,6 +48,14 @@ int nw_real_usable_cores(void);
  * two participants get the result, the others zeros. */
 #define NW_REAL_PING_PONG_BYTES (4 << 20)
 void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, double *bandwidth);
+
+/* Ranks a and b (the others return 0 at once): how many bytes of a large message already under
+ * way from a to b a small message sent after it waits behind, as the real backend's transport
+ * is set up (real_net_before_mpi_init): a sends NW_REAL_PING_PONG_BYTES, and when half of them
+ * should have gone at `bandwidth` it sends 64 bytes that b answers at once; the answer's delay
+ * beyond two latencies, times the bandwidth. The median of 3; 0 where the bandwidth is 0. buf
+ * holds NW_REAL_PING_PONG_BYTES. Both participants get the result. */
+double nw_real_behind_bytes(int rank, int a, int b, char *buf, double latency, double bandwidth);
 
 /* Where a rank's event loop runs in the layout cfg gives a rank of `cores` cores and `gpus`
  * GPUs: with no core of its own (the compute threads take them all) *weight is its share of a

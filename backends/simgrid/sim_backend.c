@@ -535,7 +535,11 @@ static void sender_actor(int argc, char **argv) {
       continue;
     }
     /* The payload is only a token: the sink drops it and the message travels in sim_deliver(). */
+    sn->out_dst = e->dst;
+    sn->out_start = simgrid_get_clock();
+    sn->out_bytes = (double)e->wire;
     sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, e->wire);
+    sn->out_dst = -1;
     sim_deliver(sn->w, e);
     nw_sendq_done(&sn->out, c);
   }
@@ -784,6 +788,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
     sn->q.sem = sg_sem_init(0);
     snprintf(sn->data_mbox, sizeof sn->data_mbox, "data-%d", i);
     sn->out_sem = sg_sem_init(0);
+    sn->out_dst = -1;
     nw_sendq_init(&sn->out);
     sn->dev = calloc((size_t)sn->ndev, sizeof *sn->dev);
     if (!sn->dev) {

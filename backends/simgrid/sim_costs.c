@@ -68,6 +68,9 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
     st = read_one(h, platform, "rt_spin", &c->spin_s, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_spin_share", &c->spin_share, why, why_len);
+  if (st == NW_OK)
+    st = read_as(h, platform, "rt_control_behind", "number of bytes", &c->control_behind, why,
+                 why_len);
   if (st == NW_OK && c->spin_share > 1) {
     snprintf(
         why, why_len,

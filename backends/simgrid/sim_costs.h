@@ -15,6 +15,10 @@
  *                            (only with rt_loop_weight)
  *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
  *                            beside it, as measured (absent: the loop's weight decides)
+ *   rt_control_behind        bytes: a control message to a peer waits behind at most this much
+ *                            of the node's data transfer in flight to the same peer (one TCP
+ *                            connection per pair of ranks: what is already in its fragment and
+ *                            socket buffer goes first; `narwhal calibrate` measures it)
  *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP
  *                            the same, fitted to application APP's calibration runs alone: a
  *                            run of APP takes them where present (an application's messages
@@ -45,8 +49,9 @@ typedef struct sim_costs {
   double launch_s, done_s;
   double reduce_s_per_byte, rle_s_per_byte;
   double loop_weight, spin_s;
-  double spin_share; /* 0: a spin takes the loop's weight's share of a core */
-  int any;           /* some cost is not 0 */
+  double spin_share;     /* 0: a spin takes the loop's weight's share of a core */
+  double control_behind; /* bytes; 0: a control message never waits for data */
+  int any;               /* some cost is not 0 */
 } sim_costs;
 
 /* Reads host h's properties into c, for application app (may be NULL): an event's and the

@@ -183,12 +183,27 @@ static void unlink_live(sim_world *w, envelope *e) {
     e->live_next->live_prev = e->live_prev;
 }
 
+/* What a control message to e->dst waits for behind the node's data transfer in flight to the
+ * same peer: on hardware both share one TCP connection, and what of the transfer is already in
+ * its fragment and the socket's buffer (at most sn->costs.control_behind bytes, measured by
+ * `narwhal calibrate`) goes first. The transfer's progress is estimated at the route's
+ * bandwidth from its start, less the latency. 0 on platforms without rt_control_behind. */
+static double behind_data(const sim_node *sn, const envelope *e, double latency, double bw) {
+  if (!(sn->costs.control_behind > 0) || sn->out_dst != e->dst || !(bw > 0 && bw < INFINITY))
+    return 0;
+  double left = sn->out_bytes - (simgrid_get_clock() - sn->out_start - latency) * bw;
+  if (left > sn->costs.control_behind)
+    left = sn->costs.control_behind;
+  return left > 0 ? left / bw : 0;
+}
+
 /* A control message's travel time: latency + size / bandwidth of the route, uncontended. Control
  * messages are small (tens to hundreds of bytes: on a 4 GB/s link their size costs ~1% of a
  * 2 us latency), so sharing bandwidth with the data flows would change their times and the
  * flows' by less than that, while every flow SimGrid starts or ends re-solves the bandwidth
  * shares of all flows it connects to: with control messages as flows, that work per event grew
- * with the cluster (docs/experiments/sim-scale-control-messages.md). */
+ * with the cluster (docs/experiments/sim-scale-control-messages.md). On a calibrated TCP
+ * platform it also waits behind the data in flight to its peer (behind_data). */
 static double control_delay(sim_node *sn, const envelope *e) {
   if (!sn->route_latency) {
     sn->route_latency = calloc((size_t)sn->w->nodes, sizeof *sn->route_latency);
@@ -204,7 +219,8 @@ static double control_delay(sim_node *sn, const envelope *e) {
     sn->route_bandwidth[e->dst] = sg_host_get_route_bandwidth(sn->host, to);
   }
   double bw = sn->route_bandwidth[e->dst]; /* a route without links: no size term */
-  return sn->route_latency[e->dst] + (bw > 0 && bw < INFINITY ? (double)e->wire / bw : 0.0);
+  return sn->route_latency[e->dst] + (bw > 0 && bw < INFINITY ? (double)e->wire / bw : 0.0) +
+         behind_data(sn, e, sn->route_latency[e->dst], bw);
 }
 
 /* The seconds the fault plan delays a message between two nodes by (sim_faults.h; 0 without a

@@ -123,6 +123,10 @@ typedef struct sim_node {
   double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
   char data_mbox[32];                      /* where data transfers to this node arrive */
   int lost; /* stopped by the fault plan (sim_faults.h): its loop has ended */
+  /* The data transfer the sender actor has in flight: to out_dst (-1: none), out_bytes on the
+   * wire, started at out_start (a control message to that peer waits behind part of it). */
+  int out_dst;
+  double out_start, out_bytes;
 } sim_node;
 
 /* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */

@@ -4,7 +4,8 @@
 #  1. A transfer from h1 to h2 measures within 10% of the shaped rate.
 #  2. matmul, conv2d and lu verify with one rank per host and Open MPI's shared-memory
 #     transport left out (--mca btl tcp,self): the ranks can only talk TCP.
-#     `narwhal calibrate` across the hosts measures the link within 15% of the shaped rate.
+#     `narwhal calibrate` across the hosts measures the link within 15% of the shaped rate,
+#     and a control message waiting behind 128 KiB to 4 MiB of data in flight to its peer.
 #  3. A run whose link is shaped lower mid-run (h2 to 50 Mbit/s) completes verified.
 #  4. `down` leaves no namespace, state folder or process behind.
 # Skipped (77) where namespaces cannot be made (not root, or the kernel refuses).
@@ -76,6 +77,12 @@ cal=$(awk -v b="${bps:-0}" 'BEGIN { printf "%.1f", b * 8 / 1e6 }')
 awk -v r="$cal" 'BEGIN { exit !(r > 170 && r < 230) }' &&
   ok "calibrate across the hosts measured the link at $cal Mbit/s (shaped to 200)" ||
   bad "calibrate across the hosts: the link at $cal Mbit/s, not within 15% of 200: $(tail -n 2 cal.$$.out)"
+# 2c. ... and what a control message waits behind on the one TCP connection to a peer: at least
+#     one of the real backend's 128 KiB fragments, less than the whole 4 MiB message.
+behind=$(sed -nE 's/.*<prop id="rt_control_behind" value="([0-9.e+]+)".*/\1/p' cal.$$.xml 2>/dev/null | head -1)
+awk -v b="${behind:-0}" 'BEGIN { exit !(b >= 131072 && b < 4194304) }' &&
+  ok "calibrate: a control message waits behind $behind bytes of data in flight" ||
+  bad "calibrate: rt_control_behind '${behind}' is not between 128 KiB and 4 MiB"
 rm -f cal.$$.xml cal.$$.json cal.$$.out
 
 # 3. A link shaped lower mid-run: matmul moving ~25 MB, h2 slowed to 50 Mbit/s after 1 s

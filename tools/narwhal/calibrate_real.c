@@ -327,6 +327,7 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
+  p->control_behind = pair_median(mc, mc->behind);
   if (o->run.devices != NW_DEVICES_CPU && mc->gpus > 0 && m->gpu_busy_s > 0) {
     p->gpus = mc->gpus;
     p->gpu_speed = m->gpu_flops / m->gpu_busy_s;
@@ -402,9 +403,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         p->spin_share, (unsigned long long)m->rt.spins, m->rt.spin_s);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
-      ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s\n", i, mc->host[i], j,
-          mc->host[j], mc->latency[i * mc->ranks + j] * 1e6,
-          mc->bandwidth[i * mc->ranks + j] / 1e9);
+      ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s, a control message "
+          "behind %.4g KB of data in flight\n",
+          i, mc->host[i], j, mc->host[j], mc->latency[i * mc->ranks + j] * 1e6,
+          mc->bandwidth[i * mc->ranks + j] / 1e9, mc->behind[i * mc->ranks + j] / 1e3);
   if (p->gpus)
     ADD("GPUs per node %d: %.4g Gflop/s (calibration runs' flops / busy time), %llu bytes free, "
         "host->device %.4g GB/s, %.4g us\n",

@@ -37,6 +37,10 @@ typedef struct tool_platform {
   /* Node to node: a route is the sender's NIC, the backbone (no latency, never the bottleneck)
    * and the receiver's NIC, so a message takes 2 * nic_latency + size / nic_bandwidth. */
   double nic_bandwidth, nic_latency;
+  /* Bytes of a data transfer in flight to a peer that a control message to the same peer waits
+   * behind (one TCP connection per pair; 0: none, as on shared memory): every n<i>-cpu host's
+   * rt_control_behind (sim_costs.h). */
+  double control_behind;
   /* The runtime's own costs, properties of every n<i>-cpu host (0: none): handling an event
    * of kind k (nw_event_kind) that moves x bytes takes event_s[k] + x * event_s_per_byte[k]
    * seconds; a CPU subtask's two hand-offs take launch_s and done_s. */
