@@ -167,12 +167,15 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
  * sole subtask may update it in place: a task graph's tile kernels (Cholesky's GEMM updating
  * its tile), which would otherwise copy each tile in and out around every kernel
  * (docs/experiments/read-write-in-place.md). No other task touches the space meanwhile (a
- * task that reads or writes it waits for this one: graph.c), and a rolled-back task's space is
- * restored from node 0's replica (recover.c). */
+ * task that reads or writes it waits for this one: graph.c). Not in a resilient run: there a
+ * rolled-back task's space is restored from node 0's replica (recover.c), and a kernel still
+ * running from before the rollback (a backend cannot preempt it) would update the restored
+ * bytes again, where a write-only kernel rewrites the same bytes its rerun writes. */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
   nw_access a = t->bound[i].access;
-  return (a == NW_WRITE_ONLY || (a == NW_READ_WRITE && t->info.subtasks == 1)) &&
+  return (a == NW_WRITE_ONLY ||
+          (a == NW_READ_WRITE && t->info.subtasks == 1 && !n->cfg.resilient)) &&
          !t->bound[i].reduce.op && n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.functional &&
          !checked && p->origin_node < 0 &&
          !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
