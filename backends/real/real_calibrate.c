@@ -152,18 +152,17 @@ double nw_real_behind_bytes(int rank, int a, int b, char *buf, double latency, d
       MPI_Recv(small, sizeof small, MPI_BYTE, peer, TAG_ASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       MPI_Send(small, sizeof small, MPI_BYTE, peer, TAG_ANSWER, MPI_COMM_WORLD);
       MPI_Wait(&big, MPI_STATUS_IGNORE);
-      waited[i] = 0;
     }
   }
-  double w[REPS];
+  double bytes = 0;
   if (rank == a) {
     qsort(waited, REPS, sizeof *waited, by_seconds);
-    w[0] = waited[REPS / 2] * bandwidth;
-    MPI_Send(w, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD);
+    bytes = waited[REPS / 2] * bandwidth;
+    MPI_Send(&bytes, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD);
   } else {
-    MPI_Recv(w, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&bytes, 1, MPI_DOUBLE, peer, TAG_ANSWER, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
-  return w[0];
+  return bytes;
 }
 
 /* One pair's measurement, while the other ranks wait; the result goes to rank 0. */
