@@ -767,6 +767,17 @@ void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t
   }
 }
 
+void nw_region_copy_into(const nw_region *s, const unsigned char *space, unsigned char *view,
+                         uint64_t lo) {
+  for (size_t i = 0; i < s->n; i++) {
+    const nw_rect *r = &s->r[i];
+    for (uint64_t row = r->row0; row < r->row1; row++) {
+      uint64_t at = row * s->pitch + r->col0;
+      memcpy(view + (at - lo), space + at, r->col1 - r->col0);
+    }
+  }
+}
+
 void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
                           unsigned char *space) {
   for (size_t i = 0; i < s->n; i++) {

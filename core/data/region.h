@@ -75,6 +75,10 @@ void nw_region_scatter(const nw_region *s, const unsigned char *packed, unsigned
  * view[b - lo]: a subtask's private view) into one laid out as the whole space. */
 void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t lo,
                          unsigned char *space);
+/* The reverse: copies the bytes of the set from one laid out as the whole space into a view
+ * holding [lo, ...). */
+void nw_region_copy_into(const nw_region *s, const unsigned char *space, unsigned char *view,
+                         uint64_t lo);
 /* Scatters into a buffer that holds only [lo, ...) of the space: byte b at space[b - lo]. */
 void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,
                           unsigned char *space);

@@ -2,7 +2,10 @@
  *
  * A view is a few MB that a kernel writes once; allocating it fresh each time costs a mapping
  * and a page fault per 4 KiB (about 5 ms per 4 MB view on the 2-core test machine, 5% of a
- * matmul run). Buffers come back to the pool at commit and are reused, largest-fit first.
+ * matmul run). Buffers come back to the pool at commit and are reused, smallest fit first.
+ * A task's views all live until its commit, so the pool keeps as many as a task of a tiled
+ * factorisation holds (LU 3072/384's first update: 49); with 16 slots the rest were freed and
+ * faulted in anew by the next task (docs/experiments/read-write-view-fills.md).
  * Used only on the node's own thread.
  */
 #ifndef NW_BUFPOOL_H
@@ -10,7 +13,9 @@
 
 #include <stddef.h>
 
-#define NW_BUFPOOL_SLOTS 16
+#ifndef NW_BUFPOOL_SLOTS
+#define NW_BUFPOOL_SLOTS 64
+#endif
 
 typedef struct nw_bufpool {
   void *buf[NW_BUFPOOL_SLOTS];

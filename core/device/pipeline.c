@@ -181,6 +181,27 @@ static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, cons
          !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
 }
 
+/* Fills a CPU kernel's private read-write view (holding [lo, ...) of space i) with the bytes
+ * it may touch: the rows of its read and write regions, not the whole span between their
+ * first and last bytes. A tile of a row-major matrix spans its rows at the matrix's full
+ * pitch: LU's 384-wide tile of a 3072-wide matrix spans 8x the tile's bytes, and copying them
+ * all into recycled or fresh pages took as long as the tile's kernel
+ * (docs/experiments/read-write-view-fills.md). A kernel reads only its read region and writes
+ * only its write region (checked views enforce it), so the bytes between are never seen. */
+static void fill_view(nw_node *n, const nw_prepared *p, int i, const unsigned char *space,
+                      unsigned char *view, uint64_t lo) {
+  const nw_region *r = &p->read[i], *w = &p->write[i];
+  nw_region_copy_into(r, space, view, lo);
+  uint64_t bytes = nw_region_bytes(r), runs = nw_region_runs(r);
+  if (!nw_region_contains(r, w)) { /* bytes it writes without reading keep the node's values */
+    nw_region_copy_into(w, space, view, lo);
+    bytes += nw_region_bytes(w);
+    runs += nw_region_runs(w);
+  }
+  n->stats.bytes_view_fills += bytes;
+  n->stats.copy_runs += runs;
+}
+
 /* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
  * writes go to a private buffer spanning the subtask's writes (and, read-write, its reads),
  * so that a discarded or concurrent subtask never touches shared bytes, or in place where
@@ -229,8 +250,12 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     e->write_buf[i] = nw_bufpool_get(&n->views, hi - lo, &e->write_cap[i]);
     if (!e->write_buf[i])
       goto nomem;
-    if (a == NW_READ_WRITE) {
+    if (a == NW_READ_WRITE && kind == NW_DEVICE_CPU && !checked) {
+      fill_view(n, p, i, s->data, e->write_buf[i], lo);
+    } else if (a == NW_READ_WRITE) { /* a GPU copies its whole rectangle; checks compare it all */
       memcpy(e->write_buf[i], s->data + lo, hi - lo);
+      n->stats.bytes_view_fills += hi - lo;
+      n->stats.copy_runs++;
     } else if (checked) { /* what a kernel leaves unwritten is recognisable */
       memset(e->write_buf[i], NW_VIEWCHECK_FILL, hi - lo);
       /* ... except a reduced space's subscribed bytes, which start as zeros whether views are

@@ -58,6 +58,9 @@
   /* Bytes commits copied from subtasks' private write views into the node's copy; none where      \
    * kernels write in place (device/pipeline.c, writes_in_place). */                               \
   X(uint64_t, bytes_view_copies, "bytes_view_copies", sum, data)                                   \
+  /* Bytes copied from the node's copy into subtasks' private read-write views at launch: the     \
+   * subscribed rows only, not the span between them (device/pipeline.c, fill_view). */           \
+  X(uint64_t, bytes_view_fills, "bytes_view_fills", sum, data)                                     \
   /* Row runs (nw_region_runs) the node's copies of data moved: a data message's bytes             \
    * gathered or scattered, a commit's view copies; counted in the simulator too, where no byte    \
    * moves, so that it prices the copies as calibration measured them. */                          \

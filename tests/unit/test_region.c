@@ -510,6 +510,44 @@ static void fragmented(void) {
   free(scratch);
 }
 
+/* copy_into fills a view holding [lo, ...) with the set's bytes and nothing else; copy_from
+ * puts them back: a tile of a wide matrix moves its own bytes, not the span of its rows. */
+static void view_copies(void) {
+  enum { PITCH = 96, ROWS = 12 };
+  unsigned char space[PITCH * ROWS], view[PITCH * ROWS], back[PITCH * ROWS];
+  for (int i = 0; i < PITCH * ROWS; i++)
+    space[i] = (unsigned char)(i * 7 + 3);
+  nw_region s;
+  nw_region_init(&s, PITCH);
+  nw_region_add_quad(&s, (nw_quad){2 * PITCH + 10, 16, PITCH, 5}); /* rows 2-6, cols 10-25 */
+  nw_region_add_quad(&s, (nw_quad){8 * PITCH + 40, 8, PITCH, 2});  /* rows 8-9, cols 40-47 */
+  uint64_t lo, hi;
+  nw_region_bounds(&s, &lo, &hi);
+  CHECK(lo == 2 * PITCH + 10 && hi == 9 * PITCH + 48);
+  memset(view, 0xEE, sizeof view);
+  nw_region_copy_into(&s, space, view, lo);
+  unsigned char map[PITCH * ROWS];
+  CHECK(to_bitmap(&s, map, sizeof map) == 0);
+  int right = 1, untouched = 1;
+  for (uint64_t b = lo; b < hi; b++) {
+    if (map[b] && view[b - lo] != space[b])
+      right = 0;
+    if (!map[b] && view[b - lo] != 0xEE)
+      untouched = 0;
+  }
+  CHECK(right);
+  CHECK(untouched);
+  CHECK(view[hi - lo] == 0xEE); /* nothing past the span */
+  memset(back, 0, sizeof back);
+  nw_region_copy_from(&s, view, lo, back);
+  int same = 1;
+  for (int b = 0; b < PITCH * ROWS; b++)
+    if (back[b] != (map[b] ? space[b] : 0))
+      same = 0;
+  CHECK(same);
+  nw_region_free(&s);
+}
+
 int main(void) {
   const uint64_t n = 1024, b = 64, row = n * 4, brow = b * 4;
   nw_region s;
@@ -563,5 +601,6 @@ int main(void) {
   cross_check();
   property_check();
   fragmented();
+  view_copies();
   return check_report("region");
 }
