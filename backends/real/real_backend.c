@@ -254,8 +254,7 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
      * platform refuses (rt_done must be >= 0). */
     c->done_s += start > ev->stamp ? start - ev->stamp : 0;
   }
-  uint64_t copied =
-      nw_node_stats(rs->node)->bytes_view_copies + nw_node_stats(rs->node)->bytes_view_fills;
+  uint64_t copied = nw_stats_view_bytes(nw_node_stats(rs->node));
   uint64_t runs0 = nw_node_stats(rs->node)->copy_runs;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
@@ -263,8 +262,7 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
   nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
   *clock = real_monotonic();
   double s = *clock - start;
-  bytes += (double)(nw_node_stats(rs->node)->bytes_view_copies +
-                    nw_node_stats(rs->node)->bytes_view_fills - copied);
+  bytes += (double)(nw_stats_view_bytes(nw_node_stats(rs->node)) - copied);
   if (rs->measure_cpu) {
     double cpu0 = *cpu;
     *cpu = real_thread_cpu_seconds();

@@ -218,15 +218,13 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   if (before > 0)
     spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
-  uint64_t copied = st->bytes_view_copies + st->bytes_view_fills, reduced = st->bytes_reduced,
-           coded = st->bytes_rle;
+  uint64_t copied = nw_stats_view_bytes(st), reduced = st->bytes_reduced, coded = st->bytes_rle;
   uint64_t runs = st->copy_runs;
   nw_node_handle(sn->node, ev);
-  double after =
-      (double)(st->bytes_view_copies + st->bytes_view_fills - copied) * c->event_s_per_byte[k] +
-      (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
-      (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
-      (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
+  double after = (double)(nw_stats_view_bytes(st) - copied) * c->event_s_per_byte[k] +
+                 (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
+                 (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
+                 (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)
     spend(sn, after);
 }

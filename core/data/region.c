@@ -756,26 +756,30 @@ void nw_region_gather(const nw_region *s, const unsigned char *space, unsigned c
   nw_region_gather_from(s, space, 0, packed);
 }
 
-void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t lo,
-                         unsigned char *space) {
+/* Copies the set's rows between a buffer laid out as the whole space and a view holding
+ * [lo, ...): into the view, or out of it. */
+static void copy_rows(const nw_region *s, unsigned char *space, unsigned char *view, uint64_t lo,
+                      int into_view) {
   for (size_t i = 0; i < s->n; i++) {
     const nw_rect *r = &s->r[i];
     for (uint64_t row = r->row0; row < r->row1; row++) {
       uint64_t at = row * s->pitch + r->col0;
-      memcpy(space + at, view + (at - lo), r->col1 - r->col0);
+      if (into_view)
+        memcpy(view + (at - lo), space + at, r->col1 - r->col0);
+      else
+        memcpy(space + at, view + (at - lo), r->col1 - r->col0);
     }
   }
 }
 
+void nw_region_copy_from(const nw_region *s, const unsigned char *view, uint64_t lo,
+                         unsigned char *space) {
+  copy_rows(s, space, (unsigned char *)view, lo, 0);
+}
+
 void nw_region_copy_into(const nw_region *s, const unsigned char *space, unsigned char *view,
                          uint64_t lo) {
-  for (size_t i = 0; i < s->n; i++) {
-    const nw_rect *r = &s->r[i];
-    for (uint64_t row = r->row0; row < r->row1; row++) {
-      uint64_t at = row * s->pitch + r->col0;
-      memcpy(view + (at - lo), space + at, r->col1 - r->col0);
-    }
-  }
+  copy_rows(s, (unsigned char *)space, view, lo, 1);
 }
 
 void nw_region_scatter_to(const nw_region *s, const unsigned char *packed, uint64_t lo,

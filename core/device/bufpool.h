@@ -13,9 +13,7 @@
 
 #include <stddef.h>
 
-#ifndef NW_BUFPOOL_SLOTS
 #define NW_BUFPOOL_SLOTS 64
-#endif
 
 typedef struct nw_bufpool {
   void *buf[NW_BUFPOOL_SLOTS];

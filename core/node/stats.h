@@ -89,4 +89,11 @@ typedef struct nw_stats {
   nw_device_stats device[NW_STATS_MAX_DEVICES];
 } nw_stats;
 
+/* Bytes the node copied between its copy of the spaces and subtasks' private views (fills at
+ * launch and commits): what an event's handling copied is this after it less this before,
+ * which calibration prices per byte and the simulator charges. */
+static inline uint64_t nw_stats_view_bytes(const nw_stats *st) {
+  return st->bytes_view_copies + st->bytes_view_fills;
+}
+
 #endif
