@@ -29,6 +29,8 @@ bad=(
   '{"narwhal-validate": 1, '"$cal"', "configurations": ['"$(conf a 384 96 dmda)"', '"$(conf a 384 96 eager)"']}|'"two configurations are named 'a'"
   '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': workload 'matmul:256' is not APP:N:BLOCK"
   '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 0, "workloads": ["matmul:256:64"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'ranks' must be a whole number from 1 to 64"
+  '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256:64"], "args": ["--runs=2"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'args' may not hold --runs (validate sets it)"
+  '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256:64"], "args": "--devices"}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'args' must be a list of at most 48 strings"
 )
 for i in "${!bad[@]}"; do
   text=${bad[$i]%%|*} want=${bad[$i]#*|}
@@ -73,5 +75,16 @@ code=$?
 [ "$code" = 2 ] && [ "$(grep -c . "$tmp/err")" = 1 ] &&
   grep -qF "configuration 'trained' is not held out: it runs kind 'matmul' on cpu" "$tmp/err" ||
   fail "a configuration on the training footprint: exit $code, said '$(cat "$tmp/err")'"
+passed=$((passed + 1))
+
+# A calibration's args reach `narwhal calibrate`: a value it refuses fails the calibration,
+# and validate's one line carries calibrate's own reason, not mpirun's closing rule.
+printf '{"narwhal-validate": 1, "rounds": 1, "calibrations": [{"name": "d", "ranks": 1, "workloads": ["matmul:256:64"], "runs": 1, "args": ["--devices", "bogus"]}], "configurations": [%s]}\n' \
+  "$(conf "mm" 384 96 dmda | sed 's/"c"/"d"/')" >"$tmp/args.json"
+"$nw" validate "$tmp/args.json" --out "$tmp/out" >/dev/null 2>"$tmp/err"
+code=$?
+[ "$code" != 0 ] && [ "$(grep -c . "$tmp/err")" = 1 ] &&
+  grep -qF "calibration 'd' failed (exit 2): 'narwhal: --devices: unknown value 'bogus'" "$tmp/err" ||
+  fail "a calibration's args: exit $code, said '$(cat "$tmp/err")'"
 passed=$((passed + 1))
 echo "validate: $passed passed, 0 failed"

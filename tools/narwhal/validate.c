@@ -130,8 +130,10 @@ static int parse_args(int argc, char **argv, options *o) {
 
 /* Runs argv with stderr appended to log, stdout into *out (when out) or the log too; returns
  * the exit status (128 + signal; 127 when it could not start). */
-/* The last non-empty line of a child's log, for the one line that reports its failure: the
- * log may be gone (a temporary directory) before anyone reads it. */
+/* The line that says why a child failed: its first line from Narwhal ("narwhal: ..."), else
+ * its last non-empty line (mpirun ends its own report with a rule of dashes, not the reason).
+ * For the one line that reports the failure: the log may be gone (a temporary directory)
+ * before anyone reads it. */
 static const char *log_tail(const char *log, char *line, size_t len) {
   snprintf(line, len, "(no output)");
   FILE *f = fopen(log, "r");
@@ -143,10 +145,12 @@ static const char *log_tail(const char *log, char *line, size_t len) {
   size_t n = strlen(text);
   while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
     text[--n] = 0;
-  const char *last = strrchr(text, '\n');
-  last = last ? last + 1 : text;
-  if (*last)
-    snprintf(line, len, "'%.300s'", last);
+  const char *pick = text, *said = strstr(text, "\nnarwhal: ");
+  if (strncmp(text, "narwhal: ", 9))
+    pick = said ? said + 1 : (strrchr(text, '\n') ? strrchr(text, '\n') + 1 : text);
+  int width = (int)strcspn(pick, "\n");
+  if (*pick)
+    snprintf(line, len, "'%.*s'", width < 300 ? width : 300, pick);
   free(text);
   return line;
 }
@@ -244,6 +248,8 @@ static int calibrate(const options *o, const vf_calibration *c, const char *self
     argv[a++] = "--workload";
     argv[a++] = c->workloads[w];
   }
+  for (int i = 0; i < c->nargs; i++)
+    argv[a++] = c->args[i];
   argv[a] = NULL;
   remove(log);
   printf("calibration %s: %d rank(s), %d workload(s), %d runs each...\n", c->name, c->ranks,

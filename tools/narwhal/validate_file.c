@@ -73,10 +73,8 @@ static int strings(const cJSON *obj, const char *key, char **out, int max) {
   return n;
 }
 
-/* Options validate sets itself: a configuration may not. */
-static const char *reserved(char **args, int n) {
-  static const char *const mine[] = {"--backend", "--platform",  "--perfmodel", "--nodes",
-                                     "--json",    "--calibrate", "--config",    NULL};
+/* The first of args that is one of `mine` (NULL-terminated), alone or as --opt=value; or NULL. */
+static const char *first_of(char **args, int n, const char *const *mine) {
   for (int i = 0; i < n; i++)
     for (int k = 0; mine[k]; k++) {
       size_t l = strlen(mine[k]);
@@ -86,9 +84,23 @@ static const char *reserved(char **args, int n) {
   return NULL;
 }
 
+/* Options validate sets itself: a configuration may not. */
+static const char *reserved(char **args, int n) {
+  static const char *const mine[] = {"--backend", "--platform",  "--perfmodel", "--nodes",
+                                     "--json",    "--calibrate", "--config",    NULL};
+  return first_of(args, n, mine);
+}
+
+/* Options of `narwhal calibrate` that validate sets itself: a calibration's args may not. */
+static const char *calibrate_reserved(char **args, int n) {
+  static const char *const mine[] = {"--platform-out", "--perfmodel", "--runs", "--settle",
+                                     "--workload",     "--config",    NULL};
+  return first_of(args, n, mine);
+}
+
 static int parse_calibration(const cJSON *j, int i, vf_calibration *c, const char *path, char *why,
                              size_t len) {
-  static const char *const known[] = {"name", "ranks", "mpirun", "workloads", "runs", NULL};
+  static const char *const known[] = {"name", "ranks", "mpirun", "workloads", "runs", "args", NULL};
   if (!cJSON_IsObject(j))
     return fail(why, len, path, "calibrations[%d] must be an object", i);
   const char *bad = unknown_key(j, known);
@@ -106,6 +118,13 @@ static int parse_calibration(const cJSON *j, int i, vf_calibration *c, const cha
   if ((c->nmpirun = strings(j, "mpirun", c->mpirun, VF_MAX_MPIRUN)) < 0)
     return fail(why, len, path, "calibration '%s': 'mpirun' must be a list of at most %d strings",
                 c->name, VF_MAX_MPIRUN);
+  if ((c->nargs = strings(j, "args", c->args, VF_MAX_ARGS)) < 0)
+    return fail(why, len, path, "calibration '%s': 'args' must be a list of at most %d strings",
+                c->name, VF_MAX_ARGS);
+  const char *own = calibrate_reserved(c->args, c->nargs);
+  if (own)
+    return fail(why, len, path, "calibration '%s': 'args' may not hold %s (validate sets it)",
+                c->name, own);
   if ((c->nworkloads = strings(j, "workloads", c->workloads, VF_MAX_WORKLOADS)) <= 0)
     return fail(why, len, path,
                 "calibration '%s': 'workloads' must be a list of 1 to %d APP:N:BLOCK strings",

@@ -16,7 +16,9 @@
  * rounds: real runs of each configuration (the best is kept), 1 to 100, default 3.
  * A calibration: name (unique), ranks (1 to 64), mpirun (optional: mpirun's options before
  * -np, e.g. a binding), workloads (APP:N:BLOCK, as `narwhal calibrate --workload`), runs
- * (optional, default 5). Its platform and model go to OUT/NAME.xml and OUT/NAME.json.
+ * (optional, default 5), args (optional: more options of `narwhal calibrate`, such as
+ * "--devices", "cpu+gpu"; not those validate sets). Its platform and model go to OUT/NAME.xml
+ * and OUT/NAME.json.
  * A configuration: name (unique), calibration (a calibration's name: its ranks and platform),
  * group (optional: configurations of one group are ranked against each other), args (options
  * of `narwhal run`, without --backend, --platform, --perfmodel, --nodes or --json, which
@@ -35,8 +37,9 @@
 typedef struct vf_calibration {
   char name[VF_NAME_MAX];
   int ranks, runs;
-  int nmpirun, nworkloads;
+  int nmpirun, nworkloads, nargs;
   char *mpirun[VF_MAX_MPIRUN];
+  char *args[VF_MAX_ARGS]; /* options of `narwhal calibrate`, e.g. --devices cpu+gpu */
   char *workloads[VF_MAX_WORKLOADS];
 } vf_calibration;
 
