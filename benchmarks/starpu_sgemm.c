@@ -207,6 +207,14 @@ int main(int argc, char **argv) {
 #if SGEMM_CUDA
   starpu_cublas_init(); /* one handle per CUDA worker, on its own stream */
 #endif
+  /* Pinned, as StarPU's documentation asks of data a GPU copies asynchronously ("data
+   * registered to StarPU must be allocated with starpu_malloc() or pinned with
+   * starpu_memory_pin()", its warning on an H200 otherwise): StarPU at its best. */
+  int pinned = ngpu > 0;
+  if (pinned)
+    pinned = starpu_memory_pin(a, count * sizeof *a) == 0 &&
+             starpu_memory_pin(b, count * sizeof *b) == 0 &&
+             starpu_memory_pin(c, count * sizeof *c) == 0;
   starpu_data_handle_t ha, hb, hc;
   starpu_matrix_data_register(&ha, STARPU_MAIN_RAM, (uintptr_t)a, (uint32_t)n, (uint32_t)n,
                               (uint32_t)n, sizeof(float));
@@ -225,6 +233,11 @@ int main(int argc, char **argv) {
   starpu_data_unregister(ha);
   starpu_data_unregister(hb);
   starpu_data_unregister(hc);
+  if (pinned) {
+    starpu_memory_unpin(a, count * sizeof *a);
+    starpu_memory_unpin(b, count * sizeof *b);
+    starpu_memory_unpin(c, count * sizeof *c);
+  }
 #if SGEMM_CUDA
   starpu_cublas_shutdown();
 #endif

@@ -56,6 +56,8 @@ if [ -e "$out" ] && { [ ! -d "$out" ] || [ -n "$(ls -A "$out")" ]; }; then
 fi
 budget=${ACCEPT_BUDGET_S:-540}
 [[ $budget =~ ^[0-9]+$ ]] || bad "ACCEPT_BUDGET_S=$budget: not a whole number of seconds"
+parts=${ACCEPT_PARTS:-0 1 2 3 4 5 6} # a second call reruns only what the first left failed
+[[ $parts =~ ^[0-6]( [0-6])*$ ]] || bad "ACCEPT_PARTS=$parts: part numbers 0 to 6, separated by spaces"
 
 # The GPUs, as nvidia-smi lists them (its output read whole: grep -q on a pipe under pipefail).
 gpus="" gpu_why="nvidia-smi: not found"
@@ -127,6 +129,27 @@ tl() {
   child=""
   return "$rc"
 }
+# The machine's own Open MPI variables: every OMPI_* set here but the three Narwhal's scripts
+# and scripts/gpu-kit/env.sh export.
+machine_ompi() {
+  local v
+  for v in ${!OMPI_@}; do
+    case $v in OMPI_ALLOW_RUN_AS_ROOT | OMPI_ALLOW_RUN_AS_ROOT_CONFIRM | OMPI_MCA_btl_vader_single_copy_mechanism) ;;
+    *) printf '%s ' "$v" ;;
+    esac
+  done
+}
+# Processes of the build still alive after a part (a timed-out mpirun's ranks keep the GPU's
+# memory, and the next part then finds none): killed, counted.
+leftovers() {
+  local pids p n=0
+  pids=$(pgrep -f -- "$build/" || true)
+  for p in $pids; do
+    [ "$p" != $$ ] && [ "$p" != "$BASHPID" ] && kill -TERM "$p" 2>/dev/null && n=$((n + 1))
+  done
+  [ "$n" = 0 ] || { sleep 2; for p in $pids; do kill -KILL "$p" 2>/dev/null || true; done; }
+  echo "$n"
+}
 timed_out() { [ "$1" = 124 ] || [ "$1" = 137 ]; }
 count() { grep -cE "$1" "$2" || true; }
 
@@ -139,6 +162,7 @@ part0() {
     echo "repository: $root, $(git -C "$root" describe --always --dirty 2>/dev/null || echo "no git description")"
     echo "build: $build ($(cuda_build && echo CUDA || echo "no CUDA"))"
     echo "mode: $([ "$rehearse" = 1 ] && echo rehearsal || echo acceptance)"
+    echo "the machine's Open MPI variables: $(for v in $(machine_ompi); do printf '%s=%s ' "$v" "${!v}"; done)"
     if [ -n "$gpus" ]; then
       echo "$gpus"
       timeout 20 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
@@ -179,7 +203,7 @@ part2() {
   local sizes=${ACCEPT_SGEMM_SIZES:-16384 32768} blocks=${ACCEPT_SGEMM_BLOCKS:-4096} n b rc=0 rows
   need_cuda
   need_cmd mpirun
-  need_script "$root/benchmarks/gpu.sh" SIZES BLOCKS REPS
+  need_script "$root/benchmarks/gpu.sh" SIZES BLOCKS REPS TRACE_DIR
   need_x "$build/benchmarks/bench_cublas" "$build/narwhal-real"
   for n in $sizes; do
     for b in $blocks; do
@@ -188,7 +212,8 @@ part2() {
     done
   done
   checked "benchmarks/gpu.sh, bench_cublas, narwhal-real's options" && return 0
-  SIZES=$sizes BLOCKS=$blocks REPS=2 tl "$root/benchmarks/gpu.sh" "$build" >"$file" 2>&1 || rc=$?
+  SIZES=$sizes BLOCKS=$blocks REPS=2 TRACE_DIR=$out/02-traces tl "$root/benchmarks/gpu.sh" "$build" \
+    >"$file" 2>&1 || rc=$?
   rows=$(count '^n=' "$file")
   why="$rows rows"
   [ "$rows" = 0 ] || why+="; Narwhal / (sgemm + copies): $(awk '/^n=/ { for (i = 1; i <= NF; i++) {
@@ -336,7 +361,8 @@ part6() {
   fi
   checked "the documentation's GPU blocks ($blocks) and ${#examples[@]} examples" && return 0
   echo "== the documentation's GPU blocks (tests/readme/run_examples.sh --cuda)" >"$file"
-  tl "$runner" --cuda "$build" "$md" >>"$file" 2>&1 || rc=$?
+  # The blocks must set Narwhal's own Open MPI settings themselves; the machine's stay.
+  RUN_EXAMPLES_KEEP_OMPI="$(machine_ompi)" tl "$runner" --cuda "$build" "$md" >>"$file" 2>&1 || rc=$?
   grep -q "ran $blocks, 0 failed" "$file" || bad=$((bad + 1))
   for ex in "${examples[@]}"; do
     IFS='|' read -r bin n opts <<<"$ex"
@@ -372,11 +398,16 @@ run_part() {
   [ "$left" -ge "$limit" ] || limit=$left
   t0=$SECONDS current="part $n $name" verdict=FAILED why="" problems=() file=/dev/null
   echo "== part $n $name (at most $limit s)"
-  if [ "$limit" -lt 10 ]; then
+  if [[ " $parts " != *" $n "* ]]; then
+    verdict=skipped why="not in ACCEPT_PARTS ($parts)"
+  elif [ "$limit" -lt 10 ]; then
     verdict=skipped why="out of time: $left s of the $budget s budget left"
   else
     part_end=$((SECONDS + limit))
     "part$n" || true
+    local left_over=0 # not in a rehearsal: tests running beside it (ctest -j) use the build
+    [ "$rehearse" = 1 ] || left_over=$(leftovers)
+    [ "$left_over" = 0 ] || why+="; $left_over process(es) of the build outlived it, killed"
   fi
   # A part that ran and failed: the first line of its output that says why.
   if [ "$verdict" = FAILED ] && [ ${#problems[@]} = 0 ] && [ -f "$file" ]; then

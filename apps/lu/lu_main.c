@@ -146,10 +146,11 @@ static nw_status check(nw_space *m, float *a, uint64_t n, uint64_t b, int native
     if (differ && native) {
       double mine, ref, bound;
       *equal = lu_accept_rounded(orig, got, a, n, &mine, &ref, &bound);
-      fprintf(stderr,
-              "lu: CUDA kernels ran: residual max|LU - A| / max|A| is %.3g, the reference's "
-              "%.3g, the bound %.3g: %s\n",
-              mine, ref, bound, *equal ? "accepted" : "rejected");
+      fprintf(
+          stderr,
+          "lu: CUDA kernels ran: residual max|(LU - A) x| / max(|A| |x|) is %.3g, the reference's "
+          "%.3g, the bound %.3g: %s\n",
+          mine, ref, bound, *equal ? "accepted" : "rejected");
     }
   }
   free(got);

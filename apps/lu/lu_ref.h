@@ -19,12 +19,21 @@ int lu_reference(float *a, uint64_t n, uint64_t b);
  * diagonal, U on and above) of a. O(n^3): for tests. */
 double lu_residual(const float *a, const float *lu, uint64_t n);
 
+/* max_i |(L U x - A x)_i| / max_i (|A| |x|)_i, in double, over `probes` vectors x of fixed
+ * pseudo-random entries in [-1, 1): a normwise backward error of the factors lu of a, probed
+ * as Freivalds checks a matrix product, in O(probes n^2) where lu_residual takes O(n^3) (a
+ * 6144 x 6144 factorisation: minutes there, a fraction of a second here). A wrong entry
+ * (L U)_ij moves (L U x)_i by its error times x_j, which is zero for no probe but with
+ * probability 0. */
+double lu_residual_probed(const float *a, const float *lu, uint64_t n, int probes);
+#define LU_PROBES 4
+
 /* Where CUDA kernels ran (cuBLAS rounds otherwise than OpenBLAS, so the factors' bits cannot
- * match the reference's): factors `lu` of `a` pass when their residual is at most four times
- * the reference factors' (`ref`) or n eps. LAPACK's own test of a factorisation (xGET01:
- * |LU - A| / (n |A| eps) below 30) accepts 30 times more; a wrong or stale block gives a
- * residual of the order of its entries, far above either. Sets the residuals and the bound
- * used; returns 1 to accept. */
+ * match the reference's): factors `lu` of `a` pass when their probed residual
+ * (lu_residual_probed) is at most four times the reference factors' (`ref`) or n eps.
+ * LAPACK's own test of a factorisation (xGET01: |LU - A| / (n |A| eps) below 30) accepts 30
+ * times more; a wrong or stale block gives a residual of the order of its entries, far above
+ * either. Sets the residuals and the bound used; returns 1 to accept. */
 int lu_accept_rounded(const float *a, const float *lu, const float *ref, uint64_t n, double *mine,
                       double *theirs, double *bound);
 

@@ -498,10 +498,13 @@ static nw_status plan_gpus(const nw_run_config *cfg, const nw_app *app, int rank
   for (int g = 0; g < n; g++) {
     uint64_t share = real_gpu_free_memory(g) / (uint64_t)sharers;
     if (cfg->gpu_mem > share || (!cfg->gpu_mem && share <= GPU_MARGIN)) {
+      char asked[64] = ""; /* the limit that refused it, where --gpu-mem set one */
+      if (cfg->gpu_mem)
+        snprintf(asked, sizeof asked, ", less than --gpu-mem %llu",
+                 (unsigned long long)cfg->gpu_mem);
       snprintf(res->error, sizeof res->error,
-               "rank %d: GPU %d has %llu bytes free for each of the %d rank(s) on its host%s%llu",
-               rank, g, (unsigned long long)share, sharers,
-               cfg->gpu_mem ? ", less than --gpu-mem " : "", (unsigned long long)cfg->gpu_mem);
+               "rank %d: GPU %d has %llu bytes free for each of the %d rank(s) on its host%s", rank,
+               g, (unsigned long long)share, sharers, asked);
       return NW_ERR_ARG;
     }
     budget[g] = cfg->gpu_mem ? cfg->gpu_mem : share - GPU_MARGIN;
@@ -739,6 +742,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     }
   }
   if (agree(st, rs.rank, res) != NW_OK) {
+    real_placement_restore(&rs.place);
     for (int g = 0; g < rs.ngpu; g++)
       real_gpu_close(rs.gpus[g]);
     nw_node_destroy(rs.node);
@@ -792,6 +796,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   } else {
     event_loop(&rs);
   }
+  real_placement_restore(&rs.place);
   real_load_stop(load);
   uint64_t launches = 0, launched = 0, largest = 0;
   for (int g = 0; g < rs.ngpu; g++) {

@@ -16,6 +16,7 @@ void real_placement_plan(real_placement *p, int reserved, int compute_cores) {
     return;
   CPU_ZERO(&p->runtime);
   CPU_ZERO(&p->compute);
+  p->original = mask;
   int taken = 0;
   for (int c = 0; c < CPU_SETSIZE && taken < have; c++) {
     if (!CPU_ISSET(c, &mask))
@@ -38,4 +39,9 @@ void real_placement_runtime(const real_placement *p) {
 void real_placement_compute(const real_placement *p) {
   if (p->active)
     (void)pthread_setaffinity_np(pthread_self(), sizeof p->compute, &p->compute);
+}
+
+void real_placement_restore(const real_placement *p) {
+  if (p->active)
+    (void)pthread_setaffinity_np(pthread_self(), sizeof p->original, &p->original);
 }

@@ -23,6 +23,7 @@
 typedef struct real_placement {
   int active; /* 0: nothing is pinned */
   cpu_set_t runtime, compute;
+  cpu_set_t original; /* the calling thread's mask before the plan, given back at the end */
 } real_placement;
 
 /* Splits this thread's affinity mask: `reserved` cores for the runtime, the rest for
@@ -32,5 +33,9 @@ void real_placement_plan(real_placement *p, int reserved, int compute_cores);
  * the compute cores; nothing when the plan is not active. */
 void real_placement_runtime(const real_placement *p);
 void real_placement_compute(const real_placement *p);
+/* Gives the calling thread its mask from before the plan back, at the end of a run: a process
+ * that runs again (calibrate's runs, a program's second run) must not start from the reserve's
+ * cores alone, or each run would find fewer cores than the last. */
+void real_placement_restore(const real_placement *p);
 
 #endif

@@ -14,6 +14,8 @@
 #   src/drivers/cuda/starpu_cublas.c includes both, for the legacy calls it makes (cublasInit,
 #   cublasSetKernelStream; libcublas.so.13 still exports them): the guard is undefined
 #   between the two.
+# --enable-maxcpus=128: configured here, StarPU otherwise enabled only 2 CPU workers of the
+# GPU machine's 16 ("16 CPU cores requested. Only 2 enabled"), and the comparison was void.
 # --disable-sc-hypervisor is not passed: 1.3.10's configure enables the hypervisor for either
 # spelling of the option, and it then needs uthash.h, which Debian's source leaves out.
 #
@@ -40,7 +42,7 @@ mkdir "$src/b" && cd "$src/b"
 ../configure --prefix="$prefix" --enable-cuda --with-cuda-dir="$cuda" --disable-cuda-memcpy-peer \
   --disable-opencl --disable-mpi --disable-fortran --disable-build-doc --disable-build-examples \
   --disable-static --disable-build-tests --disable-socl --disable-starpufft --disable-openmp --disable-mlr \
-  --without-fxt --disable-hdf5 >configure.log 2>&1 || { tail -20 configure.log; exit 1; }
+  --without-fxt --disable-hdf5 --enable-maxcpus=128 >configure.log 2>&1 || { tail -20 configure.log; exit 1; }
 grep -q 'CUDA   enabled: yes' configure.log || { echo "build-starpu.sh: configure found no CUDA in $cuda"; exit 1; }
 make -j"$(nproc)" >make.log 2>&1 || { grep -m5 -E ' error:|Error [0-9]' make.log; exit 1; }
 make install >install.log 2>&1

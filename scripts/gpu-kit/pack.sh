@@ -21,6 +21,9 @@ elfs=$( (find "$build" -type f -executable; grep '\.so' "$stage/files.txt"; echo
 # shellcheck disable=SC2086 # one word per file
 ldd $elfs 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
   grep -v -E '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|libresolv|libutil)\.so|/usr/local/|libcuda\.so|libnvidia' |
+  grep -v "^$(realpath "$build")/" | # the build's own libraries stay in it: in /opt/nwkit/lib they
+  # would come first (LD_LIBRARY_PATH before RUNPATH), and libnarwhal looks for its backend
+  # plugins beside itself
   while read -r l; do cp -L "$l" "$stage/opt/nwkit/lib/"; done
 tar -cf "$stage/sys.tar" -P --no-recursion -T "$stage/files.txt"
 origin=$(git -C "$build" rev-parse --show-toplevel) # where the build's paths point

@@ -86,10 +86,13 @@ while IFS=$'\t' read -r id file line kind reason; do
   done
   ln -s "$build" "$dir/build"
   # The block as a reader would paste it, with no Open MPI settings inherited from this
-  # environment (the block must set what it needs), stopping at the first failing command.
+  # environment (the block must set what it needs) except those RUN_EXAMPLES_KEEP_OMPI names
+  # (a machine's own, such as a GPU machine's launcher settings, which a reader there has
+  # too), stopping at the first failing command.
   {
+    echo "keep=' ${RUN_EXAMPLES_KEEP_OMPI:-} '"
     cat <<'EOF'
-for v in ${!OMPI_@}; do unset "$v"; done
+for v in ${!OMPI_@}; do [[ $keep == *" $v "* ]] || unset "$v"; done
 set -eo pipefail
 trap 'echo "run_examples: failed: $BASH_COMMAND" >&2' ERR
 EOF

@@ -4,7 +4,8 @@
 # the compute threads on the others (a GPU's threads are made where the loop is: not seen
 # without a GPU); without a reserve nothing is pinned. Read from the kernel while the
 # run goes on: each thread's allowed cores (/proc/PID/task/TID/status) and the core it last ran
-# on (field 39 of .../stat), sampled a few times. Needs 2 cores; skipped (77) on one.
+# on (field 39 of .../stat), sampled a few times. And a process's later runs start from its
+# whole mask again (calibrate's several runs). Needs 2 cores; skipped (77) on one.
 set -euo pipefail
 mpirun_sh=$1 mpiexec=$2 nw=$3
 mask=$(awk '/^Cpus_allowed_list/ {print $2}' /proc/$$/status) # as the threads' are written
@@ -78,5 +79,13 @@ sed 's/^/  /' "$dir/samples"
 while read -r name allowed _; do
   [ "$allowed" = "$mask" ] || { echo "FAIL: $name pinned to $allowed without a reserve"; fail=1; }
 done <"$dir/samples"
+# Runs one after another in one process (calibrate's): each starts from the whole mask, not
+# from the reserve's cores the last one left its thread on (the platform would then say 1 core).
+"$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" calibrate --platform-out "$dir/p.xml" \
+  --perfmodel "$dir/p.json" --runs 2 --reserved-cores 1 --cpu-devices 1 \
+  --workload matmul:256:64 --workload matmul:384:96 >"$dir/cal" 2>&1 ||
+  { echo "FAIL: calibrate: $(tail -n 3 "$dir/cal")"; fail=1; }
+grep -q "cores per rank $cores to $cores " "$dir/cal" ||
+  { echo "FAIL: after runs with a reserve, calibrate saw $(grep -o 'cores per rank [0-9]* to [0-9]*' "$dir/cal") of $cores"; fail=1; }
 [ $fail -eq 0 ] && echo "placement: passed"
 exit $fail

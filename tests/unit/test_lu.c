@@ -81,8 +81,13 @@ int main(void) {
     memcpy(b, a, n * n * sizeof *a);
     CHECK(lu_reference(b, n, 32) == 0);
     CHECK(lu_residual(a, b, n) < 1e-5);
+    CHECK(lu_residual_probed(a, b, n, LU_PROBES) < 1e-5);
     b[5 * n + 70] += 0.1f; /* a U entry: (L U)_{5,70} moves by 0.1 */
     CHECK(lu_residual(a, b, n) > 1e-4);
+    CHECK(lu_residual_probed(a, b, n, LU_PROBES) > 1e-4); /* seen by the O(n^2) probes too */
+    b[5 * n + 70] -= 0.1f;
+    b[100 * n + 3] += 0.1f; /* an L entry, far from the first */
+    CHECK(lu_residual_probed(a, b, n, LU_PROBES) > 1e-4);
   }
   free(a);
   free(b);

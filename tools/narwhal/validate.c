@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfmodel.h"
@@ -254,6 +255,9 @@ static int calibrate(const options *o, const vf_calibration *c, const char *self
   remove(log);
   printf("calibration %s: %d rank(s), %d workload(s), %d runs each...\n", c->name, c->ranks,
          c->nworkloads, c->runs);
+  fflush(stdout);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   int code = run_child(argv, log, NULL);
   if (code) {
     char tail[400];
@@ -261,6 +265,10 @@ static int calibrate(const options *o, const vf_calibration *c, const char *self
              log_tail(log, tail, sizeof tail), log);
     return 1;
   }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  printf("calibration %s: done in %.0f s\n", c->name,
+         (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+  fflush(stdout);
   return 0;
 }
 
@@ -370,6 +378,8 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
     r->best = s;
   if (s > r->worst)
     r->worst = s;
+  printf("  %s: %.4f s\n", c->name, s); /* as it comes: a run cut short keeps what it measured */
+  fflush(stdout);
   return 0;
 }
 
