@@ -87,6 +87,7 @@ typedef struct rank_state {
   atomic_int finished;     /* the node finished: events are no longer handled */
   atomic_int handling;     /* a thread holds node_mu in drain */
   real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
+  double last_poll;        /* when the loop last polled the network beside a kernel; 0: not */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -328,9 +329,29 @@ static int drain(rank_state *rs, int compute) {
   return handled;
 }
 
+/* Adds the gap since the loop's last poll to the run's costs where a kernel ran at both
+ * polls and the loop handled nothing between them (the loop thread alone calls it): the time
+ * a message that came meanwhile waited to be seen, which the simulator charges as rt_pickup. */
+static void time_poll_gap(rank_state *rs) {
+  if (!rs->cpus || real_cpu_pool_running(rs->cpus) == 0) {
+    rs->last_poll = 0;
+    return;
+  }
+  double now = real_monotonic();
+  if (rs->last_poll > 0) {
+    double gap = now - rs->last_poll;
+    rs->costs.poll_gaps++;
+    rs->costs.poll_gap_s += gap;
+    rs->costs.poll_gap_sq_s2 += gap * gap;
+  }
+  rs->last_poll = now;
+}
+
 /* The loop's MPI progress (a real_poll_fn). */
 static int poll_net(void *arg) {
   rank_state *rs = arg;
+  if (rs->measure_cpu) /* calibration: the gaps between polls beside a kernel (stats.h) */
+    time_poll_gap(rs);
   int active = 1; /* a compute thread that holds net_mu polls meanwhile (cpu_idle) */
   if (pthread_mutex_trylock(&rs->net_mu) == 0) {
     active = real_net_poll(rs->net);
@@ -357,9 +378,10 @@ static void event_loop(rank_state *rs) {
     int measured = rs->measure_cpu && rs->cpus && real_cpu_pool_running(rs->cpus) > 0;
     real_queue_wait_measured(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S,
                              measured ? &rs->spins : NULL);
-    if (drain(rs, 0))
+    if (drain(rs, 0)) {
       polls = 0;
-    else if (!atomic_load(&rs->finished) && real_queue_ready(&rs->q))
+      rs->last_poll = 0; /* a gap that held handling is the loop's work, not its absence */
+    } else if (!atomic_load(&rs->finished) && real_queue_ready(&rs->q))
       real_spin_pause(&polls); /* another thread is handling them */
   }
   pthread_mutex_lock(&rs->node_mu); /* a drain that saw the end may still be unwinding */

@@ -234,12 +234,19 @@ static void node_actor(int argc, char **argv) {
   sim_node *sn = sg_actor_self_get_data();
   int taken = 0; /* an event's semaphore was taken while spinning */
   while (!nw_node_finished(sn->node)) {
+    int waited = taken || !sn->q.head; /* the event, if it is a message, comes to a waiting loop */
     if (!taken)
       sg_sem_acquire(sn->q.sem);
     taken = 0;
     if (sn->lost) /* what is queued stays, freed with the world */
       return;
     nw_event *ev = sn->q.head;
+    /* A message to a loop that waits beside a running kernel is seen at its next poll. */
+    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->kernels > 0 && sn->costs.pickup_s > 0) {
+      sg_actor_sleep_for(sn->costs.pickup_s);
+      if (sn->lost)
+        return;
+    }
     sn->q.head = ev->next;
     if (!sn->q.head)
       sn->q.tail = NULL;

@@ -15,6 +15,11 @@
  *                            (only with rt_loop_weight)
  *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
  *                            beside it, as measured (absent: the loop's weight decides)
+ *   rt_pickup                seconds a message that comes while the loop waits beside a
+ *                            running kernel waits to be seen (only with rt_loop_weight): on
+ *                            hardware the loop polls again only when the kernel's thread
+ *                            leaves it the core; the mean residual of the gaps between its
+ *                            polls there, as `narwhal calibrate` measured them
  *   rt_control_behind        bytes: a control message to a peer waits behind at most this much
  *                            of the node's data transfer in flight to the same peer (one TCP
  *                            connection per pair of ranks: what is already in its fragment and
@@ -50,6 +55,7 @@ typedef struct sim_costs {
   double reduce_s_per_byte, rle_s_per_byte;
   double loop_weight, spin_s;
   double spin_share;     /* 0: a spin takes the loop's weight's share of a core */
+  double pickup_s;       /* a message's wait to be seen beside a running kernel (rt_pickup) */
   double control_behind; /* bytes; 0: a control message never waits for data */
   int any;               /* some cost is not 0 */
 } sim_costs;

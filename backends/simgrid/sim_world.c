@@ -112,7 +112,9 @@ double sim_host_property(sg_host_t h, const char *key, double fallback) {
  * priorities, as Linux's scheduler shares a core by the threads' weights. */
 static void execute(sim_device *d, double flops, double bound) {
   if (bound <= 0 && d->kind == NW_DEVICE_CPU && d->node->costs.loop_weight > 0) {
+    d->node->kernels++;
     sg_actor_execute_with_priority(flops, 1.0 / d->node->costs.loop_weight);
+    d->node->kernels--;
     return;
   }
   if (bound <= 0) {

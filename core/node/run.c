@@ -147,6 +147,9 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->spins += x->spins;
   sum->spin_s += x->spin_s;
   sum->spin_cpu_s += x->spin_cpu_s;
+  sum->poll_gaps += x->poll_gaps;
+  sum->poll_gap_s += x->poll_gap_s;
+  sum->poll_gap_sq_s2 += x->poll_gap_sq_s2;
 }
 
 /* How a row of NW_STATS_COUNTERS makes the run's total t from node k's counters s. */

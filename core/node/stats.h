@@ -46,6 +46,12 @@ typedef struct nw_rt_costs {
    * has no core of its own, cpu / wall is the share of a core it took from the kernels. */
   uint64_t spins;
   double spin_s, spin_cpu_s;
+  /* The gaps between the event loop's network polls while a kernel ran on its rank: how many,
+   * their sum and their sum of squares. A message that arrives at a random time waits for the
+   * next poll sum_sq / (2 sum) on average (the residual of a gap), and where the loop shares
+   * its core with the kernel, a gap is as long as the kernel's scheduler makes it. */
+  uint64_t poll_gaps;
+  double poll_gap_s, poll_gap_sq_s2;
 } nw_rt_costs;
 
 /* Adds x into sum, field by field (run.c). */

@@ -3,7 +3,8 @@
 # ranks, two small workloads, two recorded runs each, all kept) writes a platform and a model file that
 # the simulator loads and runs with: the platform has a node per rank with the runtime-cost
 # properties, the model every recorded subtask (2 runs x 16 per workload), and a functional
-# simulated run on them equals the reference. Bad workloads exit 2 with one line.
+# simulated run on them equals the reference. Bad workloads exit 2 with one line. Ranks whose
+# loop shares its core get rt_pickup.
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
 tmp=$(mktemp -d)
@@ -53,4 +54,15 @@ err=$("$nw" calibrate --platform-out "$tmp/x.xml" --perfmodel "$tmp/x.json" \
 code=$?
 [ $code = 2 ] || fail "a bad workload exited $code, wanted 2"
 [ "$(printf '%s\n' "$err" | grep -c .)" = 1 ] || fail "a bad workload printed: $err"
+# Two ranks of one core each (Open MPI binds a rank per core): the loop shares its core with
+# the compute thread, and the platform says how long a message waited beside a running kernel
+# to be seen (rt_pickup, a positive number of seconds, below a second) and the line saying so.
+if [ "$(nproc)" -ge 2 ]; then
+  "$mpirun_sh" "$mpiexec" 2 "$nw" calibrate --platform-out "$tmp/one.xml" --perfmodel "$tmp/one.json" \
+    --workload matmul:1024:256 --runs 1 >"$tmp/one.out" 2>&1 || fail "one-core calibrate exited non-zero"
+  pickup=$(grep -oE '<prop id="rt_pickup" value="[0-9.e+-]*"' "$tmp/one.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
+  awk -v p="${pickup:-0}" 'BEGIN { exit !(p > 0 && p < 1) }' ||
+    fail "one core a rank: rt_pickup '${pickup:-}', wanted a positive number of seconds below 1"
+  grep -q 'rt_pickup: the mean residual of [0-9]* gaps' "$tmp/one.xml" || fail "no rt_pickup line"
+fi
 echo "calibrate: 1 passed, 0 failed"

@@ -324,6 +324,10 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
      * which the simulated loop cannot see, so it spins for what the real ones lasted. */
     p->spin_s = m->rt.spin_s / (double)m->rt.spins;
   }
+  /* A message's wait to be seen beside a running kernel: the mean residual of the gaps
+   * between the loop's polls there (stats.h). */
+  if (p->loop_weight > 0 && m->rt.poll_gap_s > 0)
+    p->pickup_s = m->rt.poll_gap_sq_s2 / (2 * m->rt.poll_gap_s);
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
@@ -401,6 +405,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     ADD("Its spins beside a running kernel took %.3g of a core (rt_spin_share: its CPU time "
         "over their wall time, %llu spins, %.4g s; rt_spin is their mean length).\n",
         p->spin_share, (unsigned long long)m->rt.spins, m->rt.spin_s);
+  if (p->pickup_s > 0)
+    ADD("A message that came while it waited beside a running kernel waited %.4g s to be seen "
+        "(rt_pickup: the mean residual of %llu gaps between its polls, %.4g s in all).\n",
+        p->pickup_s, (unsigned long long)m->rt.poll_gaps, m->rt.poll_gap_s);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
       ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s, a control message "

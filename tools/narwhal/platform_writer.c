@@ -46,6 +46,8 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
             p->loop_weight, p->spin_s);
   if (p->loop_weight > 0 && p->spin_share > 0)
     fprintf(f, "<prop id=\"rt_spin_share\" value=\"%.6g\"/>", p->spin_share);
+  if (p->loop_weight > 0 && p->pickup_s > 0)
+    fprintf(f, "<prop id=\"rt_pickup\" value=\"%.6g\"/>", p->pickup_s);
   if (p->control_behind > 0)
     fprintf(f, "\n        <prop id=\"rt_control_behind\" value=\"%.6g\"/>", p->control_behind);
   for (int a = 0; a < p->apps; a++)

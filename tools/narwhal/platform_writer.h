@@ -53,6 +53,9 @@ typedef struct tool_platform {
   /* The share of a core the loop took from a running kernel while it spun, measured (0: not
    * measured; the simulator then lets the spin take its weight's share). */
   double spin_share;
+  /* Where it shares them: how long a message that came while it waited beside a running
+   * kernel waited to be seen, on average (0: not measured; rt_pickup, sim_costs.h). */
+  double pickup_s;
   /* The same event and hand-off costs fitted to one application's runs alone, written as
    * properties suffixed "@APP" (rt_message_per_byte@fft2d): a simulated run of that
    * application takes them where present, the pooled ones above otherwise (sim_costs.h).
