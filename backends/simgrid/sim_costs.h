@@ -15,8 +15,9 @@
  *                            (only with rt_loop_weight)
  *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
  *                            beside it, as measured (absent: the loop's weight decides)
- *   rt_pickup                seconds a message that comes while the loop waits beside a
- *                            running kernel waits to be seen (only with rt_loop_weight): on
+ *   rt_pickup                the mean of how long a message that comes while the loop waits
+ *                            beside a running kernel waits to be seen (only with
+ *                            rt_loop_weight), drawn from an exponential distribution: on
  *                            hardware the loop polls again only when the kernel's thread
  *                            leaves it the core; the mean residual of the gaps between its
  *                            polls there, as `narwhal calibrate` measured them

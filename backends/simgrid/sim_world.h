@@ -122,8 +122,9 @@ typedef struct sim_node {
   sim_costs costs;                         /* the runtime's own, from the platform */
   double dram_bw;                          /* the CPU host's dram_bw property, bytes/s; 0: none */
   char data_mbox[32];                      /* where data transfers to this node arrive */
-  int lost;    /* stopped by the fault plan (sim_faults.h): its loop has ended */
-  int kernels; /* CPU kernels computing now where the loop shares their cores (rt_pickup) */
+  int lost;            /* stopped by the fault plan (sim_faults.h): its loop has ended */
+  uint64_t pickup_rng; /* rt_pickup's draws (sim_backend.c), apart from the core's rng */
+  int kernels;         /* CPU kernels computing now where the loop shares their cores (rt_pickup) */
   /* The data transfer the sender actor has in flight: to out_dst (-1: none), out_bytes on the
    * wire, started at out_start (a control message to that peer waits behind part of it). */
   int out_dst;

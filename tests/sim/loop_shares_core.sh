@@ -89,9 +89,11 @@ awk -v a="$m1" -v b="$m5" -v r="$r5" -v q="$r1" 'BEGIN { exit !(r > 0 && r == q 
   fail "the row runs were not priced as rt_message_per_run says"
 passed=5
 
-# 6. A message to a loop that waits beside a running kernel is seen rt_pickup later: matmul as
-#    in 3 with rt_pickup=2 ms is slower than without, by no more than 2 ms a message received;
-#    a loop with a core of its own ignores rt_pickup (the same makespan to the bit).
+# 6. A message to a loop that waits beside a running kernel is seen later, by draws of mean
+#    rt_pickup: matmul as in 3 with rt_pickup=2 ms is slower than without, by less than three
+#    times the mean a message received (an exponential's sum over 42 draws stays well below);
+#    the same seed gives the same makespan to the bit; a loop with a core of its own ignores
+#    rt_pickup (the same makespan as without, to the bit).
 "$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
   --cpu-prop rt_pickup=2e-3 >"$tmp/pickup2.xml"
 "$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_pickup=2e-3 \
@@ -101,8 +103,10 @@ o7=$("$nw" "${mm[@]}" --platform "$tmp/ownpickup2.xml") || fail "matmul, rt_pick
 m6=$(field "$o6" makespan_s) m7=$(field "$o7" makespan_s)
 msgs=$(($(field "$o6" messages_control) + $(field "$o6" messages_data)))
 echo "matmul: $m2 s sharing the core, $m6 s with rt_pickup 2 ms ($msgs messages); own core $m1 s, $m7 s"
-awk -v a="$m2" -v b="$m6" -v n="$msgs" 'BEGIN { exit !(n > 0 && b > a && b - a <= n * 2e-3 + 1e-9) }' ||
+awk -v a="$m2" -v b="$m6" -v n="$msgs" 'BEGIN { exit !(n > 0 && b > a && b - a <= 3 * n * 2e-3) }' ||
   fail "rt_pickup did not delay the messages a waiting loop sees beside a kernel"
+again=$(field "$("$nw" "${mm[@]}" --platform "$tmp/pickup2.xml")" makespan_s)
+[ "$again" = "$m6" ] || fail "rt_pickup's draws are not the seed's: $m6 then $again"
 [ "$m7" = "$m1" ] || fail "rt_pickup changed a run whose loop has a core of its own ($m1 -> $m7)"
 passed=6
 echo "loop_shares_core: 6 passed, 0 failed"
