@@ -13,20 +13,22 @@ reps=${REPS:-3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 bestmax() { sort -g | tail -n1; }
+matmul() { # N BLOCK [narwhal options]: one rank's matmul on the GPU
+  local n=$1 block=$2
+  shift 2
+  mpirun -np 1 --bind-to none "$build/narwhal-real" run --app matmul --backend real \
+    --devices gpu --n "$n" --block "$block" --no-verify ${NW_ARGS:-} "$@"
+}
 for n in ${SIZES:-8192 16384}; do
   for block in ${BLOCKS:-2048 4096}; do
     base=$("$build/benchmarks/bench_cublas" "$n" "$reps")
     gemm=${base% *} e2e=${base#* }
     nwg=$(for _ in $(seq "$reps"); do
-      mpirun -np 1 --bind-to none "$build/narwhal-real" run --app matmul --backend real \
-        --devices gpu --n "$n" --block "$block" --no-verify ${NW_ARGS:-} --json |
-        sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p'
+      matmul "$n" "$block" --json | sed -n 's/.*"gflops":[[:space:]]*\([0-9.eE+-]*\).*/\1/p'
     done | bestmax)
     if [ -n "${TRACE_DIR:-}" ]; then
       mkdir -p "$TRACE_DIR"
-      mpirun -np 1 --bind-to none "$build/narwhal-real" run --app matmul --backend real \
-        --devices gpu --n "$n" --block "$block" --no-verify ${NW_ARGS:-} \
-        --trace "$TRACE_DIR/matmul-$n-$block.json" >/dev/null
+      matmul "$n" "$block" --trace "$TRACE_DIR/matmul-$n-$block.json" >/dev/null
     fi
     printf 'n=%s block=%s cublas_sgemm=%.1f cublas_with_copies=%.1f narwhal=%.1f ratio_sgemm=%.3f ratio_with_copies=%.3f\n' \
       "$n" "$block" "$gemm" "$e2e" "$nwg" "$(awk -v a="$nwg" -v b="$gemm" 'BEGIN{print a/b}')" \

@@ -146,9 +146,11 @@ static const char *log_tail(const char *log, char *line, size_t len) {
   size_t n = strlen(text);
   while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
     text[--n] = 0;
-  const char *pick = text, *said = strstr(text, "\nnarwhal: ");
-  if (strncmp(text, "narwhal: ", 9))
-    pick = said ? said + 1 : (strrchr(text, '\n') ? strrchr(text, '\n') + 1 : text);
+  const char *pick = text; /* the first line, where it is Narwhal's */
+  if (strncmp(text, "narwhal: ", 9)) {
+    const char *said = strstr(text, "\nnarwhal: "), *last = strrchr(text, '\n');
+    pick = said ? said + 1 : last ? last + 1 : text;
+  }
   int width = (int)strcspn(pick, "\n");
   if (*pick)
     snprintf(line, len, "'%.*s'", width < 300 ? width : 300, pick);
