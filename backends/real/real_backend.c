@@ -697,6 +697,11 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     st = NW_ERR_ARG;
   }
   if (st != NW_OK || cfg->check_only) {
+    /* Every rank ends here alike (agree): each says so now, or a peer still on its way out
+     * may take the first one gone for a lost rank and name it (real.nodes_mismatch, 1 in
+     * about 650 runs). */
+    if (st != NW_OK)
+      real_lost_rank_stop();
     free(same_host);
     res->reporter = rs.rank == 0;
     return res->status = st;
