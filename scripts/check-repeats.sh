@@ -27,9 +27,10 @@ def wanted(name):
 files = []
 for dirpath, dirnames, filenames in os.walk(root):
     rel_dir = os.path.relpath(dirpath, root)
-    # tests/ may repeat itself (fixtures are clearer spelled out); build trees are generated.
+    # tests/ may repeat itself (fixtures are clearer spelled out); build trees are generated;
+    # hidden folders other than .ci are git's or local tool kits (.devkit: scripts/gpu-kit).
     dirnames[:] = sorted(d for d in dirnames
-                         if d != ".git" and not d.startswith("build")
+                         if (d == ".ci" or not d.startswith(".")) and not d.startswith("build")
                          and not (rel_dir == "." and d == "tests"))
     for name in sorted(filenames):
         if wanted(name):

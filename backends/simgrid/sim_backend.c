@@ -206,8 +206,8 @@ static int spin(sim_node *sn) {
 
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its view fills and
- * commits copied, the row runs its copies took, its reductions combined and its compression
- * coded after. */
+ * commits copied, the row runs its copies took, the pages its new views first touched, its
+ * reductions combined and its compression coded after. */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
@@ -219,10 +219,11 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
     spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
   uint64_t copied = nw_stats_view_bytes(st), reduced = st->bytes_reduced, coded = st->bytes_rle;
-  uint64_t runs = st->copy_runs;
+  uint64_t runs = st->copy_runs, pages = st->view_pages_fresh;
   nw_node_handle(sn->node, ev);
   double after = (double)(nw_stats_view_bytes(st) - copied) * c->event_s_per_byte[k] +
                  (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
+                 (double)(st->view_pages_fresh - pages) * c->page_fresh_s +
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
                  (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)

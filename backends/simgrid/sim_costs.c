@@ -71,6 +71,8 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   if (st == NW_OK)
     st = read_one(h, platform, "rt_pickup", &c->pickup_s, why, why_len);
   if (st == NW_OK)
+    st = read_one(h, platform, "rt_page_fresh", &c->page_fresh_s, why, why_len);
+  if (st == NW_OK)
     st = read_as(h, platform, "rt_control_behind", "number of bytes", &c->control_behind, why,
                  why_len);
   if (st == NW_OK && c->spin_share > 1) {
@@ -83,6 +85,6 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   if (c->loop_weight <= 0)
     c->spin_s = c->pickup_s = 0; /* a loop with a core of its own polls on that core */
   c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0 ||
-            c->spin_s > 0;
+            c->spin_s > 0 || c->page_fresh_s > 0;
   return st;
 }

@@ -25,6 +25,9 @@
  *                            of the node's data transfer in flight to the same peer (one TCP
  *                            connection per pair of ranks: what is already in its fragment and
  *                            socket buffer goes first; `narwhal calibrate` measures it)
+ *   rt_page_fresh            seconds per 4 KiB page a subtask's new private view first
+ *                            touches (nw_stats.view_pages_fresh: the node's buffer pool had no
+ *                            buffer to recycle), spent by the event that made the view
  *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP
  *                            the same, fitted to application APP's calibration runs alone: a
  *                            run of APP takes them where present (an application's messages
@@ -58,6 +61,7 @@ typedef struct sim_costs {
   double spin_share;     /* 0: a spin takes the loop's weight's share of a core */
   double pickup_s;       /* a message's wait to be seen beside a running kernel (rt_pickup) */
   double control_behind; /* bytes; 0: a control message never waits for data */
+  double page_fresh_s;   /* a new view's page, first touched (rt_page_fresh) */
   int any;               /* some cost is not 0 */
 } sim_costs;
 

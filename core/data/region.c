@@ -713,6 +713,21 @@ uint64_t nw_region_runs(const nw_region *s) {
   return runs;
 }
 
+uint64_t nw_region_pages(const nw_region *s, uint64_t lo, uint64_t page) {
+  uint64_t pages = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    const nw_rect *r = &s->r[i];
+    uint64_t last = UINT64_MAX; /* the previous row's last page */
+    for (uint64_t row = r->row0; row < r->row1; row++) {
+      uint64_t first = (row * s->pitch + r->col0 - lo) / page;
+      uint64_t end = (row * s->pitch + r->col1 - 1 - lo) / page;
+      pages += end - first + 1 - (first == last);
+      last = end;
+    }
+  }
+  return pages;
+}
+
 int nw_region_contains(const nw_region *a, const nw_region *b) {
   size_t i = 0;
   for (size_t j = 0; j < b->n;) {

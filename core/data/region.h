@@ -62,6 +62,10 @@ uint64_t nw_region_bytes(const nw_region *s);
  * per row of each rectangle. A copy costs per byte and per run (a column of 8-byte elements
  * costs many times its bytes' worth), so the runtime's copying is priced by both. */
 uint64_t nw_region_runs(const nw_region *s);
+/* The pages of `page` bytes a buffer holding the set's bytes at offset (byte - lo) has them
+ * in: what touching them in a new buffer faults in. Exact for a set of one rectangle; a page
+ * that two rectangles share is counted for each. */
+uint64_t nw_region_pages(const nw_region *s, uint64_t lo, uint64_t page);
 /* True when every byte of b is in a. */
 int nw_region_contains(const nw_region *a, const nw_region *b);
 /* Smallest byte range [*lo, *hi) covering the set; 0, 0 when empty. */

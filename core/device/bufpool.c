@@ -3,26 +3,28 @@
 
 #include <stdlib.h>
 
-void *nw_bufpool_get(nw_bufpool *p, size_t size, size_t *cap) {
+int nw_bufpool_get(nw_bufpool *p, size_t size, void **buf, size_t *cap) {
   int best = -1;
   for (int i = 0; i < p->n; i++)
     if (p->cap[i] >= size && (best < 0 || p->cap[i] < p->cap[best]))
       best = i;
-  void *b;
   if (best >= 0) {
-    b = p->buf[best];
+    *buf = p->buf[best];
     *cap = p->cap[best];
     p->buf[best] = p->buf[--p->n];
     p->cap[best] = p->cap[p->n];
-    return b;
+    return 0;
   }
-  b = malloc(size ? size : 1);
-  *cap = size;
-  return b;
+  *buf = NULL;
+  *cap = 0;
+  if (!p->sizes_only && !(*buf = malloc(size ? size : 1)))
+    return -1;
+  *cap = size ? size : 1;
+  return 1;
 }
 
 void nw_bufpool_put(nw_bufpool *p, void *buf, size_t cap) {
-  if (!buf)
+  if (!cap || (!buf && !p->sizes_only))
     return;
   if (p->n == NW_BUFPOOL_SLOTS) {
     /* Keep the larger buffers: they are the expensive ones to make. */

@@ -6,6 +6,9 @@
  * A task's views all live until its commit, so the pool keeps as many as a task of a tiled
  * factorisation holds (LU 3072/384's first update: 49); with 16 slots the rest were freed and
  * faulted in anew by the next task (docs/experiments/read-write-view-fills.md).
+ * The pool says which buffers are new, whose pages the node touches for the first time: the
+ * simulator keeps the same pool with sizes only (phantom data, no bytes), so that it charges
+ * those first touches where the real backend pays them (docs/experiments/fresh-view-pages.md).
  * Used only on the node's own thread.
  */
 #ifndef NW_BUFPOOL_H
@@ -19,11 +22,14 @@ typedef struct nw_bufpool {
   void *buf[NW_BUFPOOL_SLOTS];
   size_t cap[NW_BUFPOOL_SLOTS];
   int n;
+  int sizes_only; /* capacities alone, every buffer NULL (a simulation without bytes) */
 } nw_bufpool;
 
-/* A buffer of at least size bytes, not zeroed (NULL if memory runs out). */
-void *nw_bufpool_get(nw_bufpool *p, size_t size, size_t *cap);
-/* Takes a buffer back (frees it if the pool is full). */
+/* Takes a buffer of at least size bytes, not zeroed, into *buf (NULL where sizes_only) and its
+ * capacity into *cap. Returns 1 if it was made now (none of its pages touched yet), 0 if it
+ * was recycled, -1 if memory ran out (*buf NULL, *cap 0). */
+int nw_bufpool_get(nw_bufpool *p, size_t size, void **buf, size_t *cap);
+/* Takes a buffer back (frees it if the pool is full); cap 0: nothing to take. */
 void nw_bufpool_put(nw_bufpool *p, void *buf, size_t cap);
 void nw_bufpool_free(nw_bufpool *p);
 

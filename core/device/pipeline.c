@@ -170,15 +170,16 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
  * task that reads or writes it waits for this one: graph.c). Not in a resilient run: there a
  * rolled-back task's space is restored from node 0's replica (recover.c), and a kernel still
  * running from before the rollback (a backend cannot preempt it) would update the restored
- * bytes again, where a write-only kernel rewrites the same bytes its rerun writes. */
+ * bytes again, where a write-only kernel rewrites the same bytes its rerun writes. The same
+ * with phantom data, where no byte moves either way: the simulator then makes the private views
+ * the real backend makes, and prices their first touches alike (pages_first_touched). */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
   nw_access a = t->bound[i].access;
   return (a == NW_WRITE_ONLY ||
           (a == NW_READ_WRITE && t->info.subtasks == 1 && !n->cfg.resilient)) &&
-         !t->bound[i].reduce.op && n->cfg.device_kind[d] == NW_DEVICE_CPU && n->cfg.functional &&
-         !checked && p->origin_node < 0 &&
-         !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
+         !t->bound[i].reduce.op && n->cfg.device_kind[d] == NW_DEVICE_CPU && !checked &&
+         p->origin_node < 0 && !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
 }
 
 /* Fills a CPU kernel's private read-write view (holding [lo, ...) of space i) with the bytes
@@ -200,6 +201,21 @@ static void fill_view(nw_node *n, const nw_prepared *p, int i, const unsigned ch
   }
   n->stats.bytes_view_fills += bytes;
   n->stats.copy_runs += runs;
+}
+
+/* The pages a new private view's buffer [lo, hi) has touched before its kernel starts, as
+ * make_exec fills it: a GPU's or a checked view's whole span, a CPU read-write view's read
+ * and write rows (fill_view), a write-only view's write rows (zero_view). The kernel writes
+ * only its write rows, already touched. Pages of 4 KiB, Linux's on x86-64 and arm64. */
+static uint64_t pages_first_touched(const nw_region *r, const nw_region *w, uint64_t lo,
+                                    uint64_t hi, nw_access a, nw_device_kind kind, int checked) {
+  enum { PAGE = 4096 };
+  if (kind == NW_DEVICE_GPU || checked)
+    return (hi - lo + PAGE - 1) / PAGE;
+  if (a != NW_READ_WRITE)
+    return nw_region_pages(w, lo, PAGE);
+  return nw_region_pages(r, lo, PAGE) +
+         (nw_region_contains(r, w) ? 0 : nw_region_pages(w, lo, PAGE));
 }
 
 /* Builds the exec's views (narwhal.h, nw_view): reads see the node's copy of the space;
@@ -245,11 +261,18 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
       hi = (k->row1 - 1) * s->pitch + k->col1;
     }
     *v = (nw_view){.base = NULL, .lo = lo, .hi = hi};
-    if (!n->cfg.functional || hi <= lo)
+    if (hi <= lo)
       continue;
-    e->write_buf[i] = nw_bufpool_get(&n->views, hi - lo, &e->write_cap[i]);
-    if (!e->write_buf[i])
+    void *buf;
+    int fresh = nw_bufpool_get(&n->views, hi - lo, &buf, &e->write_cap[i]);
+    if (fresh < 0)
       goto nomem;
+    e->write_buf[i] = buf;
+    if (fresh)
+      n->stats.view_pages_fresh +=
+          pages_first_touched(&p->read[i], &p->write[i], lo, hi, a, kind, checked);
+    if (!n->cfg.functional) /* the pool keeps sizes only: which views are new */
+      continue;
     if (a == NW_READ_WRITE && kind == NW_DEVICE_CPU && !checked) {
       fill_view(n, p, i, s->data, e->write_buf[i], lo);
     } else if (a == NW_READ_WRITE) { /* a GPU copies its whole rectangle; checks compare it all */

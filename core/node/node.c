@@ -30,6 +30,7 @@ nw_status nw_node_create(const nw_node_config *cfg, nw_backend backend, nw_node 
   if (!n)
     return NW_ERR_NOMEM;
   n->cfg = *cfg;
+  n->views.sizes_only = !cfg->functional; /* phantom data: which views are new, no bytes */
   n->hooks = (nw_node_hooks){.subtask_committed = nw_task_subtask_committed,
                              .exec_returned = nw_task_exec_returned,
                              .task_complete = nw_driver_task_complete,

@@ -150,6 +150,8 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->poll_gaps += x->poll_gaps;
   sum->poll_gap_s += x->poll_gap_s;
   sum->poll_gap_sq_s2 += x->poll_gap_sq_s2;
+  sum->page_probes += x->page_probes;
+  sum->page_probe_s += x->page_probe_s;
 }
 
 /* How a row of NW_STATS_COUNTERS makes the run's total t from node k's counters s. */

@@ -52,6 +52,12 @@ typedef struct nw_rt_costs {
    * its core with the kernel, a gap is as long as the kernel's scheduler makes it. */
   uint64_t poll_gaps;
   double poll_gap_s, poll_gap_sq_s2;
+  /* Pages first touched in a timed probe (real_pages.h) and the seconds they took: each
+   * handler's CPU time above is kept without its new views' first touches at that rate
+   * (nw_stats.view_pages_fresh), which the simulator charges as rt_page_fresh apart from the
+   * copying's per-byte and per-run costs. */
+  uint64_t page_probes;
+  double page_probe_s;
 } nw_rt_costs;
 
 /* Adds x into sum, field by field (run.c). */

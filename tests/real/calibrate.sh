@@ -3,8 +3,9 @@
 # ranks, two small workloads, two recorded runs each, all kept) writes a platform and a model file that
 # the simulator loads and runs with: the platform has a node per rank with the runtime-cost
 # properties, the model every recorded subtask (2 runs x 16 per workload), and a functional
-# simulated run on them equals the reference. Bad workloads exit 2 with one line. Ranks whose
-# loop shares its core get rt_pickup.
+# simulated run on them equals the reference; it prices a new page's first touch
+# (rt_page_fresh). Bad workloads exit 2 with one line. Ranks whose loop shares its core get
+# rt_pickup.
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
 tmp=$(mktemp -d)
@@ -24,6 +25,11 @@ for app in matmul conv2d; do # each workload's application's own fit
   done
 done
 grep -q "Ranks 0 (.*) - 1 (.*): latency" "$tmp/cal.xml" || fail "the pair's measurement is missing"
+# A new page's first touch, probed on every rank: a fault costs between 0.01 and 100 us.
+fresh=$(grep -oE '<prop id="rt_page_fresh" value="[0-9.e+-]*"' "$tmp/cal.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
+awk -v p="${fresh:-0}" 'BEGIN { exit !(p > 1e-8 && p < 1e-4) }' ||
+  fail "rt_page_fresh '${fresh:-}', wanted seconds between 1e-8 and 1e-4"
+grep -q 'rt_page_fresh: the mean of [0-9]* probes' "$tmp/cal.xml" || fail "no rt_page_fresh line"
 # conv2d's edge tiles have footprints of their own: count the samples of all entries (a
 # multi-assigned copy that lost is measured too, hence at least), and those calibrate says it
 # left out as outliers (a kernel of microseconds measured cold can be 3x its median).

@@ -548,6 +548,41 @@ static void view_copies(void) {
   nw_region_free(&s);
 }
 
+/* The pages a new view's buffer holds a region's bytes in (nw_region_pages), against the pages
+ * of its bytes counted one by one: exact for one rectangle, whatever its pitch (rows sharing a
+ * page, rows pages apart) and offset. Then LU 2304/288's tile: 288 rows of 1152 bytes at a
+ * pitch of 9216: a page each, and a second for the one row in four that starts 3072 bytes into
+ * its page. */
+static void view_pages(void) {
+  uint64_t seed = 12345;
+  int exact = 1;
+  for (int trial = 0; trial < 400; trial++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t pitch = 1 + (seed >> 33) % 20000, rows = 1 + (seed >> 20) % 40;
+    uint64_t col0 = (seed >> 5) % pitch, col1 = col0 + 1 + (seed >> 45) % (pitch - col0);
+    uint64_t row0 = (seed >> 40) % 8, page = trial % 2 ? 4096 : 512;
+    nw_region s;
+    nw_region_init(&s, pitch);
+    nw_region_add_rect(&s, (nw_rect){row0, row0 + rows, col0, col1});
+    uint64_t lo = row0 * pitch + col0 - (seed >> 52) % (row0 * pitch + col0 + 1);
+    uint64_t count = 0, last = UINT64_MAX; /* pages of its bytes, in increasing order */
+    for (uint64_t r = row0; r < row0 + rows; r++)
+      for (uint64_t c = col0; c < col1; c++) {
+        uint64_t pg = (r * pitch + c - lo) / page;
+        count += pg != last;
+        last = pg;
+      }
+    exact &= nw_region_pages(&s, lo, page) == count;
+    nw_region_free(&s);
+  }
+  CHECK(exact);
+  nw_region t;
+  nw_region_init(&t, 9216);
+  nw_region_add_quad(&t, (nw_quad){288 * 9216 + 1152, 1152, 9216, 288});
+  CHECK(nw_region_pages(&t, 288 * 9216 + 1152, 4096) == 360);
+  nw_region_free(&t);
+}
+
 int main(void) {
   const uint64_t n = 1024, b = 64, row = n * 4, brow = b * 4;
   nw_region s;
@@ -602,5 +637,6 @@ int main(void) {
   property_check();
   fragmented();
   view_copies();
+  view_pages();
   return check_report("region");
 }

@@ -328,6 +328,9 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
    * between the loop's polls there (stats.h). */
   if (p->loop_weight > 0 && m->rt.poll_gap_s > 0)
     p->pickup_s = m->rt.poll_gap_sq_s2 / (2 * m->rt.poll_gap_s);
+  /* A new view's page, first touched: the mean of every rank's probe in every run. */
+  if (m->rt.page_probes > 0)
+    p->page_fresh_s = m->rt.page_probe_s / (double)m->rt.page_probes;
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
@@ -409,6 +412,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     ADD("A message that came while it waited beside a running kernel waited %.4g s to be seen "
         "(rt_pickup: the mean residual of %llu gaps between its polls, %.4g s in all).\n",
         p->pickup_s, (unsigned long long)m->rt.poll_gaps, m->rt.poll_gap_s);
+  if (p->page_fresh_s > 0)
+    ADD("A page of a new private view costs %.3g us when first touched (rt_page_fresh: "
+        "the mean of %llu probes of 1024 pages; the handlers' costs above are fitted "
+        "without it).\n",
+        p->page_fresh_s * 1e6, (unsigned long long)m->rt.page_probes);
   for (int i = 0; i < mc->ranks; i++)
     for (int j = i + 1; j < mc->ranks; j++)
       ADD("Ranks %d (%s) - %d (%s): latency %.4g us, bandwidth %.4g GB/s, a control message "

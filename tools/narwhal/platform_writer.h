@@ -56,6 +56,9 @@ typedef struct tool_platform {
   /* Where it shares them: how long a message that came while it waited beside a running
    * kernel waited to be seen, on average (0: not measured; rt_pickup, sim_costs.h). */
   double pickup_s;
+  /* Seconds per 4 KiB page a new private view's buffer first touches (0: not measured;
+   * rt_page_fresh, sim_costs.h). */
+  double page_fresh_s;
   /* The same event and hand-off costs fitted to one application's runs alone, written as
    * properties suffixed "@APP" (rt_message_per_byte@fft2d): a simulated run of that
    * application takes them where present, the pooled ones above otherwise (sim_costs.h).
