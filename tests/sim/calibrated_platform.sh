@@ -16,7 +16,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrated_platform: 0 passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 costs() { for k in rt_message rt_exec_done rt_timer rt_driver rt_copy_done; do printf -- '--cpu-prop %s=%s ' "$k" "$1"; done; }
 "$gen" --nodes 1 --cores 1 >"$tmp/c0.xml"
 # shellcheck disable=SC2046

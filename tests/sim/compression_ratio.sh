@@ -6,7 +6,8 @@
 set -u
 nw=$1 src=$2
 fail() { echo "compression_ratio: 0 passed, 1 failed: $*"; exit 1; }
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 ratio() {
   local o
   o=$("$nw" run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml" \

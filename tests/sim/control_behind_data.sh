@@ -14,7 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 fail() { echo "control_behind_data: $passed passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 run=(run --backend sim --app matmul --n 512 --block 128 --json)
 
 "$gen" --nodes 2 --cores 1 --nic-bw 10MBps >"$tmp/none.xml"

@@ -16,7 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0
 fail() { echo "fresh_view_pages: $passed passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 "$gen" --nodes 1 --cores 1 >"$tmp/plain.xml"
 "$gen" --nodes 1 --cores 1 --cpu-prop rt_page_fresh=1e-4 >"$tmp/priced.xml"
 "$gen" --nodes 1 --cores 1 --cpu-prop rt_page_fresh=-1 >"$tmp/bad.xml"

@@ -14,7 +14,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "gpu_compression_costs: 0 passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 one=(--nodes 1 --cores 2 --gpus 1)
 "$gen" "${one[@]}" >"$tmp/default.xml"
 "$gen" "${one[@]}" --gpu-prop rle_per_byte=0 >"$tmp/e0.xml"

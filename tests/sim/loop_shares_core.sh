@@ -25,7 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "loop_shares_core: $passed passed, 1 failed: $*"; exit 1; }
 passed=0
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 
 "$gen" --nodes 1 --cores 1 >"$tmp/own.xml"
 "$gen" --nodes 1 --cores 1 --cpu-prop rt_loop_weight=3 --cpu-prop rt_spin=1e-3 >"$tmp/shared.xml"

@@ -11,7 +11,8 @@
 set -u
 nw=$1 src=$2 what=$3
 fail() { echo "placement_figs $what: 0 passed, 1 failed: $*"; exit 1; }
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 run() { # APP NODES PLACEMENT KEY
   local params=() o
   [ "$1" = conv2d ] && params=(--app-param radius=15 --app-param channels=3)

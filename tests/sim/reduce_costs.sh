@@ -11,7 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "reduce_costs: 0 passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
-field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
+# shellcheck source=../lib/json_field.sh
+. "$(dirname "$0")/../lib/json_field.sh"
 "$gen" --nodes 1 --cores 1 >"$tmp/p0.xml"
 "$gen" --nodes 1 --cores 1 --cpu-prop rt_reduce_per_byte=1e-9 >"$tmp/p1.xml"
 "$gen" --nodes 1 --cores 1 --cpu-prop rt_reduce_per_byte=2e-9 >"$tmp/p2.xml"
