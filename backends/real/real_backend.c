@@ -89,7 +89,7 @@ typedef struct rank_state {
   atomic_int handling;     /* a thread holds node_mu in drain */
   real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
   double last_poll;        /* when the loop last polled the network beside a kernel; 0: not */
-  double page_s;           /* a new page's first touch (real_pages.h; measure_cpu only) */
+  double page_s;           /* a new page's first touch (real_pages.h; recorded runs only) */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -740,7 +740,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.perfmodel = rs.rank == 0 ? cfg->perfmodel : NULL; /* node 0's */
   nc.calibrate = cfg->calibrate;
   nc.measure = rs.measure_cpu = cfg->perfmodel != NULL;
-  if (rs.measure_cpu) {
+  if (rs.measure_cpu && cfg->calibrate) { /* only a recorded run's costs are fitted */
     rs.page_s = real_page_first_touch_s();
     rs.costs.page_probes = 1;
     rs.costs.page_probe_s = rs.page_s;
