@@ -5,7 +5,8 @@
 # (bench_cublas.c). Each figure is the best of REPS runs (default 3). Needs a CUDA build and a
 # GPU. Extra narwhal options may follow in NW_ARGS (e.g. "--gpu-streams 2"). With TRACE_DIR,
 # one more (untimed) run of each point writes its trace there, matmul-N-BLOCK.json, for
-# `narwhal critical-path` after the GPU machine is gone.
+# `narwhal critical-path` after the GPU machine is gone, and its --json (copies, cache hits)
+# beside it, matmul-N-BLOCK.stats.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -28,7 +29,8 @@ for n in ${SIZES:-8192 16384}; do
     done | bestmax)
     if [ -n "${TRACE_DIR:-}" ]; then
       mkdir -p "$TRACE_DIR"
-      matmul "$n" "$block" --trace "$TRACE_DIR/matmul-$n-$block.json" >/dev/null
+      matmul "$n" "$block" --trace "$TRACE_DIR/matmul-$n-$block.json" --json \
+        >"$TRACE_DIR/matmul-$n-$block.stats.json"
     fi
     printf 'n=%s block=%s cublas_sgemm=%.1f cublas_with_copies=%.1f narwhal=%.1f ratio_sgemm=%.3f ratio_with_copies=%.3f\n' \
       "$n" "$block" "$gemm" "$e2e" "$nwg" "$(awk -v a="$nwg" -v b="$gemm" 'BEGIN{print a/b}')" \

@@ -3,8 +3,8 @@
 # a borrowed GPU machine (one NVIDIA GPU, about 8 minutes, no package registry: the build comes
 # from a kit, scripts/gpu-kit/pack.sh here and env.sh there; docs/guide/gpu-acceptance.md).
 # Device time is short and rare, so the parts run most valuable first, each under its own time
-# limit and all under one budget (ACCEPT_BUDGET_S, default 540 s), and each writes its figures
-# into OUT as it goes: a run cut short keeps what finished.
+# limit (ACCEPT_LIMIT_N to change part N's) and all under one budget (ACCEPT_BUDGET_S, default
+# 540 s), and each writes its figures into OUT as it goes: a run cut short keeps what finished.
 #   0 machine      OUT/machine.txt: date, host, cores, the GPUs and driver, git describe
 #   1 gpu-tests    every gpu.* test (ctest), OUT/01-gpu-tests.txt
 #   2 gpu-sgemm    benchmarks/gpu.sh at n = 16384 and 32768: Narwhal against cuBLAS sgemm alone
@@ -58,6 +58,12 @@ budget=${ACCEPT_BUDGET_S:-540}
 [[ $budget =~ ^[0-9]+$ ]] || bad "ACCEPT_BUDGET_S=$budget: not a whole number of seconds"
 parts=${ACCEPT_PARTS:-0 1 2 3 4 5 6} # a second call reruns only what the first left failed
 [[ $parts =~ ^[0-6]( [0-6])*$ ]] || bad "ACCEPT_PARTS=$parts: part numbers 0 to 6, separated by spaces"
+# ACCEPT_LIMIT_N: part N's own time limit in seconds instead of its default (a lease that
+# skips some parts gives their time to the others).
+for n in 0 1 2 3 4 5 6; do
+  v=ACCEPT_LIMIT_$n
+  [ -z "${!v:-}" ] || [[ ${!v} =~ ^[0-9]+$ ]] || bad "$v=${!v}: not a whole number of seconds"
+done
 
 # The GPUs, as nvidia-smi lists them (its output read whole: grep -q on a pipe under pipefail).
 gpus="" gpu_why="nvidia-smi: not found"
@@ -393,7 +399,8 @@ interrupted() {
 trap interrupted INT TERM
 # run_part N NAME LIMIT_S: partN under min(LIMIT_S, what is left of the budget).
 run_part() {
-  local n=$1 name=$2 limit=$3 left
+  local n=$1 name=$2 limit=$3 left own=ACCEPT_LIMIT_$1
+  limit=${!own:-$limit}
   left=$((budget - (SECONDS - start)))
   [ "$left" -ge "$limit" ] || limit=$left
   t0=$SECONDS current="part $n $name" verdict=FAILED why="" problems=() file=/dev/null

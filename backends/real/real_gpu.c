@@ -174,6 +174,19 @@ static int stage_wait(void *ctx, int buf) {
 
 static const real_staging_ops stage_ops = {stage_start, stage_wait};
 
+/* 0 when NARWHAL_GPU_STAGING=off: narrow rows go as 2D copies too. An experiment's switch (the
+ * staging's gain was measured on one GPU; an A/B on another needs no rebuild), read once. */
+static int staging_on(void) {
+  static _Atomic int on = -1;
+  int v = atomic_load(&on);
+  if (v < 0) {
+    const char *e = getenv("NARWHAL_GPU_STAGING");
+    v = !(e && !strcmp(e, "off"));
+    atomic_store(&on, v);
+  }
+  return v;
+}
+
 /* A copy of a block between host and device (nw_copy's shape), finished when this returns: the
  * one choice between the staged path and a 2D copy, which copies and their measurement
  * (real_gpu_measure_copy_rates) share. s is the calling thread's stager, made when first
@@ -181,7 +194,7 @@ static const real_staging_ops stage_ops = {stage_start, stage_wait};
 static cudaError_t copy_block(stager *s, cudaStream_t stream, int device, int to_device,
                               unsigned char *dev, unsigned char *host, uint64_t host_pitch,
                               uint64_t rows, uint64_t width) {
-  if (real_staging_wanted(rows, width, host_pitch) && stager_ready(s, device)) {
+  if (staging_on() && real_staging_wanted(rows, width, host_pitch) && stager_ready(s, device)) {
     stage_ctx x = {s, stream};
     int rc = real_staging_copy(&stage_ops, &x, to_device, dev, host, host_pitch, rows, width,
                                s->buf, STAGE_BYTES);
