@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "agglo.h"
+#include "real_gather.h"
 #include "real_mtc_feed.h"
 #include "real_rle.h"
 #include "real_staging.h"
@@ -174,15 +175,17 @@ static int stage_wait(void *ctx, int buf) {
 
 static const real_staging_ops stage_ops = {stage_start, stage_wait};
 
-/* 0 when NARWHAL_GPU_STAGING=off: narrow rows go as 2D copies too. An experiment's switch (the
- * staging's gain was measured on one GPU; an A/B on another needs no rebuild), read once. */
-static int staging_on(void) {
-  static _Atomic int on = -1;
-  int v = atomic_load(&on);
+/* How narrow rows cross (NARWHAL_GPU_STAGING, read once): 1 staged (the default), 0 as 2D
+ * copies ("off"), 2 gathered by a kernel where it may read the host rows ("kernel",
+ * real_gather.h), else staged. An experiment's switch: the staging's gain was measured on one
+ * GPU, and an A/B on another needs no rebuild. */
+static int staging_mode(void) {
+  static _Atomic int mode = -1;
+  int v = atomic_load(&mode);
   if (v < 0) {
     const char *e = getenv("NARWHAL_GPU_STAGING");
-    v = !(e && !strcmp(e, "off"));
-    atomic_store(&on, v);
+    v = !e ? 1 : !strcmp(e, "off") ? 0 : !strcmp(e, "kernel") ? 2 : 1;
+    atomic_store(&mode, v);
   }
   return v;
 }
@@ -194,7 +197,10 @@ static int staging_on(void) {
 static cudaError_t copy_block(stager *s, cudaStream_t stream, int device, int to_device,
                               unsigned char *dev, unsigned char *host, uint64_t host_pitch,
                               uint64_t rows, uint64_t width) {
-  if (staging_on() && real_staging_wanted(rows, width, host_pitch) && stager_ready(s, device)) {
+  int mode = staging_mode(), narrow = real_staging_wanted(rows, width, host_pitch);
+  if (narrow && mode == 2 && real_gather_usable(device, host, host_pitch, rows, width))
+    return (cudaError_t)real_gather_copy(stream, to_device, dev, host, host_pitch, rows, width);
+  if (narrow && mode != 0 && stager_ready(s, device)) {
     stage_ctx x = {s, stream};
     int rc = real_staging_copy(&stage_ops, &x, to_device, dev, host, host_pitch, rows, width,
                                s->buf, STAGE_BYTES);
