@@ -376,9 +376,11 @@ int nw_gpu_exec_done(nw_node *n, nw_exec *e) {
     if (!x || t->bound[i].access == NW_READ_ONLY)
       continue;
     nw_space_state *s = t->bound[i].space;
+    /* Into the private view, or the node's copy itself where the result is written in place
+     * (pipeline.c's writes_in_place: the view is then the whole space). */
+    unsigned char *base = e->write_buf[i] ? e->write_buf[i] : (unsigned char *)e->views[i].base;
     unsigned char *host =
-        e->write_buf[i] ? e->write_buf[i] + (x->key.row0 * s->pitch + x->key.col0 - e->views[i].lo)
-                        : NULL;
+        base ? base + (x->key.row0 * s->pitch + x->key.col0 - e->views[i].lo) : NULL;
     int reduced = t->bound[i].reduce.op != 0;
     if (start_copy(n, e->device, x, 0, host, s->pitch, e, reduced,
                    reduced && host && n->cfg.compress_gpu))

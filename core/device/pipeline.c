@@ -156,30 +156,46 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
   }
 }
 
+/* A GPU's write-only result copied out straight into the node's copy of the space, not into a
+ * private view that the commit then copies again: when the rectangle the device holds and
+ * copies back whole (its cache entry's key) is exactly the subtask's write region, every byte
+ * the copy lands is the subtask's own. Not in a resilient run: a copy out of a subtask thrown
+ * away by a rollback may still be in flight when the task's rerun finishes. On an H200 a
+ * matmul 16384/4096 block's private view (the span of 4096 rows of the matrix) cost the event
+ * loop a 64 MB copy per subtask and first touches of 16,384 fresh pages. */
+static int gpu_writes_in_place(const nw_node *n, const nw_prepared *p, int i, nw_access a) {
+  const nw_cache_entry *x = p->entry[i];
+  return a == NW_WRITE_ONLY && !n->cfg.resilient && x &&
+         nw_region_bytes(&p->write[i]) == (x->key.row1 - x->key.row0) * (x->key.col1 - x->key.col0);
+}
+
 /* Whether device d's kernel may write space i of subtask p straight into the node's copy:
- * a CPU kernel's write-only view, or read-write view of a task of one subtask, when no second
- * instance of the subtask can exist (not a multi-assigned copy, and the policy never makes one
- * of it) and views are not checked. The subtasks of a task write disjoint bytes
- * (nw_task_submit refuses overlaps) and nothing reads a write-only space during its task, so
- * the bytes land where the commit would have copied them, minus the private buffer, its
- * zeroing and the copy (docs/experiments/real-matmul-in-place.md). A read-write space is read
- * by the task's other subtasks as it was at the task's start (transactional), so only a task's
- * sole subtask may update it in place: a task graph's tile kernels (Cholesky's GEMM updating
- * its tile), which would otherwise copy each tile in and out around every kernel
- * (docs/experiments/read-write-in-place.md). No other task touches the space meanwhile (a
- * task that reads or writes it waits for this one: graph.c). Not in a resilient run: there a
- * rolled-back task's space is restored from node 0's replica (recover.c), and a kernel still
- * running from before the rollback (a backend cannot preempt it) would update the restored
+ * a CPU kernel's write-only view, or read-write view of a task of one subtask (a GPU's
+ * write-only result: gpu_writes_in_place), when no second instance of the subtask can exist
+ * (not a multi-assigned copy, and the policy never makes one of it) and views are not checked. The
+ * subtasks of a task write disjoint bytes (nw_task_submit refuses overlaps) and nothing reads a
+ * write-only space during its task, so the bytes land where the commit would have copied them,
+ * minus the private buffer, its zeroing and the copy (docs/experiments/real-matmul-in-place.md). A
+ * read-write space is read by the task's other subtasks as it was at the task's start
+ * (transactional), so only a task's sole subtask may update it in place: a task graph's tile
+ * kernels (Cholesky's GEMM updating its tile), which would otherwise copy each tile in and out
+ * around every kernel (docs/experiments/read-write-in-place.md). No other task touches the space
+ * meanwhile (a task that reads or writes it waits for this one: graph.c). Not in a resilient run:
+ * there a rolled-back task's space is restored from node 0's replica (recover.c), and a kernel
+ * still running from before the rollback (a backend cannot preempt it) would update the restored
  * bytes again, where a write-only kernel rewrites the same bytes its rerun writes. The same
  * with phantom data, where no byte moves either way: the simulator then makes the private views
  * the real backend makes, and prices their first touches alike (pages_first_touched). */
 static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, const nw_prepared *p,
                            int i, int checked) {
   nw_access a = t->bound[i].access;
-  return (a == NW_WRITE_ONLY ||
-          (a == NW_READ_WRITE && t->info.subtasks == 1 && !n->cfg.resilient)) &&
-         !t->bound[i].reduce.op && n->cfg.device_kind[d] == NW_DEVICE_CPU && !checked &&
-         p->origin_node < 0 && !(n->policy->may_run_twice && n->policy->may_run_twice(n, d));
+  if (t->bound[i].reduce.op || checked || p->origin_node >= 0 ||
+      (n->policy->may_run_twice && n->policy->may_run_twice(n, d)))
+    return 0;
+  if (n->cfg.device_kind[d] == NW_DEVICE_GPU)
+    return gpu_writes_in_place(n, p, i, a);
+  return n->cfg.device_kind[d] == NW_DEVICE_CPU &&
+         (a == NW_WRITE_ONLY || (a == NW_READ_WRITE && t->info.subtasks == 1 && !n->cfg.resilient));
 }
 
 /* Fills a CPU kernel's private read-write view (holding [lo, ...) of space i) with the bytes
