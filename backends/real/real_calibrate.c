@@ -231,13 +231,13 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
       m->gpus = real_gpu_count(reason, sizeof reason);
       if (m->gpus > 0) {
         m->gpu_memory = real_gpu_free_memory(0);
-        real_gpu_measure_link(0, &m->pcie_bandwidth, &m->pcie_latency);
+        m->link_pinned = real_gpu_measure_link(0, &m->pcie_bandwidth, &m->pcie_latency);
         /* Row widths from a 4-byte column to rows as wide as the link's best: the 2D copies
          * of blocks of row-major spaces (an H100 moved 8 KB rows at 3 GB/s, 23 contiguous). */
         static const uint64_t widths[NW_REAL_COPY_WIDTHS] = {
             4, 64, 512, 2048, 8192, 16384, 65536, 262144, 1 << 20, 4 << 20};
         double rates[NW_REAL_COPY_WIDTHS];
-        real_gpu_measure_copy_rates(0, NW_REAL_COPY_WIDTHS, widths, rates);
+        m->copy_pinned = real_gpu_measure_copy_rates(0, NW_REAL_COPY_WIDTHS, widths, rates);
         for (int i = 0; i < NW_REAL_COPY_WIDTHS; i++)
           if (rates[i] > 0) {
             m->copy_width[m->copy_widths] = widths[i];

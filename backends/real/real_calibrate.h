@@ -34,6 +34,10 @@ typedef struct nw_real_machine {
   int copy_widths;
   uint64_t copy_width[NW_REAL_COPY_WIDTHS];
   double copy_rate[NW_REAL_COPY_WIDTHS];
+  /* Whether the host memory of the link's and the copy rates' measurements was registered (1)
+   * or stayed pageable (0: registration refused): an H200's calibration once gave 12 GB/s where
+   * a separate measurement gave 54, and the log must tell such cases apart. */
+  int link_pinned, copy_pinned;
 } nw_real_machine;
 
 /* The cores this rank may run on: its affinity mask, not every core of the machine, since

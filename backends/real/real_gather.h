@@ -5,10 +5,11 @@
  * an H200 that ran at 11 GB/s for 16 KB rows (one CPU thread's packing), against 54 GB/s for a
  * contiguous copy. Here the GPU's own loads gather the rows: each row is a run of 16 KB of
  * consecutive host addresses, which the link carries at its full width, and no CPU touches the
- * bytes. It is an alternative chosen by NARWHAL_GPU_STAGING=kernel (real_gpu.c) until a GPU
- * machine has measured which is faster; it applies only where the device may use the host
- * pointer of registered memory (cudaDevAttrCanUseHostPointerForRegisteredMem) and the host
- * rows are registered. The device side is packed, as nw_copy's is (core/backend.h). */
+ * bytes. NARWHAL_GPU_STAGING=kernel chooses it (real_staging.h, real_copy_path); on an H200 it
+ * moved rows of 512 B to 16 KB at 49.7 GB/s, the default 2D copy at 54 GB/s. It applies only
+ * where the device may use the host pointer of registered memory
+ * (cudaDevAttrCanUseHostPointerForRegisteredMem) and the host rows are registered. The device side
+ * is packed, as nw_copy's is (core/backend.h). */
 #ifndef NW_REAL_GATHER_H
 #define NW_REAL_GATHER_H
 

@@ -5,11 +5,11 @@
  * while the other direction and the kernels overlap: the copy engines of paper 4.3.1), and a
  * thread per stream that runs the kind's CUDA kernel on its stream. Copies are from and to the
  * node's ordinary host memory; the CUDA driver stages pageable memory through its own pinned
- * buffers. A block of narrow rows inside wider host rows goes through two pinned staging
- * buffers of the copy thread's (real_staging.h: as one cudaMemcpy2DAsync it crawled), any other
- * as one cudaMemcpy2DAsync. A copy out the core asks to encode (--compression gpu) is run-length
- * encoded by the device-to-host thread on its stream (real_rle.h), so that only the encoding
- * crosses.
+ * buffers. A block goes as one cudaMemcpy2DAsync; NARWHAL_GPU_STAGING picks another path for
+ * blocks of narrow rows inside wider host rows (real_staging.h, real_copy_path): two pinned
+ * staging buffers of the copy thread's, or a gathering kernel (real_gather.h). A copy out the core
+ * asks to encode (--compression gpu) is run-length encoded by the device-to-host thread on its
+ * stream (real_rle.h), so that only the encoding crosses.
  *
  * With --agglomerate N the stream threads launch nothing: every launch goes into the GPU's
  * accelerator FIFO (core/device/agglo.h), and one more thread, the dispatcher, takes the next
@@ -175,32 +175,33 @@ static int stage_wait(void *ctx, int buf) {
 
 static const real_staging_ops stage_ops = {stage_start, stage_wait};
 
-/* How narrow rows cross (NARWHAL_GPU_STAGING, read once): 1 staged (the default), 0 as 2D
- * copies ("off"), 2 gathered by a kernel where it may read the host rows ("kernel",
- * real_gather.h), else staged. An experiment's switch: the staging's gain was measured on one
- * GPU, and an A/B on another needs no rebuild. */
-static int staging_mode(void) {
+/* NARWHAL_GPU_STAGING, read once (real_staging.h, real_copy_path): an experiment's switch, so
+ * that an A/B of the copy paths on a lent GPU needs no rebuild. */
+static real_staging_mode staging_mode(void) {
   static _Atomic int mode = -1;
   int v = atomic_load(&mode);
   if (v < 0) {
-    const char *e = getenv("NARWHAL_GPU_STAGING");
-    v = !e ? 1 : !strcmp(e, "off") ? 0 : !strcmp(e, "kernel") ? 2 : 1;
+    v = (int)real_staging_mode_parse(getenv("NARWHAL_GPU_STAGING"));
     atomic_store(&mode, v);
   }
-  return v;
+  return (real_staging_mode)v;
 }
 
 /* A copy of a block between host and device (nw_copy's shape), finished when this returns: the
- * one choice between the staged path and a 2D copy, which copies and their measurement
- * (real_gpu_measure_copy_rates) share. s is the calling thread's stager, made when first
- * needed; device is the current device, for messages. */
+ * one choice of path (real_copy_path: a 2D copy by default), which copies and their
+ * measurement (real_gpu_measure_copy_rates) share. s is the calling thread's stager, made when
+ * first needed; device is the current device, for messages. */
 static cudaError_t copy_block(stager *s, cudaStream_t stream, int device, int to_device,
                               unsigned char *dev, unsigned char *host, uint64_t host_pitch,
                               uint64_t rows, uint64_t width) {
-  int mode = staging_mode(), narrow = real_staging_wanted(rows, width, host_pitch);
-  if (narrow && mode == 2 && real_gather_usable(device, host, host_pitch, rows, width))
+  real_staging_mode mode = staging_mode();
+  int narrow = real_staging_wanted(rows, width, host_pitch);
+  int gatherable = narrow && mode == REAL_STAGING_KERNEL &&
+                   real_gather_usable(device, host, host_pitch, rows, width);
+  real_copy_path_t path = real_copy_path(mode, narrow, gatherable);
+  if (path == REAL_COPY_KERNEL)
     return (cudaError_t)real_gather_copy(stream, to_device, dev, host, host_pitch, rows, width);
-  if (narrow && mode != 0 && stager_ready(s, device)) {
+  if (path == REAL_COPY_STAGED && stager_ready(s, device)) {
     stage_ctx x = {s, stream};
     int rc = real_staging_copy(&stage_ops, &x, to_device, dev, host, host_pitch, rows, width,
                                s->buf, STAGE_BYTES);
@@ -217,7 +218,7 @@ static cudaError_t copy_block(stager *s, cudaStream_t stream, int device, int to
 /* Host memory as the runtime's spaces have it: allocated by the process, then registered
  * (real_gpu_pin). Where registration is refused, the measurement is of pageable copies, which
  * is what the runs will get too. */
-void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
+int real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   enum { BIG = 64 << 20, ROUNDS = 3 };
   *bandwidth = *latency = 0;
   void *host = NULL, *dev = NULL;
@@ -225,7 +226,7 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   if (cudaSetDevice(g) != cudaSuccess || posix_memalign(&host, 4096, BIG) != 0 ||
       cudaMalloc(&dev, BIG) != cudaSuccess) {
     free(host);
-    return;
+    return 0;
   }
   memset(host, 1, BIG); /* its pages exist before any copy is timed */
   int pinned = real_gpu_pin(host, BIG, 1, why, sizeof why) == 0;
@@ -249,11 +250,12 @@ void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
     real_gpu_pin(host, BIG, 0, why, sizeof why);
   cudaFree(dev);
   free(host);
+  return pinned;
 }
 
 /* As real_gpu_measure_link, host memory allocated and registered; the block is the left half of
  * a matrix twice its width, copied by copy_block as do_copy would copy it. */
-void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates) {
+int real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates) {
   enum { BLOCK = 16 << 20, ROUNDS = 3 };
   for (int i = 0; i < n; i++)
     rates[i] = 0;
@@ -263,7 +265,7 @@ void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *r
   if (n <= 0 || cudaSetDevice(g) != cudaSuccess ||
       posix_memalign(&host, 4096, 2 * (size_t)BLOCK) != 0) {
     cudaGetLastError();
-    return;
+    return 0;
   }
   if (cudaMalloc(&dev, BLOCK) != cudaSuccess ||
       cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
@@ -271,7 +273,7 @@ void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *r
     if (dev)
       cudaFree(dev);
     free(host);
-    return;
+    return 0;
   }
   memset(host, 1, 2 * (size_t)BLOCK); /* its pages exist before any copy is timed */
   int pinned = real_gpu_pin(host, 2 * (size_t)BLOCK, 1, why, sizeof why) == 0;
@@ -301,6 +303,7 @@ void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *r
   cudaStreamDestroy(stream);
   cudaFree(dev);
   free(host);
+  return pinned;
 }
 
 static void fatal(const char *what, cudaError_t err) {

@@ -25,13 +25,15 @@ uint64_t real_gpu_free_memory(int g);
 /* The host<->GPU link of GPU g as a transfer model: host-to-device copies from host memory
  * registered as the spaces are (real_gpu_pin; pageable where that is refused), 1 byte for the
  * latency and 64 MiB for the bandwidth (best of 3 each); zeros when it cannot measure. */
-void real_gpu_measure_link(int g, double *bandwidth, double *latency);
+int real_gpu_measure_link(int g, double *bandwidth, double *latency);
 /* Host-to-device rates of GPU g, in bytes/s, for blocks of rows of each of the n widths (bytes):
  * a 16 MiB block (16 MiB / width rows) whose host rows lie 2 * width apart, as a block of a
  * matrix twice as wide does, host memory registered as for real_gpu_measure_link; copied as
- * real_gpu_copy copies that shape (narrow rows staged, real_staging.h; others as one 2D copy);
- * best of 3. rates[i] is 0 where it cannot measure. */
-void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates);
+ * real_gpu_copy copies that shape (real_staging.h, real_copy_path: one 2D copy unless
+ * NARWHAL_GPU_STAGING says otherwise); best of 3. rates[i] is 0 where it cannot measure. Both
+ * measurements return 1 when their host memory was registered, 0 when it stayed pageable
+ * (registration refused: the rates are then pageable copies'). */
+int real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates);
 /* Starts GPU g with a budget of `bytes` and `streams` lanes, posting to q. A lane is a kernel
  * thread; with agglomerate > 0, launches go through the GPU's FIFO, up to that many subtasks a
  * launch; with mtc_bundle > 0 (--gpu-mode many-task), the lanes' subtasks go to a resident

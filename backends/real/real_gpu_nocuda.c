@@ -14,15 +14,17 @@ uint64_t real_gpu_free_memory(int g) {
   return 0;
 }
 
-void real_gpu_measure_link(int g, double *bandwidth, double *latency) {
+int real_gpu_measure_link(int g, double *bandwidth, double *latency) {
   (void)g;
   *bandwidth = *latency = 0;
+  return 0;
 }
 
-void real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates) {
+int real_gpu_measure_copy_rates(int g, int n, const uint64_t *widths, double *rates) {
   (void)g, (void)widths;
   for (int i = 0; i < n; i++)
     rates[i] = 0;
+  return 0;
 }
 
 real_gpu *real_gpu_open(int g, uint64_t bytes, int streams, int agglomerate, int mtc_bundle,

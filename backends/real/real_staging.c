@@ -19,6 +19,22 @@ int real_staging_wanted(uint64_t rows, uint64_t width, uint64_t host_pitch) {
   return rows > 1 && width < REAL_STAGING_ROW_MAX && host_pitch != width;
 }
 
+real_staging_mode real_staging_mode_parse(const char *value) {
+  if (value && !strcmp(value, "on"))
+    return REAL_STAGING_ON;
+  if (value && !strcmp(value, "kernel"))
+    return REAL_STAGING_KERNEL;
+  return REAL_STAGING_OFF;
+}
+
+real_copy_path_t real_copy_path(real_staging_mode mode, int narrow, int gatherable) {
+  if (narrow && mode == REAL_STAGING_ON)
+    return REAL_COPY_STAGED;
+  if (narrow && mode == REAL_STAGING_KERNEL && gatherable)
+    return REAL_COPY_KERNEL;
+  return REAL_COPY_2D;
+}
+
 /* The chunks: `per` whole rows each, the last one possibly fewer. */
 typedef struct {
   uint64_t rows, width, per;

@@ -298,6 +298,30 @@ int main(void) {
       real_staging_wanted(2, 8192, 8192) || real_staging_wanted(2, REAL_STAGING_ROW_MAX, 1 << 20) ||
       !real_staging_wanted(2, REAL_STAGING_ROW_MAX - 1, 1 << 20))
     FAIL("real_staging_wanted");
+  /* Which path a copy takes: a 2D copy unless NARWHAL_GPU_STAGING asks for another, and then
+   * only for narrow blocks (and a kernel only where it can reach the rows). */
+  static const struct {
+    const char *env;
+    int narrow, gatherable;
+    real_copy_path_t want;
+  } paths[] = {
+      {NULL, 1, 1, REAL_COPY_2D},     {"off", 1, 1, REAL_COPY_2D},
+      {"junk", 1, 1, REAL_COPY_2D},   {"on", 1, 0, REAL_COPY_STAGED},
+      {"on", 0, 0, REAL_COPY_2D},     {"kernel", 1, 1, REAL_COPY_KERNEL},
+      {"kernel", 1, 0, REAL_COPY_2D}, {"kernel", 0, 1, REAL_COPY_2D},
+      {"ON", 1, 1, REAL_COPY_2D}, /* the values are lower case, as documented */
+  };
+  for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+    cases++;
+    real_copy_path_t got =
+        real_copy_path(real_staging_mode_parse(paths[i].env), paths[i].narrow, paths[i].gatherable);
+    if (got != paths[i].want) {
+      fprintf(stderr, "staging: NARWHAL_GPU_STAGING=%s narrow %d gatherable %d: path %d, not %d\n",
+              paths[i].env ? paths[i].env : "(unset)", paths[i].narrow, paths[i].gatherable,
+              (int)got, (int)paths[i].want);
+      failures++;
+    }
+  }
   printf("staging: %d cases, %d failed\n", cases, failures);
   return failures ? 1 : 0;
 }

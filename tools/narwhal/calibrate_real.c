@@ -425,9 +425,13 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
           mc->bandwidth[i * mc->ranks + j] / 1e9, mc->behind[i * mc->ranks + j] / 1e3);
   if (p->gpus)
     ADD("GPUs per node %d: %.4g Gflop/s (calibration runs' flops / busy time), %llu bytes free, "
-        "host->device %.4g GB/s, %.4g us\n",
+        "host->device %.4g GB/s, %.4g us (host memory %s)\n",
         p->gpus, p->gpu_speed / 1e9, (unsigned long long)p->gpu_memory, p->pcie_bandwidth / 1e9,
-        p->pcie_latency * 1e6);
+        p->pcie_latency * 1e6, mc->link_pinned ? "registered" : "pageable: registration refused");
+  const char *path = getenv("NARWHAL_GPU_STAGING");
+  if (p->copy_widths)
+    ADD("  copies by row width (host memory %s; NARWHAL_GPU_STAGING %s):\n",
+        mc->copy_pinned ? "registered" : "pageable: registration refused", path ? path : "unset");
   for (int w = 0; w < p->copy_widths; w++)
     ADD("  host->device, rows of %llu bytes at twice that pitch: %.4g GB/s\n",
         (unsigned long long)p->copy_width[w], p->copy_rate[w] / 1e9);
