@@ -150,7 +150,7 @@ static void op_copy(void *be, nw_copy *c) {
 }
 
 /* One process holds every node: all of them share this machine's RAM and map their copies of
- * the spaces here. A modelled GPU's memory is malloc'd whole at its first use in functional
+ * the spaces here. A modelled GPU's memory is mapped whole at its first use in functional
  * mode (sim_gpu_memory): address space the run will take on top, filled only as far as the
  * GPU's cache fills it, so it counts against the address-space limit alone. */
 static void op_memory_room(void *be, nw_memory_room *room) {

@@ -17,6 +17,7 @@
 #include <simgrid/semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <xbt/sysdep.h>
 
 /* ---- events and actors */
@@ -153,12 +154,20 @@ void sim_execute_slowed(sim_device *d, double flops) {
   sim_execute_bounded(d, flops, 0);
 }
 
-/* The modelled GPU's bytes (functional mode), allocated when first touched. */
+/* The modelled GPU's bytes (functional mode), mapped when first used. Mapped without reserving
+ * swap (MAP_NORESERVE): a GPU's memory is its whole size (an H200's 148 GB, more than the
+ * machine running the simulation may have), and a run touches only the pages of the entries
+ * it stages, which alone take memory. */
 unsigned char *sim_gpu_memory(sim_gpu *g) {
-  if (!g->memory && !(g->memory = malloc(g->memsize ? g->memsize : 1))) {
-    fprintf(stderr, "narwhal: cannot allocate %llu bytes to model a GPU's memory (try --gpu-mem)\n",
-            (unsigned long long)g->memsize);
-    exit(1);
+  if (!g->memory) {
+    void *m = mmap(NULL, g->memsize ? g->memsize : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      fprintf(stderr, "narwhal: cannot map %llu bytes to model a GPU's memory (try --gpu-mem)\n",
+              (unsigned long long)g->memsize);
+      exit(1);
+    }
+    g->memory = m;
   }
   return g->memory;
 }
@@ -322,6 +331,8 @@ void sim_world_free(sim_world *w) {
         sg_sem_destroy(sn->dev[d].sem);
     }
     for (int g = 0; g < sn->ngpu; g++) {
+      if (sn->gpu[g].memory)
+        munmap(sn->gpu[g].memory, sn->gpu[g].memsize ? sn->gpu[g].memsize : 1);
       nw_agglo_free(&sn->gpu[g].fifo); /* execs there are the core's, freed with the node */
       free(sn->gpu[g].batch);
       if (sn->gpu[g].fifo_sem)
@@ -343,7 +354,6 @@ void sim_world_free(sim_world *w) {
         if (e->sem)
           sg_sem_destroy(e->sem);
       }
-      free(sn->gpu[g].memory);
       if (sn->gpu[g].turns)
         sg_mutex_destroy(sn->gpu[g].turns);
     }

@@ -205,18 +205,28 @@ static int writes_in_place(const nw_node *n, const nw_task_state *t, int d, cons
  * all into recycled or fresh pages took as long as the tile's kernel
  * (docs/experiments/read-write-view-fills.md). A kernel reads only its read region and writes
  * only its write region (checked views enforce it), so the bytes between are never seen. */
-static void fill_view(nw_node *n, const nw_prepared *p, int i, const unsigned char *space,
-                      unsigned char *view, uint64_t lo) {
+static void fill_view(const nw_prepared *p, int i, const unsigned char *space, unsigned char *view,
+                      uint64_t lo) {
   const nw_region *r = &p->read[i], *w = &p->write[i];
   nw_region_copy_into(r, space, view, lo);
-  uint64_t bytes = nw_region_bytes(r), runs = nw_region_runs(r);
-  if (!nw_region_contains(r, w)) { /* bytes it writes without reading keep the node's values */
+  if (!nw_region_contains(r, w)) /* bytes it writes without reading keep the node's values */
     nw_region_copy_into(w, space, view, lo);
-    bytes += nw_region_bytes(w);
-    runs += nw_region_runs(w);
+}
+
+/* Counts what filling a private read-write view [lo, hi) copies (fill_view's rows for a CPU's
+ * unchecked view, else the whole span), with or without bytes: phantom runs count what
+ * functional runs copy, so that the simulator charges both alike (rt_*_per_byte, per_run). */
+static void count_view_fill(nw_node *n, const nw_prepared *p, int i, nw_device_kind kind,
+                            int checked, uint64_t lo, uint64_t hi) {
+  const nw_region *r = &p->read[i], *w = &p->write[i];
+  if (kind == NW_DEVICE_CPU && !checked) {
+    int both = !nw_region_contains(r, w);
+    n->stats.bytes_view_fills += nw_region_bytes(r) + (both ? nw_region_bytes(w) : 0);
+    n->stats.copy_runs += nw_region_runs(r) + (both ? nw_region_runs(w) : 0);
+  } else {
+    n->stats.bytes_view_fills += hi - lo;
+    n->stats.copy_runs++;
   }
-  n->stats.bytes_view_fills += bytes;
-  n->stats.copy_runs += runs;
 }
 
 /* The pages a new private view's buffer [lo, hi) has touched before its kernel starts, as
@@ -287,14 +297,14 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     if (fresh)
       n->stats.view_pages_fresh +=
           pages_first_touched(&p->read[i], &p->write[i], lo, hi, a, kind, checked);
+    if (a == NW_READ_WRITE)
+      count_view_fill(n, p, i, kind, checked, lo, hi);
     if (!n->cfg.functional) /* the pool keeps sizes only: which views are new */
       continue;
     if (a == NW_READ_WRITE && kind == NW_DEVICE_CPU && !checked) {
-      fill_view(n, p, i, s->data, e->write_buf[i], lo);
+      fill_view(p, i, s->data, e->write_buf[i], lo);
     } else if (a == NW_READ_WRITE) { /* a GPU copies its whole rectangle; checks compare it all */
       memcpy(e->write_buf[i], s->data + lo, hi - lo);
-      n->stats.bytes_view_fills += hi - lo;
-      n->stats.copy_runs++;
     } else if (checked) { /* what a kernel leaves unwritten is recognisable */
       memset(e->write_buf[i], NW_VIEWCHECK_FILL, hi - lo);
       /* ... except a reduced space's subscribed bytes, which start as zeros whether views are
@@ -492,18 +502,19 @@ static void commit_views(nw_node *n, nw_exec *e, int which) {
     const nw_region *w = &e->prep->write[i];
     if (!n->cfg.functional && t->bound[i].reduce.op) /* phantom: for the simulator's costs */
       n->stats.bytes_reduced += nw_region_overlap_bytes(w, &t->written[i]);
-    if (!e->write_buf[i] || !n->cfg.functional)
+    if (!e->write_cap[i]) /* written in place, or nothing written: nothing to copy */
       continue;
-    if (t->bound[i].reduce.op) {
+    if (n->cfg.functional && t->bound[i].reduce.op) {
       uint64_t combined = nw_reduce_merge(&t->bound[i].reduce, w, e->write_buf[i], e->views[i].lo,
                                           t->bound[i].space->data, &t->written[i]);
       if (combined == (uint64_t)-1)
         nw_node_fail(n, "node %d: out of memory", n->cfg.id);
       else
         n->stats.bytes_reduced += combined;
-    } else {
+    } else if (n->cfg.functional) {
       nw_region_copy_from(w, e->write_buf[i], e->views[i].lo, t->bound[i].space->data);
     }
+    /* With or without bytes: phantom runs count what functional runs copy (count_view_fill) */
     n->stats.bytes_view_copies += nw_region_bytes(w);
     n->stats.copy_runs += nw_region_runs(w);
   }
