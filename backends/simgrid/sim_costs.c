@@ -69,7 +69,7 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   if (st == NW_OK)
     st = read_one(h, platform, "rt_spin_share", &c->spin_share, why, why_len);
   if (st == NW_OK)
-    st = read_one(h, platform, "rt_pickup", &c->pickup_s, why, why_len);
+    st = read_cost(h, platform, "rt_pickup", app, &c->pickup_s, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_page_fresh", &c->page_fresh_s, why, why_len);
   if (st == NW_OK)

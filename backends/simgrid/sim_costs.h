@@ -20,7 +20,9 @@
  *                            rt_loop_weight), drawn from an exponential distribution: on
  *                            hardware the loop polls again only when the kernel's thread
  *                            leaves it the core; the mean residual of the gaps between its
- *                            polls there, as `narwhal calibrate` measured them
+ *                            polls there, as `narwhal calibrate` measured them; an
+ *                            application's own rt_pickup@APP comes first (the gaps depend
+ *                            on the kernel beside the loop: matmul's 0.4 ms, PageRank's 1.1)
  *   rt_control_behind        bytes: a control message to a peer waits behind at most this much
  *                            of the node's data transfer in flight to the same peer (one TCP
  *                            connection per pair of ranks: what is already in its fragment and

@@ -72,5 +72,9 @@ if [ "$(nproc)" -ge 2 ]; then
   awk -v p="${pickup:-0}" 'BEGIN { exit !(p > 0 && p < 1) }' ||
     fail "one core a rank: rt_pickup '${pickup:-}', wanted a positive number of seconds below 1"
   grep -q 'rt_pickup: the mean residual of [0-9]* gaps' "$tmp/one.xml" || fail "no rt_pickup line"
+  # ... and PageRank's own, from its runs alone (here the same runs: the same value).
+  own=$(grep -oE '<prop id="rt_pickup@pagerank" value="[0-9.e+-]*"' "$tmp/one.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
+  [ -n "$own" ] && awk -v a="$own" -v b="$pickup" 'BEGIN { d = a - b; exit !(d <= 1e-5 * b && -d <= 1e-5 * b) }' ||
+    fail "rt_pickup@pagerank '${own:-}', wanted the pooled $pickup (PageRank's runs are all the runs)"
 fi
 echo "calibrate: 1 passed, 0 failed"

@@ -17,7 +17,7 @@
 #    path): matmul as in 3, a loop with a core of its own; the runs its copies moved
 #    (copy_runs, the same in both runs) make it slower, by more than nothing and by no more
 #    than every run's price paid one after the other.
-# 6. rt_pickup: see below.
+# 6. rt_pickup, 7. rt_pickup@APP: see below.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -110,4 +110,18 @@ again=$(field "$("$nw" "${mm[@]}" --platform "$tmp/pickup2.xml")" makespan_s)
 [ "$again" = "$m6" ] || fail "rt_pickup's draws are not the seed's: $m6 then $again"
 [ "$m7" = "$m1" ] || fail "rt_pickup changed a run whose loop has a core of its own ($m1 -> $m7)"
 passed=6
-echo "loop_shares_core: 6 passed, 0 failed"
+
+# 7. An application's own rt_pickup@APP comes before the pooled one: matmul with
+#    rt_pickup@matmul=2 ms over a pooled 0.1 ms runs as with a pooled 2 ms (to the bit), and an
+#    rt_pickup@ of another application changes nothing.
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
+  --cpu-prop rt_pickup=1e-4 --cpu-prop rt_pickup@matmul=2e-3 >"$tmp/apppickup.xml"
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
+  --cpu-prop rt_pickup=2e-3 --cpu-prop rt_pickup@pagerank=1e-4 >"$tmp/otherpickup.xml"
+m8=$(field "$("$nw" "${mm[@]}" --platform "$tmp/apppickup.xml")" makespan_s)
+m9=$(field "$("$nw" "${mm[@]}" --platform "$tmp/otherpickup.xml")" makespan_s)
+echo "matmul: $m8 s with rt_pickup@matmul 2 ms, $m9 s with rt_pickup@pagerank beside a pooled 2 ms"
+[ "$m8" = "$m6" ] && [ "$m9" = "$m6" ] ||
+  fail "rt_pickup@APP: $m8 s and $m9 s, wanted $m6 s (the pooled 2 ms) for both"
+passed=7
+echo "loop_shares_core: 7 passed, 0 failed"

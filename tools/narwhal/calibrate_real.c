@@ -254,6 +254,9 @@ static void fill_app_costs(tool_platform *p, const app_measured *a) {
     }
     c->launch_s = rt->launches ? rt->launch_s / (double)rt->launches : -1;
     c->done_s = rt->dones ? rt->done_s / (double)rt->dones : -1;
+    /* As the pooled rt_pickup (fill_platform), from this application's poll gaps alone; the
+     * writer leaves it out where the loop has a core of its own (no pooled one either). */
+    c->pickup_s = rt->poll_gap_s > 0 ? rt->poll_gap_sq_s2 / (2 * rt->poll_gap_s) : 0;
   }
 }
 
@@ -398,6 +401,8 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     if (ac->launch_s >= 0 && ac->done_s >= 0)
       ADD("  rt_launch@%s: %.4g s; rt_done@%s: %.4g s\n", ac->name, ac->launch_s, ac->name,
           ac->done_s);
+    if (p->loop_weight > 0 && ac->pickup_s > 0)
+      ADD("  rt_pickup@%s: %.4g s\n", ac->name, ac->pickup_s);
   }
   if (p->loop_weight > 0)
     ADD("The event loop has no core of its own: the compute threads take all %d; it gets %.3g "

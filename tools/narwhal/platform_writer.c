@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static void write_app_costs(FILE *f, const tool_app_costs *c) {
+/* loop_shares: the event loop shares the cores (rt_pickup is written only then). */
+static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
     if (!c->events[k])
       continue;
@@ -21,6 +22,8 @@ static void write_app_costs(FILE *f, const tool_app_costs *c) {
             "\n        <prop id=\"rt_launch@%s\" value=\"%.6g\"/><prop id=\"rt_done@%s\" "
             "value=\"%.6g\"/>",
             c->name, c->launch_s, c->name, c->done_s);
+  if (loop_shares && c->pickup_s > 0)
+    fprintf(f, "\n        <prop id=\"rt_pickup@%s\" value=\"%.6g\"/>", c->name, c->pickup_s);
 }
 
 static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
@@ -53,7 +56,7 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
   if (p->page_fresh_s > 0)
     fprintf(f, "\n        <prop id=\"rt_page_fresh\" value=\"%.6g\"/>", p->page_fresh_s);
   for (int a = 0; a < p->apps; a++)
-    write_app_costs(f, &p->app[a]);
+    write_app_costs(f, &p->app[a], p->loop_weight > 0);
   fprintf(f, "</host>\n");
 }
 
