@@ -7,7 +7,8 @@
 # 540 s), and each writes its figures into OUT as it goes: a run cut short keeps what finished.
 #   0 machine      OUT/machine.txt: date, host, cores, the GPUs and driver, git describe
 #   1 gpu-tests    every gpu.* test (ctest), OUT/01-gpu-tests.txt
-#   2 gpu-sgemm    benchmarks/gpu.sh at n = 16384 and 32768: Narwhal against cuBLAS sgemm alone
+#   2 gpu-sgemm    copy rates by row width per copy path (bench_copy_rows, OUT/02-copy-rows.txt),
+#                  then benchmarks/gpu.sh at n = 16384 and 32768: Narwhal against cuBLAS sgemm alone
 #                  and with its copies, OUT/02-gpu-sgemm.txt
 #   3 validation   a GPU calibration, then the held-out GPU configurations: `narwhal validate
 #                  experiments/validation/gpu-held-out.json` where that file exists, else
@@ -210,14 +211,21 @@ part2() {
   need_cuda
   need_cmd mpirun
   need_script "$root/benchmarks/gpu.sh" SIZES BLOCKS REPS TRACE_DIR
-  need_x "$build/benchmarks/bench_cublas" "$build/narwhal-real"
+  need_x "$build/benchmarks/bench_cublas" "$build/narwhal-real" "$build/benchmarks/bench_copy_rows"
   for n in $sizes; do
     for b in $blocks; do
       need_dry "$build/narwhal-real" run --app matmul --backend real --devices gpu --n "$n" \
         --block "$b" --no-verify --json
     done
   done
-  checked "benchmarks/gpu.sh, bench_cublas, narwhal-real's options" && return 0
+  checked "benchmarks/gpu.sh, bench_cublas, bench_copy_rows, narwhal-real's options" && return 0
+  # Copy rates by row width through each path (NARWHAL_GPU_STAGING), and the default one under
+  # mpirun too: calibrate, under mpirun, once measured a quarter of what this program did alone.
+  for m in off on kernel; do
+    NARWHAL_GPU_STAGING=$m tl "$build/benchmarks/bench_copy_rows" || true
+  done >"$out/02-copy-rows.txt" 2>&1
+  tl mpirun -np 1 --bind-to none "$build/benchmarks/bench_copy_rows" 2>&1 |
+    sed 's/^path=/under mpirun: path=/' >>"$out/02-copy-rows.txt" || true
   SIZES=$sizes BLOCKS=$blocks REPS=2 TRACE_DIR=$out/02-traces tl "$root/benchmarks/gpu.sh" "$build" \
     >"$file" 2>&1 || rc=$?
   rows=$(count '^n=' "$file")
@@ -429,7 +437,7 @@ run_part() {
 
 run_part 0 machine 20
 run_part 1 gpu-tests 140
-run_part 2 gpu-sgemm 100
+run_part 2 gpu-sgemm 120
 run_part 3 validation 200
 run_part 4 many-task 50
 run_part 5 starpu 75
