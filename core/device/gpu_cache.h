@@ -46,6 +46,11 @@ typedef struct nw_cache_key {
   uint64_t row0, row1, col0, col1;
 } nw_cache_key;
 
+/* The rectangle's bytes: what its entry holds on the device. */
+static inline uint64_t nw_cache_key_bytes(const nw_cache_key *k) {
+  return (k->row1 - k->row0) * (k->col1 - k->col0);
+}
+
 typedef struct nw_cache_entry {
   nw_cache_key key;
   /* The bytes of the rectangle that hold the space's data: a subtask's read region copied in,

@@ -95,10 +95,6 @@ static nw_access slot_access(const nw_task_state *t, int i) {
   return i < t->info.nspaces ? t->bound[i].access : NW_READ_WRITE;
 }
 
-static uint64_t key_bytes(const nw_cache_key *k) {
-  return (k->row1 - k->row0) * (k->col1 - k->col0);
-}
-
 uint64_t nw_gpu_bytes_to_stage(const nw_node *n, int d, const nw_task_state *t,
                                const nw_region *read, const nw_region *write) {
   const nw_gpu_cache *c = &n->gpu[n->cfg.device_gpu[d]].cache;
@@ -110,7 +106,7 @@ uint64_t nw_gpu_bytes_to_stage(const nw_node *n, int d, const nw_task_state *t,
       continue; /* written on the GPU, never copied in; or not subscribed */
     if (a == NW_READ_ONLY && nw_cache_holds(c, &k, &read[i]))
       continue;
-    bytes += key_bytes(&k); /* a miss, or a read-write view (always a private copy) */
+    bytes += nw_cache_key_bytes(&k); /* a miss, or a read-write view (always a private copy) */
   }
   return bytes;
 }
@@ -209,7 +205,7 @@ static int stage_in_with(nw_node *n, int d, nw_prepared *p, int ns, nw_cache_key
     } else {
       has[i] = subscription_key(t, p->read, p->write, i, &key[i]);
     }
-    need += has[i] ? key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
+    need += has[i] ? nw_cache_key_bytes(&key[i]) + NW_DEVMEM_ALIGN : 0;
   }
   if (!nw_cache_fits(c, need)) {
     nw_node_fail_input(n,
@@ -232,7 +228,7 @@ static int stage_in_with(nw_node *n, int d, nw_prepared *p, int ns, nw_cache_key
         continue;
     }
     p->entry[i] =
-        nw_cache_insert(c, &key[i], key_bytes(&key[i]), slot_access(t, i) != NW_READ_ONLY);
+        nw_cache_insert(c, &key[i], nw_cache_key_bytes(&key[i]), slot_access(t, i) != NW_READ_ONLY);
     created[i] = 1;
     if (p->entry[i] && slot_access(t, i) == NW_READ_ONLY &&
         nw_region_copy(&p->entry[i]->held, &p->read[i]) != NW_OK) {

@@ -166,7 +166,7 @@ static void zero_view(const nw_region *what, unsigned char *view, uint64_t lo) {
 static int gpu_writes_in_place(const nw_node *n, const nw_prepared *p, int i, nw_access a) {
   const nw_cache_entry *x = p->entry[i];
   return a == NW_WRITE_ONLY && !n->cfg.resilient && x &&
-         nw_region_bytes(&p->write[i]) == (x->key.row1 - x->key.row0) * (x->key.col1 - x->key.col0);
+         nw_region_bytes(&p->write[i]) == nw_cache_key_bytes(&x->key);
 }
 
 /* Whether device d's kernel may write space i of subtask p straight into the node's copy:

@@ -241,6 +241,12 @@ static int plain_name(const char *s) {
   return 1;
 }
 
+/* A message's mean wait to be seen beside a running kernel: the mean residual
+ * sum(g^2) / (2 sum(g)) of the gaps g between the loop's polls there (stats.h); 0: none. */
+static double mean_pickup(const nw_rt_costs *rt) {
+  return rt->poll_gap_s > 0 ? rt->poll_gap_sq_s2 / (2 * rt->poll_gap_s) : 0;
+}
+
 static void fill_app_costs(tool_platform *p, const app_measured *a) {
   for (int i = 0; i < a->apps && p->apps < TOOL_PLATFORM_MAX_APPS; i++) {
     if (!plain_name(a->name[i]))
@@ -256,7 +262,7 @@ static void fill_app_costs(tool_platform *p, const app_measured *a) {
     c->done_s = rt->dones ? rt->done_s / (double)rt->dones : -1;
     /* As the pooled rt_pickup (fill_platform), from this application's poll gaps alone; the
      * writer leaves it out where the loop has a core of its own (no pooled one either). */
-    c->pickup_s = rt->poll_gap_s > 0 ? rt->poll_gap_sq_s2 / (2 * rt->poll_gap_s) : 0;
+    c->pickup_s = mean_pickup(rt);
   }
 }
 
@@ -327,10 +333,8 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
      * which the simulated loop cannot see, so it spins for what the real ones lasted. */
     p->spin_s = m->rt.spin_s / (double)m->rt.spins;
   }
-  /* A message's wait to be seen beside a running kernel: the mean residual of the gaps
-   * between the loop's polls there (stats.h). */
-  if (p->loop_weight > 0 && m->rt.poll_gap_s > 0)
-    p->pickup_s = m->rt.poll_gap_sq_s2 / (2 * m->rt.poll_gap_s);
+  if (p->loop_weight > 0)
+    p->pickup_s = mean_pickup(&m->rt);
   /* A new view's page, first touched: the mean of every rank's probe in every run. */
   if (m->rt.page_probes > 0)
     p->page_fresh_s = m->rt.page_probe_s / (double)m->rt.page_probes;
