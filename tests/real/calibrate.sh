@@ -4,7 +4,8 @@
 # the simulator loads and runs with: the platform has a node per rank with the runtime-cost
 # properties, the model every recorded subtask (2 runs x 16 per workload), and a functional
 # simulated run on them equals the reference; it prices a new page's first touch
-# (rt_page_fresh). Bad workloads exit 2 with one line. Ranks whose loop shares its core get
+# (rt_page_fresh); --settle grows to what a workload's warm-up first-touched. Bad workloads exit
+# 2 with one line. Ranks whose loop shares its core get
 # rt_pickup.
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
@@ -13,7 +14,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrate: 0 passed, 1 failed: $*"; exit 1; }
 "$mpirun_sh" "$mpiexec" 2 --bind-to none "$nw" calibrate --platform-out "$tmp/cal.xml" \
   --perfmodel "$tmp/cal.json" --workload matmul:256:64 --workload conv2d:256:64 --runs 2 \
-  --keep all --cpu-devices 1 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "calibrate exited non-zero"; }
+  --keep all --cpu-devices 1 --settle 1 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "calibrate exited non-zero"; }
+# --settle 1: each run is preceded by more than 1 MiB, a quarter more than its workload's
+# warm-up first-touched (the runtime's own start-up alone touches megabytes), and calibrate says
+# how much.
+settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256:64 ([0-9]+) MiB, conv2d:256:64 ([0-9]+) MiB\.$/\1 \2/p' "$tmp/out")
+[ -n "$settled" ] && awk -v a="${settled% *}" -v b="${settled#* }" 'BEGIN { exit !(a > 1 && b > 1) }' ||
+  fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
 [ "$hosts" = 2 ] || fail "the platform has $hosts CPU hosts, wanted 2 (one per rank)"
 for p in rt_message rt_exec_done rt_driver rt_launch rt_done; do

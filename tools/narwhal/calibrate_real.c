@@ -12,9 +12,11 @@
  *    model keeps the run with the smallest makespan (--keep best, the default: on a shared
  *    machine the others were disturbed by what else ran) or all of them (--keep all). The
  *    runs use other seeds than a default run, so a validation run is never one of them.
- *    --settle MIB: before each run, every rank writes into and unmaps MIB MiB, so that the
- *    run's first touches find recently freed pages, as benchmarks/settle.sh leaves them before
- *    each real run it times. Where freed memory goes back to a VM's host, a page's first touch
+ *    --settle MIB: before each run, every rank writes into and unmaps MIB MiB, or a quarter
+ *    more than the workload's warm-up first-touched on that rank where that is more (at most
+ *    half of the available memory, shared by the host's ranks), so that the run's first
+ *    touches find recently freed pages, as benchmarks/settle.sh leaves them before each real
+ *    run it times. Where freed memory goes back to a VM's host, a page's first touch
  *    costs 1 to 8 us depending on what ran before (benchmarks/touch_pages.c), and a message's
  *    handling, which first-touches the pages it lands on, from 0.9 to 2.5 ns a byte.
  * 2. The runtime's own costs, from the same runs (nw_rt_costs): per kind of event, the mean
@@ -61,7 +63,8 @@ typedef struct calib_args {
   uint64_t settle_mib; /* --settle: MiB each rank touches and unmaps before each run; 0: none */
   int nworkloads;
   workload w[MAX_WORKLOADS];
-  int fargc; /* options for `run`, forwarded */
+  uint64_t settled_mib[MAX_WORKLOADS]; /* what rank 0 settled before each's runs, at most */
+  int fargc;                           /* options for `run`, forwarded */
   char *fargv[MAX_FORWARDED];
 } calib_args;
 
@@ -103,7 +106,8 @@ static const char calibrate_help[] =
     "  --workload APP:N:BLOCK  a training run (repeatable)\n"
     "  --runs K                runs of each workload, 1 to 100 (default 3)\n"
     "  --keep best|all         the fastest run's samples and costs, or every run's\n"
-    "  --settle MIB            memory touched and freed before each run\n";
+    "  --settle MIB            memory touched and freed before each run (at least MIB MiB,\n"
+    "                          more where the workload's warm-up first-touched more)\n";
 
 /* 0: parsed; 1: a mistake (why says it); -1: --help. */
 static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t len) {
@@ -360,7 +364,9 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
 
 static char *describe(const tool_platform *p, const nw_real_machine *mc, const measured *m,
                       const calib_args *c, char **all_argv) {
-  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160 + (size_t)p->apps * 1024, len = 0;
+  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160 + (size_t)p->apps * 1024 +
+               (size_t)c->nworkloads * 160,
+         len = 0;
   char *s = malloc(cap);
   if (!s)
     return NULL;
@@ -382,6 +388,15 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
       "thread's CPU time, least squares (the wall-time mean beside it counts waits for a shared "
       "core too):\n",
       c->keep_all ? "all" : "the fastest", c->runs);
+  if (c->settle_mib) {
+    ADD("Memory settled before each run (--settle %llu, or a quarter more than the workload's "
+        "warm-up first-touched; rank 0):",
+        (unsigned long long)c->settle_mib);
+    for (int i = 0; i < c->nworkloads; i++)
+      ADD("%s %s:%llu:%llu %llu MiB", i ? "," : "", c->w[i].app, (unsigned long long)c->w[i].n,
+          (unsigned long long)c->w[i].block, (unsigned long long)c->settled_mib[i]);
+    ADD(".\n");
+  }
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run over %llu events (mean %.4g s CPU, %.4g s "
         "wall)\n",
@@ -460,6 +475,8 @@ typedef struct kept_workload {
   nw_perfmodel *model;
   measured m;
   double makespan;
+  uint64_t touched; /* pages its warm-up run first-touched on this rank (--settle sizes by it) */
+  uint64_t settled_mib; /* the most settled before one of its runs */
 } kept_workload;
 
 /* Workload i's run k (-1: its warm-up, not recorded), kept into *w as --keep says. Returns 0,
@@ -478,10 +495,18 @@ static int calibrate_run(const calib_args *c, const tool_options *o, const nw_ap
   run.calibrate = k >= 0;
   run.perfmodel = run_model;
   nw_run_result res;
-  if (c->settle_mib)
-    tool_settle_memory(c->settle_mib);
+  if (c->settle_mib) { /* the ranks of this host settle at once: each takes its share */
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    uint64_t mib = tool_settle_mib_for(c->settle_mib, w->touched, local ? atoi(local) : 1);
+    tool_settle_memory(mib);
+    if (mib > w->settled_mib)
+      w->settled_mib = mib;
+  }
   int code = 0;
+  uint64_t touched0 = tool_pages_touched(0);
   nw_status st = nw_real_run(&run, app, &res);
+  if (k < 0)
+    w->touched = tool_pages_touched(0) - touched0;
   if (st != NW_OK) {
     snprintf(why, sizeof why, "calibrate: workload %s:%llu:%llu: %.400s", c->w[i].app,
              (unsigned long long)c->w[i].n, (unsigned long long)c->w[i].block,
@@ -565,6 +590,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     for (int i = 0; i < c.nworkloads && !code; i++)
       code = calibrate_run(&c, &o, apps[i], i, k, rank, &kept[i], &outliers);
   for (int i = 0; kept && i < c.nworkloads; i++) {
+    c.settled_mib[i] = kept[i].settled_mib;
     if (kept[i].model && !code && nw_perfmodel_merge(model, kept[i].model) != NW_OK)
       code =
           only_rank0_fails(1, "calibrate: cannot merge a workload's model (size conflict)", rank);

@@ -54,7 +54,8 @@ static void cpu_ticks(double *all, double *steal) {
 typedef struct result {
   double best, worst; /* of the real rounds; best < 0 before the first */
   double sim;
-  double unpriced; /* subtasks the model could not time (priced_by_cost_model) */
+  double unpriced;  /* subtasks the model could not time (priced_by_cost_model) */
+  uint64_t touched; /* pages its last real round first-touched, all ranks (sizes --settle) */
 } result;
 
 #define VALIDATE_USAGE                                                                             \
@@ -70,7 +71,8 @@ static const char validate_help[] = VALIDATE_USAGE
     "                  file's \"rounds\")\n"
     "  --recalibrate   calibrate again even where DIR holds a calibration\n"
     "  --settle MIB    memory touched and freed before each real run (default 1536, at most\n"
-    "                  half of what is available)\n";
+    "                  half of what is available; more where a configuration's last round\n"
+    "                  first-touched more)\n";
 
 static int usage(void) {
   tool_say(VALIDATE_USAGE);
@@ -80,16 +82,8 @@ static int usage(void) {
 /* MiB touched before each real run by default: 1.5 GiB (the held-out set's largest run holds
  * about 1.1 GiB: conv2d 6144's input, output and copies), at most half of what is available. */
 static long settle_default(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  long avail_kib = -1;
-  char line[256];
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "MemAvailable: %ld kB", &avail_kib) == 1)
-      break;
-  if (f)
-    fclose(f);
-  long mib = 1536;
-  return avail_kib > 0 && avail_kib / 2048 < mib ? avail_kib / 2048 : mib;
+  long avail = (long)tool_memory_available_mib(), mib = 1536;
+  return avail > 0 && avail / 2 < mib ? avail / 2 : mib;
 }
 
 static int parse_args(int argc, char **argv, options *o) {
@@ -365,9 +359,13 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   add_args(argv, a, c, extra);
   char *out = NULL;
   /* Recently freed pages for its first touches (settle_memory.h): real rounds without them
-   * spread by up to 57% on the project's VM (matmul 3072, 2026-12-02). */
-  tool_settle_memory(o->settle_mib > 0 ? (uint64_t)o->settle_mib : 0);
+   * spread by up to 57% on the project's VM (matmul 3072, 2026-12-02). As many as its last
+   * round first-touched where that is more, as calibrate sizes its runs. */
+  if (o->settle_mib > 0)
+    tool_settle_memory(tool_settle_mib_for((uint64_t)o->settle_mib, r->touched, 1));
+  uint64_t touched0 = tool_pages_touched(1);
   int code = run_child(argv, log, &out);
+  r->touched = tool_pages_touched(1) - touched0;
   double s = json_number(out, "makespan_s");
   free(out);
   if (code || !(s > 0)) {
