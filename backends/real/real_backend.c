@@ -29,6 +29,7 @@
 #include "real_backend.h"
 
 #include <cblas.h>
+#include <errno.h>
 #include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
@@ -90,6 +91,7 @@ typedef struct rank_state {
   real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
   double last_poll;        /* when the loop last polled the network beside a kernel; 0: not */
   double page_s;           /* a new page's first touch (real_pages.h; recorded runs only) */
+  FILE *event_costs;       /* NARWHAL_EVENT_COSTS: each measured event's cost (recorded runs) */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -243,6 +245,23 @@ static void cpu_idle(void *ctx) {
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
 #define POLL_S 20e-6
 
+/* NARWHAL_EVENT_COSTS=PREFIX: a recorded calibration run appends, to PREFIX.RANK, a line per
+ * event whose CPU time it measured, "KIND BYTES RUNS SECONDS", what `narwhal calibrate` fits
+ * rt_KIND to (a fit's diagnosis: docs/experiments/settle-by-first-touches.md). NULL when unset
+ * or when the file cannot be opened (said once on stderr; the run goes on). */
+static FILE *open_event_costs(int rank) {
+  const char *prefix = getenv("NARWHAL_EVENT_COSTS");
+  if (!prefix || !prefix[0])
+    return NULL;
+  char path[4096];
+  snprintf(path, sizeof path, "%s.%d", prefix, rank);
+  FILE *f = fopen(path, "a");
+  if (!f)
+    fprintf(stderr, "narwhal: NARWHAL_EVENT_COSTS: cannot open %s for appending: %s\n", path,
+            strerror(errno));
+  return f;
+}
+
 /* Handles one event, measuring the runtime's own cost (nw_rt_costs): one clock read, at its
  * end (*clock holds its start: the previous event's end, drain), against handlers of
  * microseconds; in a run that keeps a model, the thread's CPU clock the same way (*cpu). */
@@ -274,6 +293,8 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
     /* Less its new views' first touches, which the simulator charges per page apart. */
     t -= (double)(nw_node_stats(rs->node)->view_pages_fresh - pages0) * rs->page_s;
     t = t > 0 ? t : 0;
+    if (rs->event_costs) /* the costs' raw data, for a fit's diagnosis */
+      fprintf(rs->event_costs, "%s %.0f %.0f %.9g\n", nw_stats_event_name(kind), bytes, runs, t);
     c->cpu_events[kind]++;
     c->cpu_s[kind] += t;
     c->bytes_cpu_s[kind] += bytes * t;
@@ -744,6 +765,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     rs.page_s = real_page_first_touch_s();
     rs.costs.page_probes = 1;
     rs.costs.page_probe_s = rs.page_s;
+    rs.event_costs = open_event_costs(rs.rank);
   }
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
   nw_device_desc *cluster = gather_devices(&nc);
@@ -788,6 +810,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     free(rs.dev);
     real_net_destroy(rs.net);
     real_queue_destroy(&rs.q);
+    if (rs.event_costs)
+      fclose(rs.event_costs);
     pthread_mutex_destroy(&rs.node_mu);
     pthread_mutex_destroy(&rs.net_mu);
     return res->status = st != NW_OK ? st : NW_ERR_ARG;
@@ -881,6 +905,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   }
   real_net_destroy(rs.net);
   real_queue_destroy(&rs.q);
+  if (rs.event_costs)
+    fclose(rs.event_costs);
   nw_node_destroy(rs.node);
   free(cluster);
   free(rs.dev);

@@ -6,13 +6,14 @@
 # simulated run on them equals the reference; it prices a new page's first touch
 # (rt_page_fresh); --settle grows to what a workload's warm-up first-touched. Bad workloads exit
 # 2 with one line. Ranks whose loop shares its core get
-# rt_pickup.
+# rt_pickup. NARWHAL_EVENT_COSTS logs what the fits were fitted to.
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "calibrate: 0 passed, 1 failed: $*"; exit 1; }
-"$mpirun_sh" "$mpiexec" 2 --bind-to none "$nw" calibrate --platform-out "$tmp/cal.xml" \
+NARWHAL_EVENT_COSTS=$tmp/events "$mpirun_sh" "$mpiexec" 2 --bind-to none -x NARWHAL_EVENT_COSTS \
+  "$nw" calibrate --platform-out "$tmp/cal.xml" \
   --perfmodel "$tmp/cal.json" --workload matmul:256:64 --workload conv2d:256:64 --runs 2 \
   --keep all --cpu-devices 1 --settle 1 >"$tmp/out" 2>&1 || { cat "$tmp/out"; fail "calibrate exited non-zero"; }
 # --settle 1: each run is preceded by more than 1 MiB, a quarter more than its workload's
@@ -21,6 +22,13 @@ fail() { echo "calibrate: 0 passed, 1 failed: $*"; exit 1; }
 settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256:64 ([0-9]+) MiB, conv2d:256:64 ([0-9]+) MiB\.$/\1 \2/p' "$tmp/out")
 [ -n "$settled" ] && awk -v a="${settled% *}" -v b="${settled#* }" 'BEGIN { exit !(a > 1 && b > 1) }' ||
   fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
+# NARWHAL_EVENT_COSTS: a line per measured event on each rank, KIND BYTES RUNS SECONDS, as
+# many messages as the fit says it used (--keep all: every recorded run's).
+fitted=$(sed -nE 's/^  rt_message: .* over ([0-9]+) events.*/\1/p' "$tmp/out")
+logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+$')
+bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^[a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+$')
+[ -n "$fitted" ] && [ "$logged" = "$fitted" ] && [ "$bad" = 0 ] ||
+  fail "NARWHAL_EVENT_COSTS logged $logged messages ($bad malformed lines), the fit used ${fitted:-?}"
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
 [ "$hosts" = 2 ] || fail "the platform has $hosts CPU hosts, wanted 2 (one per rank)"
 for p in rt_message rt_exec_done rt_driver rt_launch rt_done; do
