@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "host_memory.h"
+#include "real_cache.h"
 #include "real_calibrate.h"
 #include "real_cpu_pool.h"
 #include "real_gpu.h"
@@ -245,11 +246,13 @@ static void cpu_idle(void *ctx) {
 /* A sleeping event loop polls MPI after 20 us, then less often (real_queue_wait). */
 #define POLL_S 20e-6
 
-/* NARWHAL_EVENT_COSTS=PREFIX: a recorded calibration run appends, to PREFIX.RANK, a line per
- * event whose CPU time it measured, "KIND BYTES RUNS SECONDS", what `narwhal calibrate` fits
- * rt_KIND to (a fit's diagnosis: docs/experiments/settle-by-first-touches.md). NULL when unset
- * or when the file cannot be opened (said once on stderr; the run goes on). */
-static FILE *open_event_costs(int rank) {
+/* NARWHAL_EVENT_COSTS=PREFIX: a recorded calibration run appends, to PREFIX.RANK, a line
+ * "# APP N BLOCK", then a line per event whose CPU time it measured, "KIND BYTES RUNS SECONDS
+ * GATHERED" (GATHERED: of BYTES, those it gathered into messages it sent), what `narwhal
+ * calibrate` fits rt_KIND to (a fit's diagnosis:
+ * docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot be
+ * opened (said once on stderr; the run goes on). */
+static FILE *open_event_costs(int rank, const nw_run_config *cfg) {
   const char *prefix = getenv("NARWHAL_EVENT_COSTS");
   if (!prefix || !prefix[0])
     return NULL;
@@ -259,7 +262,16 @@ static FILE *open_event_costs(int rank) {
   if (!f)
     fprintf(stderr, "narwhal: NARWHAL_EVENT_COSTS: cannot open %s for appending: %s\n", path,
             strerror(errno));
+  else /* which run the lines below are of: a log holds all of calibrate's recorded runs */
+    fprintf(f, "# %s %llu %llu\n", cfg->app, (unsigned long long)cfg->args.n,
+            (unsigned long long)cfg->args.block);
   return f;
+}
+
+/* The bytes a node's handlers copied besides what messages brought: view fills, commits' view
+ * copies, data gathered into messages it sent (an event's bytes are its message's and these). */
+static uint64_t moved_bytes(const nw_stats *st) {
+  return nw_stats_view_bytes(st) + st->bytes_gathered;
 }
 
 /* Handles one event, measuring the runtime's own cost (nw_rt_costs): one clock read, at its
@@ -276,7 +288,8 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
      * platform refuses (rt_done must be >= 0). */
     c->done_s += start > ev->stamp ? start - ev->stamp : 0;
   }
-  uint64_t copied = nw_stats_view_bytes(nw_node_stats(rs->node));
+  uint64_t copied = moved_bytes(nw_node_stats(rs->node));
+  uint64_t gathered0 = nw_node_stats(rs->node)->bytes_gathered;
   uint64_t runs0 = nw_node_stats(rs->node)->copy_runs;
   uint64_t pages0 = nw_node_stats(rs->node)->view_pages_fresh;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
@@ -285,7 +298,7 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
   nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
   *clock = real_monotonic();
   double s = *clock - start;
-  bytes += (double)(nw_stats_view_bytes(nw_node_stats(rs->node)) - copied);
+  bytes += (double)(moved_bytes(nw_node_stats(rs->node)) - copied);
   if (rs->measure_cpu) {
     double cpu0 = *cpu;
     *cpu = real_thread_cpu_seconds();
@@ -293,16 +306,11 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
     /* Less its new views' first touches, which the simulator charges per page apart. */
     t -= (double)(nw_node_stats(rs->node)->view_pages_fresh - pages0) * rs->page_s;
     t = t > 0 ? t : 0;
+    double gathered = (double)(nw_node_stats(rs->node)->bytes_gathered - gathered0);
     if (rs->event_costs) /* the costs' raw data, for a fit's diagnosis */
-      fprintf(rs->event_costs, "%s %.0f %.0f %.9g\n", nw_stats_event_name(kind), bytes, runs, t);
-    c->cpu_events[kind]++;
-    c->cpu_s[kind] += t;
-    c->bytes_cpu_s[kind] += bytes * t;
-    c->cpu_sq[kind] += t * t;
-    c->runs[kind] += runs;
-    c->runs_sq[kind] += runs * runs;
-    c->runs_bytes[kind] += runs * bytes;
-    c->runs_cpu_s[kind] += runs * t;
+      fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f\n", nw_stats_event_name(kind), bytes, runs,
+              t, gathered);
+    nw_rt_costs_sample(c, kind, bytes, gathered, runs, t);
   }
   c->events[kind]++;
   c->s[kind] += s;
@@ -765,7 +773,8 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
     rs.page_s = real_page_first_touch_s();
     rs.costs.page_probes = 1;
     rs.costs.page_probe_s = rs.page_s;
-    rs.event_costs = open_event_costs(rs.rank);
+    rs.costs.cache_bytes = (double)real_cache_knee_bytes();
+    rs.event_costs = open_event_costs(rs.rank, cfg);
   }
   MPI_Allgather(&rs.ndev, 1, MPI_INT, nc.devices_per_node, 1, MPI_INT, MPI_COMM_WORLD);
   nw_device_desc *cluster = gather_devices(&nc);

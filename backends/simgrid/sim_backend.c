@@ -204,25 +204,40 @@ static int spin(sim_node *sn) {
   return got;
 }
 
+/* What a byte of an event of kind k that moves `bytes`, `gathered` of them gathered into
+ * messages it sent, costs (sim_costs.h). */
+static double per_byte(const sim_costs *c, int k, double bytes, double gathered) {
+  int cls = nw_cost_class(bytes, gathered, c->cache_bytes);
+  return cls >= 0 && c->event_s_per_byte_class[cls][k] > 0 ? c->event_s_per_byte_class[cls][k]
+                                                           : c->event_s_per_byte[k];
+}
+
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its view fills and
- * commits copied, the row runs its copies took, the pages its new views first touched, its
- * reductions combined and its compression coded after. */
+ * commits copied and it gathered into the messages it sent, the row runs its copies took, the pages
+ * its new views first touched, its reductions combined and its compression coded after. */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
                                                : 0.0;
-  double before = c->event_s[k] + bytes * c->event_s_per_byte[k];
+  double p0 = per_byte(c, k, bytes, 0), before = c->event_s[k] + bytes * p0;
   if (before > 0)
     spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
-  uint64_t copied = nw_stats_view_bytes(st), reduced = st->bytes_reduced, coded = st->bytes_rle;
+  uint64_t copied = nw_stats_view_bytes(st), gathered0 = st->bytes_gathered;
+  uint64_t reduced = st->bytes_reduced, coded = st->bytes_rle;
   uint64_t runs = st->copy_runs, pages = st->view_pages_fresh;
   nw_node_handle(sn->node, ev);
-  double after = (double)(nw_stats_view_bytes(st) - copied) * c->event_s_per_byte[k] +
-                 (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
+  /* The bytes its view fills and commits copied and it gathered into messages, at the price
+   * of all it moved (real_backend.c measures an event's bytes as these and its message's
+   * together): where they take it past the cache, its message's bytes pay the difference. */
+  double gathered = (double)(st->bytes_gathered - gathered0);
+  double view = (double)(nw_stats_view_bytes(st) - copied) + gathered;
+  double p1 = per_byte(c, k, bytes + view, gathered);
+  double copies = view * p1 + (p1 > p0 ? bytes * (p1 - p0) : 0);
+  double after = copies + (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
                  (double)(st->view_pages_fresh - pages) * c->page_fresh_s +
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
                  (double)(st->bytes_rle - coded) * c->rle_s_per_byte;

@@ -52,7 +52,14 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
       st = read_cost(h, platform, per_byte, app, &c->event_s_per_byte[k], why, why_len);
     if (st == NW_OK)
       st = read_cost(h, platform, per_run, app, &c->event_s_per_run[k], why, why_len);
+    for (int cls = 0; cls < NW_COST_CLASSES && st == NW_OK; cls++) {
+      char priced[64];
+      snprintf(priced, sizeof priced, "%s%s", per_byte, nw_cost_class_suffix(cls));
+      st = read_cost(h, platform, priced, app, &c->event_s_per_byte_class[cls][k], why, why_len);
+    }
     c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0 || c->event_s_per_run[k] > 0;
+    for (int cls = 0; cls < NW_COST_CLASSES; cls++)
+      c->any |= c->event_s_per_byte_class[cls][k] > 0;
   }
   if (st == NW_OK)
     st = read_cost(h, platform, "rt_launch", app, &c->launch_s, why, why_len);
@@ -75,6 +82,8 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   if (st == NW_OK)
     st = read_as(h, platform, "rt_control_behind", "number of bytes", &c->control_behind, why,
                  why_len);
+  if (st == NW_OK)
+    st = read_as(h, platform, "rt_cache_bytes", "number of bytes", &c->cache_bytes, why, why_len);
   if (st == NW_OK && c->spin_share > 1) {
     snprintf(
         why, why_len,

@@ -5,6 +5,14 @@
  *   rt_message, rt_exec_done, rt_timer, rt_driver, rt_copy_done   seconds per event handled
  *   rt_<kind>_per_byte                                          seconds per byte it moves
  *   rt_<kind>_per_run     seconds per row run (a memcpy) its copies took (nw_region_runs)
+ *   rt_<kind>_per_byte_gather, rt_<kind>_per_byte_beyond, rt_<kind>_per_byte_gather_beyond,
+ *   rt_cache_bytes        an event of a price class (nw_cost_class: it gathered most of its
+ *                         bytes into messages it sent, it moved rt_cache_bytes or more, or
+ *                         both) pays its class's price for each of its bytes instead of
+ *                         rt_<kind>_per_byte (absent: the same): a handler gathers data into a
+ *                         reply faster than it copies in what it got, and both run at the
+ *                         cache's rate while source and destination fit in the last-level
+ *                         cache, at memory's beyond (docs/experiments/bytes-beyond-cache.md)
  *   rt_launch, rt_done       a CPU subtask's hand-offs: launch to kernel start, kernel end to
  *                            its completion reaching the event loop
  *   rt_reduce_per_byte       seconds per byte a reduction combines (paper 4.5: on the CPU)
@@ -30,7 +38,8 @@
  *   rt_page_fresh            seconds per 4 KiB page a subtask's new private view first
  *                            touches (nw_stats.view_pages_fresh: the node's buffer pool had no
  *                            buffer to recycle), spent by the event that made the view
- *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP
+ *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP,
+ *   rt_<kind>_per_byte_gather@APP and the other classes' prices
  *                            the same, fitted to application APP's calibration runs alone: a
  *                            run of APP takes them where present (an application's messages
  *                            cost per byte what its copies' shapes and first touches make them)
@@ -57,6 +66,9 @@ typedef struct sim_costs {
   double event_s[NW_STATS_EVENT_KINDS];          /* by nw_event_kind */
   double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
   double event_s_per_run[NW_STATS_EVENT_KINDS];  /* per row run its copies took */
+  /* per byte of an event of price class cls (nw_cost_class; 0: event_s_per_byte) */
+  double event_s_per_byte_class[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
+  double cache_bytes; /* 0: no event is beyond the cache */
   double launch_s, done_s;
   double reduce_s_per_byte, rle_s_per_byte;
   double loop_weight, spin_s;

@@ -247,6 +247,7 @@ static void send_data(nw_node *n, nw_space_state *s, fetch_req q, const nw_regio
   nw_w_u64(&w, q.version);
   nw_w_region(&w, part);
   n->stats.copy_runs += nw_region_runs(part);
+  n->stats.bytes_gathered += bytes;
   if (n->cfg.functional) {
     unsigned char *dstp = nw_w_reserve(&w, bytes);
     if (dstp)
@@ -468,6 +469,7 @@ nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, in
   nw_w_region(&w, what);
   uint64_t bytes = nw_region_bytes(what);
   n->stats.copy_runs += nw_region_runs(what);
+  n->stats.bytes_gathered += bytes;
   if (n->cfg.functional) {
     unsigned char *dst = nw_w_reserve(&w, bytes);
     if (dst)

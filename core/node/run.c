@@ -152,6 +152,58 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->poll_gap_sq_s2 += x->poll_gap_sq_s2;
   sum->page_probes += x->page_probes;
   sum->page_probe_s += x->page_probe_s;
+  sum->cache_bytes = x->cache_bytes > sum->cache_bytes ? x->cache_bytes : sum->cache_bytes;
+  for (int cls = 0; cls < NW_COST_CLASSES; cls++)
+    for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
+      nw_cost_sums *t = &sum->split[cls][k];
+      const nw_cost_sums *b = &x->split[cls][k];
+      t->events += b->events;
+      t->bytes += b->bytes;
+      t->bytes_sq += b->bytes_sq;
+      t->runs += b->runs;
+      t->runs_sq += b->runs_sq;
+      t->runs_bytes += b->runs_bytes;
+      t->cpu_s += b->cpu_s;
+      t->cpu_sq += b->cpu_sq;
+      t->bytes_cpu_s += b->bytes_cpu_s;
+      t->runs_cpu_s += b->runs_cpu_s;
+    }
+}
+
+int nw_cost_class(double bytes, double gathered, double cache_bytes) {
+  int beyond = cache_bytes > 0 && bytes >= cache_bytes, gather = 2 * gathered > bytes;
+  return gather ? (beyond ? NW_COST_GATHER_BEYOND : NW_COST_GATHER) : beyond ? NW_COST_BEYOND : -1;
+}
+
+const char *nw_cost_class_suffix(int cls) {
+  static const char *const suffix[NW_COST_CLASSES] = {"_gather", "_beyond", "_gather_beyond"};
+  return cls >= 0 && cls < NW_COST_CLASSES ? suffix[cls] : "";
+}
+
+void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
+                        double cpu_s) {
+  c->cpu_events[k]++;
+  c->cpu_s[k] += cpu_s;
+  c->bytes_cpu_s[k] += bytes * cpu_s;
+  c->cpu_sq[k] += cpu_s * cpu_s;
+  c->runs[k] += runs;
+  c->runs_sq[k] += runs * runs;
+  c->runs_bytes[k] += runs * bytes;
+  c->runs_cpu_s[k] += runs * cpu_s;
+  int cls = nw_cost_class(bytes, gathered, c->cache_bytes);
+  if (cls >= 0) {
+    nw_cost_sums *b = &c->split[cls][k];
+    b->events++;
+    b->bytes += bytes;
+    b->bytes_sq += bytes * bytes;
+    b->runs += runs;
+    b->runs_sq += runs * runs;
+    b->runs_bytes += runs * bytes;
+    b->cpu_s += cpu_s;
+    b->cpu_sq += cpu_s * cpu_s;
+    b->bytes_cpu_s += bytes * cpu_s;
+    b->runs_cpu_s += runs * cpu_s;
+  }
 }
 
 /* How a row of NW_STATS_COUNTERS makes the run's total t from node k's counters s. */

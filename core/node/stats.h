@@ -14,6 +14,35 @@
  * of its cost (run.c). */
 const char *nw_stats_event_name(int kind);
 
+/* The classes of events whose bytes cost apart from the others' (an event's handler copies a
+ * message it got into the node's copy of the data, or gathers data from it into a message it
+ * sends; each at the cache's rate while source and destination fit in the last-level cache and
+ * at memory's beyond). Measured on two one-core ranks with a 32 MiB cache: a tile copied in
+ * 0.3-0.6 ns a byte, gathered 0.07; a 134 MB result half copied in 1.1-1.4, gathered 0.37
+ * (docs/experiments/bytes-beyond-cache.md). The fourth, an event copying in what fits the
+ * cache, is every other event. */
+enum {
+  NW_COST_GATHER,        /* mostly gathered, and in the cache */
+  NW_COST_BEYOND,        /* mostly copied in, at least the knee */
+  NW_COST_GATHER_BEYOND, /* mostly gathered, at least the knee */
+  NW_COST_CLASSES
+};
+
+/* The class of an event that moved `bytes`, `gathered` of them gathered, with the cache's knee
+ * at cache_bytes (0: none): an NW_COST_ value, or -1 for none (copied in, in the cache). */
+int nw_cost_class(double bytes, double gathered, double cache_bytes);
+
+/* The class's suffix in a platform's properties: rt_KIND_per_byte + suffix ("_gather",
+ * "_beyond", "_gather_beyond"). */
+const char *nw_cost_class_suffix(int cls);
+
+/* One kind of event's samples of CPU time (y), over the bytes it moved (x) and the row runs its
+ * copies took (r): how many, and the sums a least-squares fit over 1, x and r needs. */
+typedef struct nw_cost_sums {
+  uint64_t events;
+  double bytes, bytes_sq, runs, runs_sq, runs_bytes, cpu_s, cpu_sq, bytes_cpu_s, runs_cpu_s;
+} nw_cost_sums;
+
 /* What the real backend measures of the runtime's own costs, for `narwhal calibrate`, which
  * fits each kind of event's handling time as a + b * bytes (README, "Calibration"). Per kind
  * of event (index nw_event_kind): how many the loop handled, and the sums of the wall seconds
@@ -58,7 +87,18 @@ typedef struct nw_rt_costs {
    * copying's per-byte and per-run costs. */
   uint64_t page_probes;
   double page_probe_s;
+  /* The CPU-time samples of the events of each price class (nw_cost_class), also counted in
+   * the sums above, which `narwhal calibrate` prices a byte of apart. cache_bytes: the real
+   * backend's knee (real_cache_knee_bytes; 0: no event is beyond it). */
+  double cache_bytes;
+  nw_cost_sums split[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
 } nw_rt_costs;
+
+/* Adds one event of kind k whose handler took cpu_s seconds of CPU time moving bytes (of which
+ * it gathered `gathered` into messages it sent) in runs row runs to the CPU-time sums of c, and
+ * to those of its price class (nw_cost_class) where it has one. */
+void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
+                        double cpu_s);
 
 /* Adds x into sum, field by field (run.c). */
 void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x);

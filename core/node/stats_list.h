@@ -65,6 +65,10 @@
    * gathered or scattered, a commit's view copies; counted in the simulator too, where no byte    \
    * moves, so that it prices the copies as calibration measured them. */                          \
   X(uint64_t, copy_runs, "copy_runs", sum, data)                                                   \
+  /* Bytes gathered from the node's copy of data into messages it sent (a read's reply, data      \
+   * handed to a new owner): the handler copies them, in row runs counted above; counted in the    \
+   * simulator too, which prices them as the event's bytes (rt_KIND_per_byte_gather). */          \
+  X(uint64_t, bytes_gathered, "bytes_gathered", sum, data)                                         \
   /* Reductions (paper 4.5): bytes this node combined (a commit with earlier subtasks'             \
    * results, or a child's partial result in the tree), and the partial results it sent its        \
    * parent in the tree (raw size, and what went on the wire after compression). */                \

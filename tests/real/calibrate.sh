@@ -22,11 +22,12 @@ NARWHAL_EVENT_COSTS=$tmp/events "$mpirun_sh" "$mpiexec" 2 --bind-to none -x NARW
 settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256:64 ([0-9]+) MiB, conv2d:256:64 ([0-9]+) MiB\.$/\1 \2/p' "$tmp/out")
 [ -n "$settled" ] && awk -v a="${settled% *}" -v b="${settled#* }" 'BEGIN { exit !(a > 1 && b > 1) }' ||
   fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
-# NARWHAL_EVENT_COSTS: a line per measured event on each rank, KIND BYTES RUNS SECONDS, as
-# many messages as the fit says it used (--keep all: every recorded run's).
+# NARWHAL_EVENT_COSTS: a line "# APP N BLOCK" per recorded run on each rank, then a line per
+# measured event, KIND BYTES RUNS SECONDS GATHERED, as many messages as the fit says it used
+# (--keep all: every recorded run's).
 fitted=$(sed -nE 's/^  rt_message: .* over ([0-9]+) events.*/\1/p' "$tmp/out")
-logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+$')
-bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^[a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+$')
+logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+$')
+bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^([a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+|# [a-z0-9_]+ [0-9]+ [0-9]+)$')
 [ -n "$fitted" ] && [ "$logged" = "$fitted" ] && [ "$bad" = 0 ] ||
   fail "NARWHAL_EVENT_COSTS logged $logged messages ($bad malformed lines), the fit used ${fitted:-?}"
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
@@ -40,6 +41,22 @@ for app in matmul conv2d; do # each workload's application's own fit
   done
 done
 grep -q "Ranks 0 (.*) - 1 (.*): latency" "$tmp/cal.xml" || fail "the pair's measurement is missing"
+# The knee past which events' bytes are priced apart: half of this machine's last-level and
+# level-2 caches, as sysfs gives them (where it does).
+llc=0 l2=0
+for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+  [ -r "$d/size" ] && [ "$(cat "$d/type")" != Instruction ] || continue
+  kib=$(sed -nE 's/^([0-9]+)K$/\1/p' "$d/size")
+  [ -n "$kib" ] || continue
+  lv=$(cat "$d/level")
+  [ "$lv" = 2 ] && l2=$((kib * 1024))
+  [ "$lv" -ge 3 ] && [ $((kib * 1024)) -gt "$llc" ] && llc=$((kib * 1024))
+done
+if [ "$llc" -gt 0 ]; then
+  knee=$(grep -oE '<prop id="rt_cache_bytes" value="[0-9]+"' "$tmp/cal.xml" | head -1 | grep -oE '[0-9]+"$' | tr -d '"')
+  [ "${knee:-}" = $(((llc + l2) / 2)) ] ||
+    fail "rt_cache_bytes '${knee:-}', wanted $(((llc + l2) / 2)) (L3 $llc, L2 $l2 bytes)"
+fi
 # A new page's first touch, probed on every rank: a fault costs between 0.01 and 100 us.
 fresh=$(grep -oE '<prop id="rt_page_fresh" value="[0-9.e+-]*"' "$tmp/cal.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
 awk -v p="${fresh:-0}" 'BEGIN { exit !(p > 1e-8 && p < 1e-4) }' ||

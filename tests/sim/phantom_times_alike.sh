@@ -37,7 +37,7 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   p=$("$nw" run --backend sim --platform "$tmp/p.xml" $c --data phantom --json) ||
     fail "$c, phantom"
-  for k in bytes_view_fills bytes_view_copies copy_runs view_pages_fresh; do
+  for k in bytes_view_fills bytes_view_copies copy_runs bytes_gathered view_pages_fresh; do
     [ "$(field "$f" $k)" = "$(field "$p" $k)" ] ||
       fail "$c: $k $(field "$f" $k) with bytes, $(field "$p" $k) without"
   done

@@ -1,7 +1,8 @@
 /* test_cost_fit.c: the handling-cost fit of `narwhal calibrate` (tools/narwhal/cost_fit.h)
  * recovers known laws from the sums the real backend keeps: a + b * bytes + c * runs exactly,
  * a law without a run term, small messages (no byte slope), a negative intercept (through the
- * origin), and wall times where no CPU time was taken. */
+ * origin), wall times where no CPU time was taken, and bytes beyond the cache and bytes gathered
+ * into messages sent priced apart. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,28 +17,25 @@ static void expect(const char *what, double got, double want, double tol) {
   failed += !ok;
 }
 
-/* Adds an event of kind k moving x bytes in z runs that took y seconds of CPU (and of wall). */
-static void add(nw_rt_costs *r, int k, double x, double z, double y, int cpu) {
+/* Adds an event of kind k moving x bytes (g of them gathered into messages sent) in z runs that
+ * took y seconds of CPU (and of wall). */
+static void add_gathered(nw_rt_costs *r, int k, double x, double g, double z, double y, int cpu) {
   r->events[k]++;
   r->s[k] += y;
   r->bytes[k] += x;
   r->bytes_sq[k] += x * x;
   r->bytes_s[k] += x * y;
-  if (!cpu)
-    return;
-  r->cpu_events[k]++;
-  r->cpu_s[k] += y;
-  r->bytes_cpu_s[k] += x * y;
-  r->cpu_sq[k] += y * y;
-  r->runs[k] += z;
-  r->runs_sq[k] += z * z;
-  r->runs_bytes[k] += z * x;
-  r->runs_cpu_s[k] += z * y;
+  if (cpu)
+    nw_rt_costs_sample(r, k, x, g, z, y);
+}
+
+static void add(nw_rt_costs *r, int k, double x, double z, double y, int cpu) {
+  add_gathered(r, k, x, 0, z, y, cpu);
 }
 
 int main(void) {
   const int k = 1;
-  double a, b, c;
+  double a, b, c, d[NW_COST_CLASSES];
   nw_rt_costs r;
 
   /* 1. y = 2 us + 0.1 ns/B + 50 ns/run, bytes and runs varied independently. */
@@ -46,7 +44,7 @@ int main(void) {
     double x = 8192.0 * (1 + i % 7), z = 1 + (i * 13) % 11 * 64;
     add(&r, k, x, z, 2e-6 + 1e-10 * x + 5e-8 * z, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c);
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
   expect("1: intercept", a, 2e-6, 1e-6);
   expect("1: per byte", b, 1e-10, 1e-6);
   expect("1: per run", c, 5e-8, 1e-6);
@@ -57,7 +55,7 @@ int main(void) {
     double x = 4096.0 * (1 + i % 9), z = 1 + (i * 7) % 5;
     add(&r, k, x, z, 3e-6 + 2e-9 * x, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c);
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
   expect("2: intercept", a, 3e-6, 1e-6);
   expect("2: per byte", b, 2e-9, 1e-6);
   expect("2: per run", c, 0, 1e-12);
@@ -69,7 +67,7 @@ int main(void) {
     double x = 64.0 * (1 + i % 5), z = i % 3;
     add(&r, k, x, z, 1e-6 + 1e-9 * x + 1e-7 * z, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c);
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
   expect("3: per byte", b, 0, 1e-12);
   expect("3: per run", c, 1e-7, 0.2);
 
@@ -79,7 +77,7 @@ int main(void) {
     double x = 8192.0 * (1 + i % 6);
     add(&r, k, x, 0, 1e-9 * x - 1e-6, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c);
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
   expect("4: intercept", a, 0, 1e-12);
   expect("4: per byte (origin)", b, 1e-9, 0.05);
 
@@ -89,10 +87,86 @@ int main(void) {
     double x = 8192.0 * (1 + i % 6);
     add(&r, k, x, 0, 5e-6 + 3e-10 * x, 0);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c);
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
   expect("5: intercept (wall)", a, 5e-6, 1e-6);
   expect("5: per byte (wall)", b, 3e-10, 1e-6);
   expect("5: per run (wall)", c, 0, 1e-12);
+
+  /* 6. Bytes beyond the cache (a knee of 16 MiB): square tiles of 1.6-15 MB, whose runs grow as
+   *    the square root of their bytes, 2 us + 0.45 ns/B + 25 ns/run; halos of 8-16 KiB in
+   *    1024-2048 runs, the same law; result halves of 32-128 MiB at 1.2 ns/B (+ 2 us + 25
+   *    ns/run). One slope over all of them is set by the largest; split, each side gets its
+   *    own, and d = 0 without a knee. */
+  for (int knee = 1; knee >= 0; knee--) {
+    memset(&r, 0, sizeof r);
+    r.cache_bytes = knee ? 16777216.0 : 0;
+    for (int i = 0; i < 60; i++) {
+      double side = 640.0 * (1 + i % 3), x = side * side * 4, z = side;
+      add(&r, k, x, z, 2e-6 + 4.5e-10 * x + 2.5e-8 * z, 1);
+      x = 4096.0 * (2 + i % 3), z = 1024.0 * (1 + i % 2);
+      add(&r, k, x, z, 2e-6 + 4.5e-10 * x + 2.5e-8 * z, 1);
+    }
+    for (int i = 0; i < 6; i++) {
+      double x = 33554432.0 * (1 << (i % 3)), z = 2048.0 * (1 + i % 3);
+      add(&r, k, x, z, 2e-6 + 1.2e-9 * x + 2.5e-8 * z, 1);
+    }
+    tool_fit_event_cost(&r, k, &a, &b, &c, d);
+    if (knee) {
+      expect("6: intercept (split)", a, 2e-6, 1e-3);
+      expect("6: per byte in the cache", b, 4.5e-10, 1e-3);
+      expect("6: per run (split)", c, 2.5e-8, 1e-3);
+      expect("6: per byte beyond it", d[NW_COST_BEYOND], 1.2e-9, 1e-3);
+    } else {
+      expect("6: no knee, no price beyond", d[NW_COST_BEYOND], 0, 1e-12);
+      printf("%s 6: no knee, one slope set by the largest: %.3g (> 0.9 ns/B)\n",
+             b > 9e-10 ? "ok  " : "FAIL", b);
+      failed += !(b > 9e-10);
+    }
+  }
+
+  /* 7. 5% noise on the split law: within 5%. */
+  memset(&r, 0, sizeof r);
+  r.cache_bytes = 16777216.0;
+  unsigned seed = 12345;
+  for (int i = 0; i < 200; i++) {
+    seed = seed * 1103515245u + 12345u;
+    double e = 1 + 0.05 * (((double)(seed >> 8 & 0xffff) / 65535.0) * 2 - 1);
+    double side = 640.0 * (1 + i % 3), x = side * side * 4, z = side;
+    add(&r, k, x, z, e * (2e-6 + 4.5e-10 * x + 2.5e-8 * z), 1);
+    x = 4096.0 * (2 + i % 3), z = 1024.0 * (1 + i % 2);
+    add(&r, k, x, z, e * (2e-6 + 4.5e-10 * x + 2.5e-8 * z), 1);
+    if (i % 10 == 0) {
+      x = 33554432.0 * (1 << (i / 10 % 3)), z = 2048.0 * (1 + i / 10 % 3);
+      add(&r, k, x, z, e * (2e-6 + 1.2e-9 * x + 2.5e-8 * z), 1);
+    }
+  }
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  expect("7: per byte in the cache (5% noise)", b, 4.5e-10, 0.05);
+  expect("7: per byte beyond it (5% noise)", d[NW_COST_BEYOND], 1.2e-9, 0.05);
+
+  /* 8. Gathers apart: the tiles and result halves of 6 gathered into replies (every byte
+   *    gathered) at 0.07 ns/B in the cache and 0.37 beyond, the same law otherwise; each class
+   *    its own price, the copies in as in 6. */
+  memset(&r, 0, sizeof r);
+  r.cache_bytes = 16777216.0;
+  for (int i = 0; i < 60; i++) {
+    double side = 640.0 * (1 + i % 3), x = side * side * 4, z = side;
+    add(&r, k, x, z, 2e-6 + 4.5e-10 * x + 2.5e-8 * z, 1);
+    add_gathered(&r, k, x, x, z, 2e-6 + 7e-11 * x + 2.5e-8 * z, 1);
+    x = 4096.0 * (2 + i % 3), z = 1024.0 * (1 + i % 2);
+    add(&r, k, x, z, 2e-6 + 4.5e-10 * x + 2.5e-8 * z, 1);
+  }
+  for (int i = 0; i < 6; i++) {
+    double x = 33554432.0 * (1 << (i % 3)), z = 2048.0 * (1 + i % 3);
+    add(&r, k, x, z, 2e-6 + 1.2e-9 * x + 2.5e-8 * z, 1);
+    add_gathered(&r, k, x, x, z, 2e-6 + 3.7e-10 * x + 2.5e-8 * z, 1);
+  }
+  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  expect("8: per byte copied in", b, 4.5e-10, 1e-3);
+  expect("8: per run", c, 2.5e-8, 1e-3);
+  expect("8: per byte gathered", d[NW_COST_GATHER], 7e-11, 1e-3);
+  expect("8: per byte copied in beyond the cache", d[NW_COST_BEYOND], 1.2e-9, 1e-3);
+  expect("8: per byte gathered beyond the cache", d[NW_COST_GATHER_BEYOND], 3.7e-10, 1e-3);
 
   printf("%s\n", failed ? "cost_fit: FAILED" : "cost_fit: all passed");
   return failed != 0;

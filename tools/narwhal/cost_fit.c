@@ -46,23 +46,24 @@ static int subset_fit(const double s[4][4], double syy, const int *use, int m, d
   return 1;
 }
 
-void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c) {
+/* The fit over the events that x describes (for wall times, x.cpu_s and x.bytes_cpu_s hold
+ * the wall-time sums, the other sums over times 0, and cpu is 0). */
+static void fit_sums(const nw_cost_sums *x, int cpu, double *a, double *b, double *c) {
   *a = *b = *c = 0;
-  double n = (double)r->events[k];
+  double n = (double)x->events;
   if (n <= 0)
     return;
-  int cpu = r->cpu_events[k] == r->events[k];
-  double sy = cpu ? r->cpu_s[k] : r->s[k], sxy = cpu ? r->bytes_cpu_s[k] : r->bytes_s[k];
-  double s[4][4] = {{n, r->bytes[k], cpu ? r->runs[k] : 0, sy},
-                    {r->bytes[k], r->bytes_sq[k], cpu ? r->runs_bytes[k] : 0, sxy},
-                    {cpu ? r->runs[k] : 0, cpu ? r->runs_bytes[k] : 0, cpu ? r->runs_sq[k] : 0,
-                     cpu ? r->runs_cpu_s[k] : 0},
-                    {0, 0, 0, 0}};
+  double sy = x->cpu_s;
+  double s[4][4] = {
+      {n, x->bytes, cpu ? x->runs : 0, sy},
+      {x->bytes, x->bytes_sq, cpu ? x->runs_bytes : 0, x->bytes_cpu_s},
+      {cpu ? x->runs : 0, cpu ? x->runs_bytes : 0, cpu ? x->runs_sq : 0, cpu ? x->runs_cpu_s : 0},
+      {0, 0, 0, 0}};
   s[3][0] = s[0][3], s[3][1] = s[1][3], s[3][2] = s[2][3];
   /* Without the squares of the times (wall-time fits), every fit's residual is unknown: keep
    * the ordering below, which prefers the fuller fit. */
-  double syy = cpu ? r->cpu_sq[k] : 0;
-  int bytes_ok = r->bytes[k] / n >= FIT_MIN_MEAN_BYTES, runs_ok = cpu && r->runs[k] > 0;
+  double syy = cpu ? x->cpu_sq : 0;
+  int bytes_ok = x->bytes / n >= FIT_MIN_MEAN_BYTES, runs_ok = cpu && x->runs > 0;
   static const int fits[][4] = {/* count, then the regressors: 0 is the intercept */
                                 {3, 0, 1, 2}, {2, 0, 1}, {2, 0, 2}, {2, 1, 2},
                                 {1, 1},       {1, 2},    {1, 0}};
@@ -86,4 +87,48 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, doub
   }
   if (best == INFINITY)
     *a = sy / n;
+}
+
+/* Kind k's sums over all its events: the CPU times where every event has one, else the wall
+ * times (*cpu 0). */
+static nw_cost_sums all_sums(const nw_rt_costs *r, int k, int *cpu) {
+  *cpu = r->cpu_events[k] == r->events[k];
+  nw_cost_sums x = {r->events[k], r->bytes[k], r->bytes_sq[k], 0, 0, 0,
+                    r->s[k],      0,           r->bytes_s[k],  0};
+  if (*cpu)
+    x = (nw_cost_sums){r->events[k],      r->bytes[k],      r->bytes_sq[k], r->runs[k],
+                       r->runs_sq[k],     r->runs_bytes[k], r->cpu_s[k],    r->cpu_sq[k],
+                       r->bytes_cpu_s[k], r->runs_cpu_s[k]};
+  return x;
+}
+
+void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c,
+                         double d[NW_COST_CLASSES]) {
+  int cpu;
+  nw_cost_sums x = all_sums(r, k, &cpu), in = x;
+  for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
+    const nw_cost_sums *y = &r->split[cls][k];
+    d[cls] = 0;
+    in.events -= y->events;
+    in.bytes -= y->bytes;
+    in.bytes_sq -= y->bytes_sq;
+    in.runs -= y->runs;
+    in.runs_sq -= y->runs_sq;
+    in.runs_bytes -= y->runs_bytes;
+    in.cpu_s -= y->cpu_s;
+    in.cpu_sq -= y->cpu_sq;
+    in.bytes_cpu_s -= y->bytes_cpu_s;
+    in.runs_cpu_s -= y->runs_cpu_s;
+  }
+  if (!cpu || in.events == 0 || in.events == x.events) {
+    fit_sums(&x, cpu, a, b, c);
+    return;
+  }
+  fit_sums(&in, 1, a, b, c);
+  for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
+    /* min over d of the sum of (t - a - c r - d x)^2 over the class's events */
+    const nw_cost_sums *y = &r->split[cls][k];
+    double num = y->bytes_cpu_s - *a * y->bytes - *c * y->runs_bytes;
+    d[cls] = y->events > 0 && y->bytes_sq > 0 && num > 0 ? num / y->bytes_sq : 0;
+  }
 }

@@ -14,7 +14,15 @@
  * fullest on a tie); none: a is the mean. A slope over bytes needs events that move enough of
  * them (a mean of at least 4096) for the copying to show through the noise of the handlers'
  * other work: tiny control messages alone give a steep slope of noise. Where some event of the
- * kind has no CPU time: the wall time, over bytes only. */
-void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c);
+ * kind has no CPU time: the wall time, over bytes only.
+ * Where some but not all events fall in a price class (nw_cost_class: mostly gathered into
+ * messages sent, or moving at least r->cache_bytes, the real backend's knee, real_cache.h),
+ * a, b and c are fitted to the others alone, and d[cls] is the price of a byte of the class's
+ * events: least squares through what a and c leave of their times (>= 0; 0 where the class has
+ * none). A handler gathers a tile into a reply at 0.07 ns a byte and copies one it got in at
+ * 0.3-0.6, each three times dearer past the cache; one slope over all of them is set by the
+ * few largest: conv2d's 9.4 MB tiles came out at 1.02 ns a byte where they cost 0.47. */
+void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c,
+                         double d[NW_COST_CLASSES]);
 
 #endif

@@ -16,6 +16,10 @@ static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
             "value=\"%.6g\"/><prop id=\"rt_%s_per_run@%s\" value=\"%.6g\"/>",
             e, c->name, c->event_s[k], e, c->name, c->event_s_per_byte[k], e, c->name,
             c->event_s_per_run[k]);
+    for (int cls = 0; cls < NW_COST_CLASSES; cls++)
+      if (c->event_s_per_byte_class[cls][k] > 0)
+        fprintf(f, "<prop id=\"rt_%s_per_byte%s@%s\" value=\"%.6g\"/>", e,
+                nw_cost_class_suffix(cls), c->name, c->event_s_per_byte_class[cls][k]);
   }
   if (c->launch_s >= 0 && c->done_s >= 0)
     fprintf(f,
@@ -39,6 +43,14 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
     if (p->event_s_per_run[k] > 0)
       fprintf(f, "\n        <prop id=\"rt_%s_per_run\" value=\"%.6g\"/>", nw_stats_event_name(k),
               p->event_s_per_run[k]);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    for (int cls = 0; cls < NW_COST_CLASSES; cls++)
+      if (p->event_s_per_byte_class[cls][k] > 0)
+        fprintf(f, "\n        <prop id=\"rt_%s_per_byte%s\" value=\"%.6g\"/>",
+                nw_stats_event_name(k), nw_cost_class_suffix(cls),
+                p->event_s_per_byte_class[cls][k]);
+  if (p->cache_bytes > 0)
+    fprintf(f, "\n        <prop id=\"rt_cache_bytes\" value=\"%.0f\"/>", p->cache_bytes);
   fprintf(f,
           "\n        <prop id=\"rt_launch\" value=\"%.6g\"/><prop id=\"rt_done\" value=\"%.6g\"/>",
           p->launch_s, p->done_s);
