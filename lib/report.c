@@ -116,8 +116,8 @@ static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
     cJSON_AddNumberToObject(e, "events", (double)t->events[k]);
     cJSON_AddNumberToObject(e, "seconds", t->s[k]);
     cJSON_AddNumberToObject(e, "bytes", t->bytes[k]);
-    if (t->cpu_events[k])
-      cJSON_AddNumberToObject(e, "cpu_seconds", t->cpu_s[k]);
+    if (t->cpu[k].events)
+      cJSON_AddNumberToObject(e, "cpu_seconds", t->cpu[k].cpu_s);
   }
   cJSON *l = cJSON_AddObjectToObject(rc, "launch");
   cJSON_AddNumberToObject(l, "count", (double)t->launches);

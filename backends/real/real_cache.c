@@ -62,10 +62,6 @@ static uint64_t cache_bytes(int level) {
   return best;
 }
 
-uint64_t real_last_level_cache_bytes(void) {
-  return cache_bytes(0);
-}
-
 uint64_t real_cache_knee_bytes(void) {
   uint64_t llc = cache_bytes(0), l2 = cache_bytes(2);
   return llc ? (llc + (l2 < llc ? l2 : 0)) / 2 : 0;

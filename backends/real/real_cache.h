@@ -6,15 +6,12 @@
 
 #include <stdint.h>
 
-/* Bytes of the largest cache of CPU 0 (Linux: /sys/devices/system/cpu/cpu0/cache, the
- * highest level of type Unified or Data); 0 where it cannot be read. */
-uint64_t real_last_level_cache_bytes(void);
-
-/* Half of what one core can keep close, its level-2 cache and the last-level cache: a message
- * handler copies what the receive has just written, so source and destination both pass
- * through them (17 MiB on the 2-core AMD EPYC VM, 32 MiB of L3 and 1 MiB of L2: 16.8 MB tiles
- * copied in at 0.47 ns a byte, 18.9 MB results at 1.07; docs/experiments/bytes-beyond-cache.md);
- * 0 where the cache size is unknown (no split). */
+/* Half of what one core can keep close, its level-2 cache and the last-level cache (Linux:
+ * /sys/devices/system/cpu/cpu0/cache, data or unified caches): a message handler copies what
+ * the receive has just written, so source and destination both pass through them (17 MiB on
+ * the 2-core AMD EPYC VM, 32 MiB of L3 and 1 MiB of L2: 16.8 MB tiles copied in at 0.47 ns a
+ * byte, 18.9 MB results at 1.07; docs/experiments/bytes-beyond-cache.md); 0 where the cache
+ * size is unknown (no split). */
 uint64_t real_cache_knee_bytes(void);
 
 #endif

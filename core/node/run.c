@@ -131,14 +131,7 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
     sum->bytes[k] += x->bytes[k];
     sum->bytes_sq[k] += x->bytes_sq[k];
     sum->bytes_s[k] += x->bytes_s[k];
-    sum->cpu_events[k] += x->cpu_events[k];
-    sum->cpu_s[k] += x->cpu_s[k];
-    sum->bytes_cpu_s[k] += x->bytes_cpu_s[k];
-    sum->cpu_sq[k] += x->cpu_sq[k];
-    sum->runs[k] += x->runs[k];
-    sum->runs_sq[k] += x->runs_sq[k];
-    sum->runs_bytes[k] += x->runs_bytes[k];
-    sum->runs_cpu_s[k] += x->runs_cpu_s[k];
+    nw_cost_sums_add(&sum->cpu[k], &x->cpu[k], 1);
   }
   sum->launches += x->launches;
   sum->dones += x->dones;
@@ -154,20 +147,21 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->page_probe_s += x->page_probe_s;
   sum->cache_bytes = x->cache_bytes > sum->cache_bytes ? x->cache_bytes : sum->cache_bytes;
   for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-    for (int k = 0; k < NW_STATS_EVENT_KINDS; k++) {
-      nw_cost_sums *t = &sum->split[cls][k];
-      const nw_cost_sums *b = &x->split[cls][k];
-      t->events += b->events;
-      t->bytes += b->bytes;
-      t->bytes_sq += b->bytes_sq;
-      t->runs += b->runs;
-      t->runs_sq += b->runs_sq;
-      t->runs_bytes += b->runs_bytes;
-      t->cpu_s += b->cpu_s;
-      t->cpu_sq += b->cpu_sq;
-      t->bytes_cpu_s += b->bytes_cpu_s;
-      t->runs_cpu_s += b->runs_cpu_s;
-    }
+    for (int k = 0; k < NW_STATS_EVENT_KINDS; k++)
+      nw_cost_sums_add(&sum->split[cls][k], &x->split[cls][k], 1);
+}
+
+void nw_cost_sums_add(nw_cost_sums *t, const nw_cost_sums *x, int sign) {
+  t->events = sign > 0 ? t->events + x->events : t->events - x->events;
+  t->bytes += sign * x->bytes;
+  t->bytes_sq += sign * x->bytes_sq;
+  t->runs += sign * x->runs;
+  t->runs_sq += sign * x->runs_sq;
+  t->runs_bytes += sign * x->runs_bytes;
+  t->cpu_s += sign * x->cpu_s;
+  t->cpu_sq += sign * x->cpu_sq;
+  t->bytes_cpu_s += sign * x->bytes_cpu_s;
+  t->runs_cpu_s += sign * x->runs_cpu_s;
 }
 
 int nw_cost_class(double bytes, double gathered, double cache_bytes) {
@@ -182,28 +176,12 @@ const char *nw_cost_class_suffix(int cls) {
 
 void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
                         double cpu_s) {
-  c->cpu_events[k]++;
-  c->cpu_s[k] += cpu_s;
-  c->bytes_cpu_s[k] += bytes * cpu_s;
-  c->cpu_sq[k] += cpu_s * cpu_s;
-  c->runs[k] += runs;
-  c->runs_sq[k] += runs * runs;
-  c->runs_bytes[k] += runs * bytes;
-  c->runs_cpu_s[k] += runs * cpu_s;
+  nw_cost_sums one = {1,     bytes,         bytes * bytes, runs,        runs * runs, runs * bytes,
+                      cpu_s, cpu_s * cpu_s, bytes * cpu_s, runs * cpu_s};
+  nw_cost_sums_add(&c->cpu[k], &one, 1);
   int cls = nw_cost_class(bytes, gathered, c->cache_bytes);
-  if (cls >= 0) {
-    nw_cost_sums *b = &c->split[cls][k];
-    b->events++;
-    b->bytes += bytes;
-    b->bytes_sq += bytes * bytes;
-    b->runs += runs;
-    b->runs_sq += runs * runs;
-    b->runs_bytes += runs * bytes;
-    b->cpu_s += cpu_s;
-    b->cpu_sq += cpu_s * cpu_s;
-    b->bytes_cpu_s += bytes * cpu_s;
-    b->runs_cpu_s += runs * cpu_s;
-  }
+  if (cls >= 0)
+    nw_cost_sums_add(&c->split[cls][k], &one, 1);
 }
 
 /* How a row of NW_STATS_COUNTERS makes the run's total t from node k's counters s. */

@@ -58,16 +58,10 @@ typedef struct nw_rt_costs {
   double bytes_s[NW_STATS_EVENT_KINDS];
   /* In a run that keeps a model, the handlers' CPU time as well (the handling thread's CPU
    * clock): where a rank's threads share a core, a handler's wall time also counts the time
-   * its thread waited for the core, which the simulator charges as contention of its own. */
-  uint64_t cpu_events[NW_STATS_EVENT_KINDS]; /* events whose CPU time was taken */
-  double cpu_s[NW_STATS_EVENT_KINDS];
-  double bytes_cpu_s[NW_STATS_EVENT_KINDS];
-  double cpu_sq[NW_STATS_EVENT_KINDS]; /* the CPU times squared: a fit's residuals */
-  /* The row runs its copies moved (nw_stats.copy_runs), for a fit over bytes and runs. */
-  double runs[NW_STATS_EVENT_KINDS];
-  double runs_sq[NW_STATS_EVENT_KINDS];
-  double runs_bytes[NW_STATS_EVENT_KINDS];
-  double runs_cpu_s[NW_STATS_EVENT_KINDS];
+   * its thread waited for the core, which the simulator charges as contention of its own.
+   * Their sums, for a fit over bytes and the row runs the copies moved (nw_stats.copy_runs);
+   * cpu[k].events counts the events whose CPU time was taken. */
+  nw_cost_sums cpu[NW_STATS_EVENT_KINDS];
   uint64_t launches, dones;
   double launch_s, done_s;
   /* The event loop's spins (polling before it sleeps) that began while a kernel ran on its
@@ -93,6 +87,9 @@ typedef struct nw_rt_costs {
   double cache_bytes;
   nw_cost_sums split[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
 } nw_rt_costs;
+
+/* Adds x into t, or takes it out (sign -1). */
+void nw_cost_sums_add(nw_cost_sums *t, const nw_cost_sums *x, int sign);
 
 /* Adds one event of kind k whose handler took cpu_s seconds of CPU time moving bytes (of which
  * it gathered `gathered` into messages it sent) in runs row runs to the CPU-time sums of c, and

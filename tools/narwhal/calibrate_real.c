@@ -412,7 +412,7 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         "wall)\n",
         nw_stats_event_name(k), p->event_s[k], p->event_s_per_byte[k], p->event_s_per_run[k],
         (unsigned long long)m->rt.events[k],
-        m->rt.events[k] ? m->rt.cpu_s[k] / (double)m->rt.events[k] : 0.0,
+        m->rt.events[k] ? m->rt.cpu[k].cpu_s / (double)m->rt.events[k] : 0.0,
         m->rt.events[k] ? m->rt.s[k] / (double)m->rt.events[k] : 0.0);
   if (p->cache_bytes > 0)
     ADD("  Priced apart (the others' a and c, a price per byte of their own): events that "

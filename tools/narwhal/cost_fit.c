@@ -92,14 +92,14 @@ static void fit_sums(const nw_cost_sums *x, int cpu, double *a, double *b, doubl
 /* Kind k's sums over all its events: the CPU times where every event has one, else the wall
  * times (*cpu 0). */
 static nw_cost_sums all_sums(const nw_rt_costs *r, int k, int *cpu) {
-  *cpu = r->cpu_events[k] == r->events[k];
-  nw_cost_sums x = {r->events[k], r->bytes[k], r->bytes_sq[k], 0, 0, 0,
-                    r->s[k],      0,           r->bytes_s[k],  0};
+  *cpu = r->cpu[k].events == r->events[k];
   if (*cpu)
-    x = (nw_cost_sums){r->events[k],      r->bytes[k],      r->bytes_sq[k], r->runs[k],
-                       r->runs_sq[k],     r->runs_bytes[k], r->cpu_s[k],    r->cpu_sq[k],
-                       r->bytes_cpu_s[k], r->runs_cpu_s[k]};
-  return x;
+    return r->cpu[k];
+  return (nw_cost_sums){.events = r->events[k],
+                        .bytes = r->bytes[k],
+                        .bytes_sq = r->bytes_sq[k],
+                        .cpu_s = r->s[k],
+                        .bytes_cpu_s = r->bytes_s[k]};
 }
 
 void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c,
@@ -107,18 +107,8 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, doub
   int cpu;
   nw_cost_sums x = all_sums(r, k, &cpu), in = x;
   for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
-    const nw_cost_sums *y = &r->split[cls][k];
     d[cls] = 0;
-    in.events -= y->events;
-    in.bytes -= y->bytes;
-    in.bytes_sq -= y->bytes_sq;
-    in.runs -= y->runs;
-    in.runs_sq -= y->runs_sq;
-    in.runs_bytes -= y->runs_bytes;
-    in.cpu_s -= y->cpu_s;
-    in.cpu_sq -= y->cpu_sq;
-    in.bytes_cpu_s -= y->bytes_cpu_s;
-    in.runs_cpu_s -= y->runs_cpu_s;
+    nw_cost_sums_add(&in, &r->split[cls][k], -1);
   }
   if (!cpu || in.events == 0 || in.events == x.events) {
     fit_sums(&x, cpu, a, b, c);
