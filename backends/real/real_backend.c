@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -248,10 +249,12 @@ static void cpu_idle(void *ctx) {
 
 /* NARWHAL_EVENT_COSTS=PREFIX: a recorded calibration run appends, to PREFIX.RANK, a line
  * "# APP N BLOCK", then a line per event whose CPU time it measured, "KIND BYTES RUNS SECONDS
- * GATHERED" (GATHERED: of BYTES, those it gathered into messages it sent), what `narwhal
- * calibrate` fits rt_KIND to (a fit's diagnosis:
- * docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot be
- * opened (said once on stderr; the run goes on). */
+ * GATHERED VIEW_PAGES SPACE_PAGES FAULTS" (GATHERED: of BYTES, those it gathered into messages
+ * it sent; VIEW_PAGES: the pages of new views it touched first, whose price SECONDS excludes;
+ * SPACE_PAGES: those of the node's copies of spaces, which SECONDS includes; FAULTS: the page
+ * faults its thread took meanwhile, getrusage), what `narwhal calibrate` fits rt_KIND to (a fit's
+ * diagnosis: docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot
+ * be opened (said once on stderr; the run goes on). */
 static FILE *open_event_costs(int rank, const nw_run_config *cfg) {
   const char *prefix = getenv("NARWHAL_EVENT_COSTS");
   if (!prefix || !prefix[0])
@@ -274,6 +277,13 @@ static uint64_t moved_bytes(const nw_stats *st) {
   return nw_stats_view_bytes(st) + st->bytes_gathered;
 }
 
+/* The page faults the calling thread has taken (a recorded run's log: how many of an event's
+ * faults the core counted as first touches). */
+static long thread_minor_faults(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_minflt : 0;
+}
+
 /* Handles one event, measuring the runtime's own cost (nw_rt_costs): one clock read, at its
  * end (*clock holds its start: the previous event's end, drain), against handlers of
  * microseconds; in a run that keeps a model, the thread's CPU clock the same way (*cpu). */
@@ -292,9 +302,11 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
   uint64_t gathered0 = nw_node_stats(rs->node)->bytes_gathered;
   uint64_t runs0 = nw_node_stats(rs->node)->copy_runs;
   uint64_t pages0 = nw_node_stats(rs->node)->view_pages_fresh;
+  uint64_t space0 = nw_node_stats(rs->node)->space_pages_fresh;
   double bytes = ev->kind == NW_EVENT_MESSAGE  ? (double)ev->len
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
                                                : 0.0;
+  long faults0 = rs->event_costs ? thread_minor_faults() : 0;
   nw_node_handle(rs->node, ev); /* takes what the event carries, not the event itself */
   *clock = real_monotonic();
   double s = *clock - start;
@@ -304,12 +316,15 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
     *cpu = real_thread_cpu_seconds();
     double t = *cpu - cpu0, runs = (double)(nw_node_stats(rs->node)->copy_runs - runs0);
     /* Less its new views' first touches, which the simulator charges per page apart. */
-    t -= (double)(nw_node_stats(rs->node)->view_pages_fresh - pages0) * rs->page_s;
+    uint64_t pages = nw_node_stats(rs->node)->view_pages_fresh - pages0;
+    t -= (double)pages * rs->page_s;
     t = t > 0 ? t : 0;
     double gathered = (double)(nw_node_stats(rs->node)->bytes_gathered - gathered0);
     if (rs->event_costs) /* the costs' raw data, for a fit's diagnosis */
-      fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f\n", nw_stats_event_name(kind), bytes, runs,
-              t, gathered);
+      fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f %llu %llu %ld\n", nw_stats_event_name(kind),
+              bytes, runs, t, gathered, (unsigned long long)pages,
+              (unsigned long long)(nw_node_stats(rs->node)->space_pages_fresh - space0),
+              thread_minor_faults() - faults0);
     nw_rt_costs_sample(c, kind, bytes, gathered, runs, t);
   }
   c->events[kind]++;

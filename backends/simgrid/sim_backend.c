@@ -214,8 +214,10 @@ static double per_byte(const sim_costs *c, int k, double bytes, double gathered)
 
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its view fills and
- * commits copied and it gathered into the messages it sent, the row runs its copies took, the pages
- * its new views first touched, its reductions combined and its compression coded after. */
+ * commits copied and it gathered into the messages it sent, the row runs its copies took, the
+ * pages its new views first touched, its reductions combined and its compression coded after.
+ * Not the pages of its copies of spaces it touched first (space_pages_fresh): counted, not
+ * priced (docs/experiments/space-first-touches.md). */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;

@@ -41,6 +41,29 @@ uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch) {
   return rows > 1 ? rows * pitch : size;
 }
 
+/* A node with GPUs pins its copies when it makes them (host_memory), touching every page. */
+static int counts_first_touches(const nw_node *n) {
+  return n->cfg.gpus == 0;
+}
+
+void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged) {
+  if (!counts_first_touches(n))
+    return;
+  uint64_t fresh = nw_touched_region(&s->touched, r);
+  if (charged)
+    n->stats.space_pages_fresh += fresh;
+}
+
+void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi) {
+  if (counts_first_touches(n))
+    n->stats.space_pages_fresh += nw_touched_range(&s->touched, lo, hi);
+}
+
+void nw_space_read_first(nw_node *n, nw_space_state *s) {
+  if (!n->cfg.functional && !s->task_wrote && s->creator == n->cfg.id)
+    (void)nw_touched_range(&s->touched, 0, s->touched.bytes);
+}
+
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator) {
   nw_space_state *s = nw_space_find(n, id);
@@ -59,6 +82,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
   nw_region_init(&s->inflight, pitch);
   nw_tally_init(&s->received, pitch);
   nw_tally_init(&s->served, pitch);
+  nw_touched_init(&s->touched, nw_space_copy_bytes(size, pitch));
   int ok = 1;
   if (n->cfg.functional) {
     /* calloc of a large block maps zero pages lazily: untouched parts cost no memory. */
@@ -83,6 +107,7 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
     nw_region_free(&s->inflight);
     nw_tally_free(&s->received);
     nw_tally_free(&s->served);
+    nw_touched_free(&s->touched);
     unpin(n, s);
     free(s->data);
     free(s->replica);
@@ -196,6 +221,7 @@ void nw_space_free_all(nw_node *n) {
     nw_region_free(&s->inflight);
     nw_tally_free(&s->received);
     nw_tally_free(&s->served);
+    nw_touched_free(&s->touched);
     free(s->readers);
     while (s->held) {
       nw_held_fetch *h = s->held;
@@ -374,8 +400,10 @@ void nw_space_on_fetch(nw_node *n, nw_reader *r) {
 /* A region and, in functional mode, its bytes, written into the node's copy of s. */
 static void read_region_bytes(nw_node *n, nw_space_state *s, nw_reader *r, nw_region *got) {
   nw_r_region(r, got, s->pitch);
-  if (!r->bad)
+  if (!r->bad) {
     n->stats.copy_runs += nw_region_runs(got);
+    nw_space_wrote(n, s, got, 1);
+  }
   if (!r->bad && n->cfg.functional) {
     const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(got));
     if (bytes)

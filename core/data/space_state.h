@@ -10,6 +10,7 @@
 #include "directory.h"
 #include "region.h"
 #include "tally.h"
+#include "touched.h"
 
 typedef struct nw_held_fetch nw_held_fetch;
 typedef struct nw_trace_ask nw_trace_ask; /* --trace: a fetch not yet answered (space.c) */
@@ -26,6 +27,10 @@ typedef struct nw_space_state {
    * in one: for nw_stats.bytes_received_unique and bytes_served_unique only (no decision reads
    * them). A tally, not a region: see tally.h. */
   nw_tally received, served;
+  /* Pages of `data` this node's handlers or kernels wrote: the first write to each is a page
+   * fault (touched.h), counted in nw_stats.space_pages_fresh where a handler pays it. */
+  nw_touched touched;
+  int task_wrote; /* a task that writes it was bound here (nw_space_read_first) */
   /* Starts and ends here of tasks that write this space, and driver writes to it (each moves
    * it on by one). Every node sees each task start and end and each driver write, so the count
    * agrees between nodes for a given state of the bytes. A fetch carries the requester's version

@@ -211,6 +211,7 @@ static void space_write(nw_node *n, nw_driver_call *c) {
     memcpy(s->data + c->offset, c->src, c->length);
     nw_replica_write(s, c->offset, c->src, c->length);
   }
+  nw_space_wrote_range(n, s, c->offset, c->offset + c->length);
   nw_region_init(&n->place_what, s->pitch);
   n->place_call = c;
   n->place_phase = PLACE_CLAIM;

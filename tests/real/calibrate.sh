@@ -23,11 +23,12 @@ settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256
 [ -n "$settled" ] && awk -v a="${settled% *}" -v b="${settled#* }" 'BEGIN { exit !(a > 1 && b > 1) }' ||
   fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
 # NARWHAL_EVENT_COSTS: a line "# APP N BLOCK" per recorded run on each rank, then a line per
-# measured event, KIND BYTES RUNS SECONDS GATHERED, as many messages as the fit says it used
-# (--keep all: every recorded run's).
+# measured event, KIND BYTES RUNS SECONDS GATHERED VIEW_PAGES SPACE_PAGES FAULTS, as many
+# messages as the fit
+# says it used (--keep all: every recorded run's).
 fitted=$(sed -nE 's/^  rt_message: .* over ([0-9]+) events.*/\1/p' "$tmp/out")
-logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+$')
-bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^([a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+|# [a-z0-9_]+ [0-9]+ [0-9]+)$')
+logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+$')
+bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^([a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+|# [a-z0-9_]+ [0-9]+ [0-9]+)$')
 [ -n "$fitted" ] && [ "$logged" = "$fitted" ] && [ "$bad" = 0 ] ||
   fail "NARWHAL_EVENT_COSTS logged $logged messages ($bad malformed lines), the fit used ${fitted:-?}"
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
