@@ -1,11 +1,10 @@
 /* touched.h: which 4 KiB pages of a node's copy of a space the node's handlers ever wrote.
  *
  * A copy is allocated lazily (calloc of fresh memory maps zero pages), so the first write to
- * each page is a page fault on the thread that writes it: on the 2-core VM the project was
- * measured on, 1.2-1.5 us each, the larger part of a handler that places or receives data into
- * untouched memory (a 9.4 MB placement: 2304 faults, 3-9 ms, against 0.3-0.6 ms for the same
- * copy into touched pages; docs/experiments/space-first-touches.md). The set is kept on sizes
- * alone, so a run without bytes (--data phantom) counts what a run with them faults.
+ * each page is a page fault on the thread that writes it, about 1.2 us on the 2-core VM the
+ * project was measured on: two-rank conv2d 6144/1536's handlers write about 127,000 such pages
+ * first (docs/experiments/space-first-touches.md). The set is kept on sizes alone, so a run
+ * without bytes (--data phantom) counts what a run with them faults.
  * Page i holds the copy's bytes [4096 i, 4096 (i + 1)): offsets, not addresses (an allocation's
  * start is not page-aligned; at most one page per written range is counted off by one).
  */
