@@ -26,14 +26,10 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
                              int creator);
 /* r of s's copy was written, by one of the node's handlers (charged: 1) or by a kernel in
  * place (0, its time is the kernel's): marks its pages, and counts those a handler wrote first
- * in nw_stats.space_pages_fresh (touched.h). With or without bytes alike. */
+ * in nw_stats.space_pages_fresh (touched.h). Runs with bytes only. */
 void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged);
 /* The same for the bytes [lo, hi) of s's copy, written by a handler. */
 void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi);
-/* A task reads s, and no task wrote it before: without bytes (--data phantom) a program writes
- * no inputs, where with them it wrote all it reads into the creator's copy before the task
- * (nw_space_write): the creator's pages count as touched then, as they would be. */
-void nw_space_read_first(nw_node *n, nw_space_state *s);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
  * the class it was requested with (see pipeline.c: no upgrade). */
 /* Requests the part of `need` that is neither resident nor on its way; adds its size to

@@ -36,21 +36,35 @@ static uint64_t *leaf_of(nw_touched *t, uint64_t page) {
   return *l;
 }
 
-/* Pages [first, last] of t: marks them, returns how many were new. */
+static unsigned popcount64(uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Pages [first, last] of t: marks them, returns how many were new. A word of 64 pages at a
+ * time: a phantom simulation marks every page it moves (17 million in matmul 32768/1024 on
+ * the paper's cluster), and page by page that took a fifth of the run. */
 static uint64_t mark(nw_touched *t, uint64_t first, uint64_t last) {
   if (last >= t->pages)
     last = t->pages - 1;
   uint64_t fresh = 0;
-  for (uint64_t p = first; p <= last && t->left > 0; p++) {
+  for (uint64_t p = first; p <= last && t->left > 0;) {
     uint64_t *l = leaf_of(t, p);
     if (!l)
       return fresh;
-    uint64_t w = p % NW_TOUCHED_LEAF_PAGES, bit = 1ull << (w % 64);
-    if (!(l[w / 64] & bit)) {
-      l[w / 64] |= bit;
-      fresh++;
-      t->left--;
-    }
+    uint64_t w = p % NW_TOUCHED_LEAF_PAGES, bit0 = w % 64;
+    uint64_t n = 64 - bit0; /* pages of this word from p on */
+    if (n > last - p + 1)
+      n = last - p + 1;
+    uint64_t mask = (n == 64 ? ~0ull : ((1ull << n) - 1)) << bit0;
+    uint64_t add = mask & ~l[w / 64];
+    l[w / 64] |= add;
+    unsigned k = popcount64(add);
+    fresh += k;
+    t->left -= k;
+    p += n;
   }
   return fresh;
 }

@@ -3,8 +3,7 @@
  * A copy is allocated lazily (calloc of fresh memory maps zero pages), so the first write to
  * each page is a page fault on the thread that writes it, about 1.2 us on the 2-core VM the
  * project was measured on: two-rank conv2d 6144/1536's handlers write about 127,000 such pages
- * first (docs/experiments/space-first-touches.md). The set is kept on sizes alone, so a run
- * without bytes (--data phantom) counts what a run with them faults.
+ * first (docs/experiments/space-first-touches.md). Kept in runs with bytes only (space.c).
  * Page i holds the copy's bytes [4096 i, 4096 (i + 1)): offsets, not addresses (an allocation's
  * start is not page-aligned; at most one page per written range is counted off by one).
  */

@@ -177,8 +177,8 @@
   X(uint64_t, view_pages_fresh, "view_pages_fresh", sum, data)                                     \
   /* Pages of 4 KiB of its copies of spaces the node's handlers wrote first (placements, data     \
    * received, results committed, driver writes; core/data/touched.h): page faults where the copy \
-   * was mapped fresh; counted, not priced (docs/experiments/space-first-touches.md). Not on      \
-   * nodes with GPUs, whose copies are pinned (touched) when made. */                             \
+   * was mapped fresh; counted, not priced (docs/experiments/space-first-touches.md). Only with   \
+   * bytes, and not on nodes with GPUs, whose copies are pinned (touched) when made. */           \
   X(uint64_t, space_pages_fresh, "space_pages_fresh", sum, data)                                   \
   /* A new counter's row goes above this line. */
 // clang-format on

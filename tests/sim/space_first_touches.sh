@@ -5,8 +5,8 @@
 # 1. matmul 1024/256 on one node (A, B, C of 1024 pages each) with bytes: the program's writes
 #    of A and B count 2048; C written in place by the kernels adds none (the kernel's time holds
 #    them); C committed from private views (--check-views on) adds its 1024.
-# 2. Without bytes the program writes no inputs, and a task that reads a space no task wrote
-#    counts its pages as the program's (0); on a node with a GPU copies are pinned when made (0).
+# 2. Without bytes nothing is allocated to fault (0); on a node with a GPU copies are pinned
+#    when made (0).
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
