@@ -43,9 +43,8 @@ static unsigned popcount64(uint64_t x) {
   return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* Pages [first, last] of t: marks them, returns how many were new. A word of 64 pages at a
- * time: a phantom simulation marks every page it moves (17 million in matmul 32768/1024 on
- * the paper's cluster), and page by page that took a fifth of the run. */
+/* Pages [first, last] of t: marks them, returns how many were new; 64 pages a step (a row of
+ * a large space spans dozens). */
 static uint64_t mark(nw_touched *t, uint64_t first, uint64_t last) {
   if (last >= t->pages)
     last = t->pages - 1;
