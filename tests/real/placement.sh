@@ -15,10 +15,11 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"; kill $(jobs -p) 2>/dev/null || true' EXIT
 
 # Prints "NAME ALLOWED LASTCPU" for the rank's main thread (driver) and its threads named
-# nw-loop or nw-cpu.
+# nw-loop or nw-cpu: of the run's own rank (session $1), not another job's (a concurrent real
+# run's threads, pinned elsewhere, failed this test).
 threads() {
   local pid
-  pid=$(pgrep -n -x narwhal-real) || return 0
+  pid=$(pgrep -n -x -s "$1" narwhal-real) || return 0
   for t in /proc/"$pid"/task/*; do
     local name allowed stat
     name=$(cat "$t/comm" 2>/dev/null) || continue
@@ -39,17 +40,18 @@ in_list() {
 
 # sample ARGS...: starts the run, samples its threads 5 times once both kinds exist.
 sample() {
-  "$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" run --backend real --app bag --n 30 --block 1 \
-    --cpu-devices 1 --app-param flops=20000000 --app-param sleep_us=20000 "$@" --json \
-    >"$dir/out" 2>&1 &
+  # A session of its own (setsid, not a group leader here: it does not fork), whose id is $!.
+  setsid "$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" run --backend real --app bag --n 30 \
+    --block 1 --cpu-devices 1 --app-param flops=20000000 --app-param sleep_us=20000 "$@" \
+    --json >"$dir/out" 2>&1 &
   local run=$! seen=""
   for _ in $(seq 100); do
-    seen=$(threads)
+    seen=$(threads "$run")
     if grep -q '^nw-loop ' <<<"$seen" && grep -q '^nw-cpu ' <<<"$seen"; then break; fi
     sleep 0.05
   done
   for _ in 1 2 3 4 5; do
-    threads
+    threads "$run"
     sleep 0.1
   done >"$dir/samples"
   wait "$run" || { echo "FAIL: the run failed: $(tail -n 3 "$dir/out")"; return 1; }
