@@ -1,4 +1,5 @@
-/* touched.h: which 4 KiB pages of a node's copy of a space the node's handlers ever wrote.
+/* touched.h: which 4 KiB pages of a node's copy of a space were ever written (by its handlers or
+ * by kernels in place).
  *
  * A copy is allocated lazily (calloc of fresh memory maps zero pages), so the first write to
  * each page is a page fault on the thread that writes it, about 1.2 us on the 2-core VM the

@@ -260,11 +260,8 @@ static void fill_app_costs(tool_platform *p, const app_measured *a) {
     snprintf(c->name, sizeof c->name, "%s", a->name[i]);
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
       c->events[k] = rt->events[k];
-      double d[NW_COST_CLASSES];
       tool_fit_event_cost(rt, k, &c->event_s[k], &c->event_s_per_byte[k], &c->event_s_per_run[k],
-                          d);
-      for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-        c->event_s_per_byte_class[cls][k] = d[cls];
+                          c->event_s_per_byte_class[k]);
     }
     c->launch_s = rt->launches ? rt->launch_s / (double)rt->launches : -1;
     c->done_s = rt->dones ? rt->done_s / (double)rt->dones : -1;
@@ -325,13 +322,9 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
   p->nodes = mc->ranks;
   p->cores = mc->cores_min;
   p->core_speed = mc->core_flops > 0 ? mc->core_flops : 1e9;
-  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
-    double d[NW_COST_CLASSES];
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     tool_fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k], &p->event_s_per_run[k],
-                        d);
-    for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      p->event_s_per_byte_class[cls][k] = d[cls];
-  }
+                        p->event_s_per_byte_class[k]);
   p->cache_bytes = m->rt.cache_bytes;
   p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
   p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
@@ -421,9 +414,9 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         p->cache_bytes / 1e6);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (p->event_s_per_byte_class[cls][k] > 0)
+      if (p->event_s_per_byte_class[k][cls] > 0)
         ADD("  rt_%s_per_byte%s: %.4g s/byte over %llu events\n", nw_stats_event_name(k),
-            nw_cost_class_suffix(cls), p->event_s_per_byte_class[cls][k],
+            nw_cost_class_suffix(cls), p->event_s_per_byte_class[k][cls],
             (unsigned long long)m->rt.split[cls][k].events);
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
@@ -440,9 +433,9 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
             ac->event_s_per_run[k], (unsigned long long)ac->events[k]);
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
       for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-        if (ac->events[k] && ac->event_s_per_byte_class[cls][k] > 0)
+        if (ac->events[k] && ac->event_s_per_byte_class[k][cls] > 0)
           ADD("  rt_%s_per_byte%s@%s: %.4g s/byte\n", nw_stats_event_name(k),
-              nw_cost_class_suffix(cls), ac->name, ac->event_s_per_byte_class[cls][k]);
+              nw_cost_class_suffix(cls), ac->name, ac->event_s_per_byte_class[k][cls]);
     if (ac->launch_s >= 0 && ac->done_s >= 0)
       ADD("  rt_launch@%s: %.4g s; rt_done@%s: %.4g s\n", ac->name, ac->launch_s, ac->name,
           ac->done_s);

@@ -17,9 +17,9 @@ static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
             e, c->name, c->event_s[k], e, c->name, c->event_s_per_byte[k], e, c->name,
             c->event_s_per_run[k]);
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (c->event_s_per_byte_class[cls][k] > 0)
+      if (c->event_s_per_byte_class[k][cls] > 0)
         fprintf(f, "<prop id=\"rt_%s_per_byte%s@%s\" value=\"%.6g\"/>", e,
-                nw_cost_class_suffix(cls), c->name, c->event_s_per_byte_class[cls][k]);
+                nw_cost_class_suffix(cls), c->name, c->event_s_per_byte_class[k][cls]);
   }
   if (c->launch_s >= 0 && c->done_s >= 0)
     fprintf(f,
@@ -45,10 +45,10 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
               p->event_s_per_run[k]);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (p->event_s_per_byte_class[cls][k] > 0)
+      if (p->event_s_per_byte_class[k][cls] > 0)
         fprintf(f, "\n        <prop id=\"rt_%s_per_byte%s\" value=\"%.6g\"/>",
                 nw_stats_event_name(k), nw_cost_class_suffix(cls),
-                p->event_s_per_byte_class[cls][k]);
+                p->event_s_per_byte_class[k][cls]);
   if (p->cache_bytes > 0)
     fprintf(f, "\n        <prop id=\"rt_cache_bytes\" value=\"%.0f\"/>", p->cache_bytes);
   fprintf(f,

@@ -20,7 +20,7 @@ typedef struct tool_app_costs {
   double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
   double event_s_per_run[NW_STATS_EVENT_KINDS];
   /* per byte of an event of price class cls (nw_cost_class); 0: not fitted (none such) */
-  double event_s_per_byte_class[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
+  double event_s_per_byte_class[NW_STATS_EVENT_KINDS][NW_COST_CLASSES];
   double launch_s, done_s; /* < 0: not measured */
   /* A message's wait to be seen beside a running kernel in this application's runs (0: not
    * measured): the poll gaps depend on the kernel beside the loop (PageRank's 1.5 ms against
@@ -53,9 +53,9 @@ typedef struct tool_platform {
   double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
   double event_s_per_run[NW_STATS_EVENT_KINDS]; /* per row run its copies took (0: none) */
   /* An event of price class cls (nw_cost_class, with the knee at cache_bytes) pays
-   * event_s_per_byte_class[cls][k] per byte instead (0: not fitted; rt_KIND_per_byte_gather,
+   * event_s_per_byte_class[k][cls] per byte instead (0: not fitted; rt_KIND_per_byte_gather,
    * _beyond, _gather_beyond and rt_cache_bytes, sim_costs.h). */
-  double event_s_per_byte_class[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
+  double event_s_per_byte_class[NW_STATS_EVENT_KINDS][NW_COST_CLASSES];
   double cache_bytes;
   double launch_s, done_s;
   /* Where the event loop shares the node's cores with the compute threads: its weight against
