@@ -320,12 +320,12 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
     t -= (double)pages * rs->page_s;
     t = t > 0 ? t : 0;
     double gathered = (double)(nw_node_stats(rs->node)->bytes_gathered - gathered0);
+    uint64_t space = nw_node_stats(rs->node)->space_pages_fresh - space0;
     if (rs->event_costs) /* the costs' raw data, for a fit's diagnosis */
       fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f %llu %llu %ld\n", nw_stats_event_name(kind),
-              bytes, runs, t, gathered, (unsigned long long)pages,
-              (unsigned long long)(nw_node_stats(rs->node)->space_pages_fresh - space0),
+              bytes, runs, t, gathered, (unsigned long long)pages, (unsigned long long)space,
               thread_minor_faults() - faults0);
-    nw_rt_costs_sample(c, kind, bytes, gathered, runs, t);
+    nw_rt_costs_sample(c, kind, bytes, gathered, runs, (double)space, t);
   }
   c->events[kind]++;
   c->s[kind] += s;
@@ -766,6 +766,7 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.id = rs.rank;
   nc.nodes = rs.size;
   nc.functional = 1;
+  nc.count_space_pages = 1; /* a copy of a space is mapped lazily: each first write faults */
   nc.devices = rs.ndev;
   nc.gpus = rs.ngpu;
   for (int d = 0; d < rs.ndev; d++) {

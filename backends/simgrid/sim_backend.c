@@ -215,9 +215,8 @@ static double per_byte(const sim_costs *c, int k, double bytes, double gathered)
 /* Handles an event, spending the platform's runtime costs on it (sim_costs.h): the fixed
  * cost and the bytes the event brings before it takes effect, the bytes its view fills and
  * commits copied and it gathered into the messages it sent, the row runs its copies took, the
- * pages its new views first touched, its reductions combined and its compression coded after.
- * Not the pages of its copies of spaces it touched first (space_pages_fresh): counted, not
- * priced (docs/experiments/space-first-touches.md). */
+ * pages its new views first touched, those of the node's copies of spaces it wrote first, its
+ * reductions combined and its compression coded after. */
 static void handle_charged(sim_node *sn, nw_event *ev) {
   const sim_costs *c = &sn->costs;
   int k = ev->kind > 0 && ev->kind < NW_STATS_EVENT_KINDS ? (int)ev->kind : 0;
@@ -230,7 +229,7 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   const nw_stats *st = nw_node_stats(sn->node);
   uint64_t copied = nw_stats_view_bytes(st), gathered0 = st->bytes_gathered;
   uint64_t reduced = st->bytes_reduced, coded = st->bytes_rle;
-  uint64_t runs = st->copy_runs, pages = st->view_pages_fresh;
+  uint64_t runs = st->copy_runs, pages = st->view_pages_fresh, space = st->space_pages_fresh;
   nw_node_handle(sn->node, ev);
   /* The bytes its view fills and commits copied and it gathered into messages, at the price
    * of all it moved (real_backend.c measures an event's bytes as these and its message's
@@ -241,6 +240,7 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   double copies = view * p1 + (p1 > p0 ? bytes * (p1 - p0) : 0);
   double after = copies + (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
                  (double)(st->view_pages_fresh - pages) * c->page_fresh_s +
+                 (double)(st->space_pages_fresh - space) * c->event_s_per_space_page[k] +
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
                  (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
   if (after > 0)
@@ -884,6 +884,8 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       if (!sn->gpu[g].async_copies)
         sn->gpu[g].turns = sg_mutex_init();
     }
+    /* Counted where the modelled run would fault them (bytes) or the platform prices them. */
+    nc->count_space_pages = cfg->functional || sn->costs.space_pages_priced;
     if (st == NW_OK)
       st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
   }

@@ -43,21 +43,25 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   memset(c, 0, sizeof *c);
   nw_status st = NW_OK;
   for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
-    char key[24], per_byte[40], per_run[40];
+    char key[24], per_byte[40], per_run[40], per_page[48];
     snprintf(key, sizeof key, "rt_%s", nw_stats_event_name(k));
     snprintf(per_byte, sizeof per_byte, "%s_per_byte", key);
     snprintf(per_run, sizeof per_run, "%s_per_run", key);
+    snprintf(per_page, sizeof per_page, "%s_per_space_page", key);
     st = read_cost(h, platform, key, app, &c->event_s[k], why, why_len);
     if (st == NW_OK)
       st = read_cost(h, platform, per_byte, app, &c->event_s_per_byte[k], why, why_len);
     if (st == NW_OK)
       st = read_cost(h, platform, per_run, app, &c->event_s_per_run[k], why, why_len);
+    if (st == NW_OK)
+      st = read_cost(h, platform, per_page, app, &c->event_s_per_space_page[k], why, why_len);
     for (int cls = 0; cls < NW_COST_CLASSES && st == NW_OK; cls++) {
       char priced[64];
       snprintf(priced, sizeof priced, "%s%s", per_byte, nw_cost_class_suffix(cls));
       st = read_cost(h, platform, priced, app, &c->event_s_per_byte_class[cls][k], why, why_len);
     }
     c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0 || c->event_s_per_run[k] > 0;
+    c->space_pages_priced |= c->event_s_per_space_page[k] > 0;
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
       c->any |= c->event_s_per_byte_class[cls][k] > 0;
   }
@@ -93,7 +97,7 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   }
   if (c->loop_weight <= 0)
     c->spin_s = c->pickup_s = 0; /* a loop with a core of its own polls on that core */
-  c->any |= c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 || c->rle_s_per_byte > 0 ||
-            c->spin_s > 0 || c->page_fresh_s > 0;
+  c->any |= c->space_pages_priced || c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 ||
+            c->rle_s_per_byte > 0 || c->spin_s > 0 || c->page_fresh_s > 0;
   return st;
 }

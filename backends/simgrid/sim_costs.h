@@ -5,6 +5,10 @@
  *   rt_message, rt_exec_done, rt_timer, rt_driver, rt_copy_done   seconds per event handled
  *   rt_<kind>_per_byte                                          seconds per byte it moves
  *   rt_<kind>_per_run     seconds per row run (a memcpy) its copies took (nw_region_runs)
+ *   rt_<kind>_per_space_page  seconds per page of the node's copies of spaces it wrote first
+ *                         (nw_stats.space_pages_fresh: a page fault each on hardware, where a
+ *                         copy is mapped lazily; counted in phantom runs too where a platform
+ *                         prices them)
  *   rt_<kind>_per_byte_gather, rt_<kind>_per_byte_beyond, rt_<kind>_per_byte_gather_beyond,
  *   rt_cache_bytes        an event of a price class (nw_cost_class: it gathered most of its
  *                         bytes into messages it sent, it moved rt_cache_bytes or more, or
@@ -66,6 +70,9 @@ typedef struct sim_costs {
   double event_s[NW_STATS_EVENT_KINDS];          /* by nw_event_kind */
   double event_s_per_byte[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
   double event_s_per_run[NW_STATS_EVENT_KINDS];  /* per row run its copies took */
+  /* per page of the node's copies of spaces it wrote first (rt_KIND_per_space_page) */
+  double event_s_per_space_page[NW_STATS_EVENT_KINDS];
+  int space_pages_priced; /* some kind's is not 0 */
   /* per byte of an event of price class cls (nw_cost_class; 0: event_s_per_byte) */
   double event_s_per_byte_class[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
   double cache_bytes; /* 0: no event is beyond the cache */

@@ -41,15 +41,24 @@ uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch) {
   return rows > 1 ? rows * pitch : size;
 }
 
-/* Only with bytes: a copy that is never allocated never faults, and marking every page a
- * phantom simulation moves doubled its time (matmul 32768/1024 on the paper's cluster). A node
- * with GPUs pins its copies when it makes them (host_memory), touching every page. */
-static int counts_first_touches(const nw_node *n) {
-  return n->cfg.functional && n->cfg.gpus == 0;
+/* The smallest copy whose pages all fault at their first write: GNU libc's malloc maps every
+ * block of 32 MiB or more afresh (its mapping threshold rises with the blocks freed, to at most
+ * 32 MiB on 64-bit hosts); a smaller one may come from heap memory the process touched already.
+ * Two-rank matmul 1024/256's handlers, whose copies are 4 MiB, took no fault where 26 of their
+ * messages wrote 6,500 pages first; 4096/1024's (64 MiB) took 1.5 faults a page
+ * (docs/experiments/space-first-touches.md). */
+#define FRESH_COPY_BYTES (32ull << 20)
+
+/* Where the backend asks (nw_node_config.count_space_pages): marking every page a phantom
+ * simulation moves doubled its time (matmul 32768/1024 on the paper's cluster), where nothing
+ * priced them. A node with GPUs pins its copies when it makes them (host_memory), touching
+ * every page. */
+static int counts_first_touches(const nw_node *n, const nw_space_state *s) {
+  return n->cfg.count_space_pages && n->cfg.gpus == 0 && s->touched.bytes >= FRESH_COPY_BYTES;
 }
 
 void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged) {
-  if (!counts_first_touches(n))
+  if (!counts_first_touches(n, s))
     return;
   uint64_t fresh = nw_touched_region(&s->touched, r);
   if (charged)
@@ -57,8 +66,13 @@ void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charg
 }
 
 void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi) {
-  if (counts_first_touches(n))
+  if (counts_first_touches(n, s))
     n->stats.space_pages_fresh += nw_touched_range(&s->touched, lo, hi);
+}
+
+void nw_space_read_first(nw_node *n, nw_space_state *s) {
+  if (!n->cfg.functional && !s->task_wrote && s->creator == n->cfg.id && counts_first_touches(n, s))
+    (void)nw_touched_range(&s->touched, 0, s->touched.bytes);
 }
 
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,

@@ -30,6 +30,11 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
 void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged);
 /* The same for the bytes [lo, hi) of s's copy, written by a handler. */
 void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi);
+/* A task reads s, and no task wrote it before: without bytes (--data phantom) a program writes
+ * no inputs, where with them it wrote all it reads into the creator's copy before the task
+ * (nw_space_write, before the run's clock): the creator's pages count as written then, as they
+ * would be, and are not counted (the program's writes are not the run's). */
+void nw_space_read_first(nw_node *n, nw_space_state *s);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
  * the class it was requested with (see pipeline.c: no upgrade). */
 /* Requests the part of `need` that is neither resident nor on its way; adds its size to

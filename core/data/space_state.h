@@ -30,6 +30,7 @@ typedef struct nw_space_state {
   /* Pages of `data` this node's handlers or kernels wrote: the first write to each is a page
    * fault (touched.h), counted in nw_stats.space_pages_fresh where a handler pays it. */
   nw_touched touched;
+  int task_wrote; /* a task that writes it was bound here (nw_space_read_first) */
   /* Starts and ends here of tasks that write this space, and driver writes to it (each moves
    * it on by one). Every node sees each task start and end and each driver write, so the count
    * agrees between nodes for a given state of the bytes. A fetch carries the requester's version

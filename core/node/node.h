@@ -110,6 +110,12 @@ typedef struct nw_node_config {
   int id;
   int nodes;
   int functional; /* real bytes and kernels (1) or sizes only (0) */
+  /* Count the pages of its copies of spaces the node's handlers write first
+   * (nw_stats.space_pages_fresh, core/data/touched.h) on a node without GPUs: where they fault
+   * (a backend with bytes) or where they are priced (a simulator whose platform charges them,
+   * phantom data included). Off, nothing is marked: marking every page a large phantom run
+   * moves costs it time, for a count nothing would use. */
+  int count_space_pages;
   /* CPU views hold exactly the subscribed bytes and writes outside them fail the run
    * (viewcheck.h); functional mode only. */
   int check_views;

@@ -162,6 +162,11 @@ void nw_cost_sums_add(nw_cost_sums *t, const nw_cost_sums *x, int sign) {
   t->cpu_sq += sign * x->cpu_sq;
   t->bytes_cpu_s += sign * x->bytes_cpu_s;
   t->runs_cpu_s += sign * x->runs_cpu_s;
+  t->pages += sign * x->pages;
+  t->pages_sq += sign * x->pages_sq;
+  t->pages_bytes += sign * x->pages_bytes;
+  t->pages_runs += sign * x->pages_runs;
+  t->pages_cpu_s += sign * x->pages_cpu_s;
 }
 
 int nw_cost_class(double bytes, double gathered, double cache_bytes) {
@@ -175,9 +180,22 @@ const char *nw_cost_class_suffix(int cls) {
 }
 
 void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
-                        double cpu_s) {
-  nw_cost_sums one = {1,     bytes,         bytes * bytes, runs,        runs * runs, runs * bytes,
-                      cpu_s, cpu_s * cpu_s, bytes * cpu_s, runs * cpu_s};
+                        double pages, double cpu_s) {
+  nw_cost_sums one = {1,
+                      bytes,
+                      bytes * bytes,
+                      runs,
+                      runs * runs,
+                      runs * bytes,
+                      cpu_s,
+                      cpu_s * cpu_s,
+                      bytes * cpu_s,
+                      runs * cpu_s,
+                      pages,
+                      pages * pages,
+                      pages * bytes,
+                      pages * runs,
+                      pages * cpu_s};
   nw_cost_sums_add(&c->cpu[k], &one, 1);
   int cls = nw_cost_class(bytes, gathered, c->cache_bytes);
   if (cls >= 0)

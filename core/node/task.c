@@ -313,6 +313,9 @@ void nw_task_on_start(nw_node *n, int src, nw_reader *r) {
     t->bound[i] = (nw_bound){
         s, a, {.op = op, .type = type, .kind = t->kind, .info = &t->info, .space = (int)i}};
     t->access[i] = a;
+    if (a != NW_WRITE_ONLY) /* a phantom program wrote what its first task reads (space.h) */
+      nw_space_read_first(n, s);
+    s->task_wrote |= writes(a);
     if (writes(a)) /* before any of its subtasks asks for data (nw_space_new_version says why) */
       nw_space_new_version(n, s);
     t->space_size[i] = size;

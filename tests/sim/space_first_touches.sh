@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # space_first_touches.sh NARWHAL SRC_DIR: the pages of its copies of spaces a node's handlers
 # write first (space_pages_fresh; core/data/touched.h), each a page fault where the copy was
-# mapped fresh (counted, not priced: docs/experiments/space-first-touches.md).
-# 1. matmul 1024/256 on one node (A, B, C of 1024 pages each) with bytes: the program's writes
-#    of A and B count 2048; C written in place by the kernels adds none (the kernel's time holds
-#    them); C committed from private views (--check-views on) adds its 1024.
+# mapped fresh (docs/experiments/space-first-touches.md), which a calibrated platform prices
+# (rt_KIND_per_space_page).
+# 1. matmul 3072/1536 on one node (A, B, C of 9216 pages each) with bytes: the program's writes
+#    of A and B count 18432; C written in place by the kernels adds none (the kernel's time holds
+#    them); C committed from private views (--check-views on) adds its 9216. matmul 1024/256's
+#    copies (4 MiB) count none: GNU libc serves blocks under 32 MiB from heap memory the process
+#    may have touched already (core/data/space.c).
 # 2. Without bytes nothing is allocated to fault (0); on a node with a GPU copies are pinned
 #    when made (0).
+# 3. Priced (rt_exec_done_per_space_page = 10 us), the pages C's commits write first cost their
+#    handlers that, which the makespan shows: at least the last commit's 1536 new pages (a
+#    block's rows share a page with its left neighbour's), at most all 9216.
+# 4. Without bytes, on a platform that prices them, the pages are counted as the run with bytes
+#    would (it models one), less the program's own writes before the clock (A and B, 18432) and
+#    C's gathering to node 0 after it (4608: by ownership alone without bytes): matmul
+#    3072/1536 on two nodes.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -18,16 +28,20 @@ gen=$src/platforms/gen-platform.sh
 . "$(dirname "$0")/../lib/json_field.sh"
 "$gen" --nodes 1 --cores 1 >"$tmp/plain.xml"
 "$gen" --nodes 1 --cores 1 --gpus 1 --gpu-mem 200000000 >"$tmp/gpu.xml"
-mm=(run --backend sim --app matmul --n 1024 --block 256 --json)
+mm=(run --backend sim --app matmul --n 3072 --block 1536 --json)
 
 pages() { field "$1" space_pages_fresh; }
 a=$("$nw" "${mm[@]}" --platform "$tmp/plain.xml" --data functional --check-views off) ||
   fail "in place"
 b=$("$nw" "${mm[@]}" --platform "$tmp/plain.xml" --data functional --check-views on) ||
   fail "views"
-echo "matmul 1024/256: $(pages "$a") pages written in place, $(pages "$b") through views"
-[ "$(pages "$a")" = 2048 ] && [ "$(pages "$b")" = 3072 ] ||
-  fail "expected 2048 and 3072 first-touched pages, counted $(pages "$a") and $(pages "$b")"
+small=$("$nw" run --backend sim --app matmul --n 1024 --block 256 --json --platform "$tmp/plain.xml" \
+  --data functional --check-views on) || fail "small"
+echo "matmul 3072/1536: $(pages "$a") pages written in place, $(pages "$b") through views;" \
+  "1024/256: $(pages "$small")"
+[ "$(pages "$a")" = 18432 ] && [ "$(pages "$b")" = 27648 ] && [ "$(pages "$small")" = 0 ] ||
+  fail "expected 18432, 27648 and 0 first-touched pages, counted $(pages "$a"), $(pages "$b")" \
+    "and $(pages "$small")"
 passed=1
 
 p=$("$nw" "${mm[@]}" --platform "$tmp/plain.xml" --data phantom) || fail "phantom"
@@ -35,5 +49,23 @@ g=$("$nw" "${mm[@]}" --platform "$tmp/gpu.xml" --devices cpu+gpu) || fail "GPU"
 [ "$(pages "$p")" = 0 ] && [ "$(pages "$g")" = 0 ] ||
   fail "without bytes $(pages "$p"), beside a GPU $(pages "$g") pages (expected 0 and 0)"
 passed=2
+
+priced=$tmp/priced.xml
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_exec_done_per_space_page=1e-5 >"$priced"
+c=$("$nw" "${mm[@]}" --platform "$priced" --data functional --check-views on) || fail "priced"
+t0=$(field "$b" makespan_s) t1=$(field "$c" makespan_s)
+echo "priced at 10 us a page: makespan $t0 -> $t1 s"
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 0.01535 && b - a <= 0.0922) }' ||
+  fail "C's commits at 10 us a page moved the makespan from $t0 to $t1 s (expected +0.015 to +0.092)"
+passed=3
+
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_space_page=1e-5 >"$tmp/priced2.xml"
+two=("${mm[@]}" --nodes 2 --platform "$tmp/priced2.xml")
+f=$("$nw" "${two[@]}" --data functional --check-views off) || fail "two nodes"
+q=$("$nw" "${two[@]}" --data phantom) || fail "two nodes, phantom"
+echo "two nodes, priced: $(pages "$f") pages with bytes, $(pages "$q") without"
+[ "$(pages "$q")" -gt 0 ] && [ "$(pages "$q")" = $(($(pages "$f") - 23040)) ] ||
+  fail "without bytes $(pages "$q") pages, with bytes $(pages "$f") (expected 23040 fewer)"
+passed=4
 
 echo "space_first_touches: $passed passed, 0 failed"

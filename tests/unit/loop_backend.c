@@ -336,6 +336,7 @@ nw_status loop_run(const loop_config *c, const nw_app *app, const nw_app_args *a
   memset(&nc, 0, sizeof nc);
   nc.nodes = c->nodes;
   nc.functional = c->functional;
+  nc.count_space_pages = c->functional;
   nc.devices = c->devices;
   nc.sched = c->sched;
   nc.check_views = c->check_views;

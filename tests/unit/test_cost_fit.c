@@ -1,8 +1,8 @@
 /* test_cost_fit.c: the handling-cost fit of `narwhal calibrate` (tools/narwhal/cost_fit.h)
  * recovers known laws from the sums the real backend keeps: a + b * bytes + c * runs exactly,
  * a law without a run term, small messages (no byte slope), a negative intercept (through the
- * origin), wall times where no CPU time was taken, and bytes beyond the cache and bytes gathered
- * into messages sent priced apart. */
+ * origin), wall times where no CPU time was taken, bytes beyond the cache and bytes gathered
+ * into messages sent priced apart, and the pages of copies of spaces written first. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,20 +17,36 @@ static void expect(const char *what, double got, double want, double tol) {
   failed += !ok;
 }
 
-/* Adds an event of kind k moving x bytes (g of them gathered into messages sent) in z runs that
- * took y seconds of CPU (and of wall). */
-static void add_gathered(nw_rt_costs *r, int k, double x, double g, double z, double y, int cpu) {
+/* Adds an event of kind k moving x bytes (g of them gathered into messages sent) in z runs,
+ * writing q pages of copies of spaces first, that took y seconds of CPU (and of wall). */
+static void add_paged(nw_rt_costs *r, int k, double x, double g, double z, double q, double y,
+                      int cpu) {
   r->events[k]++;
   r->s[k] += y;
   r->bytes[k] += x;
   r->bytes_sq[k] += x * x;
   r->bytes_s[k] += x * y;
   if (cpu)
-    nw_rt_costs_sample(r, k, x, g, z, y);
+    nw_rt_costs_sample(r, k, x, g, z, q, y);
+}
+
+static void add_gathered(nw_rt_costs *r, int k, double x, double g, double z, double y, int cpu) {
+  add_paged(r, k, x, g, z, 0, y, cpu);
 }
 
 static void add(nw_rt_costs *r, int k, double x, double z, double y, int cpu) {
   add_gathered(r, k, x, 0, z, y, cpu);
+}
+
+static tool_event_cost fit;
+
+/* Fits kind k of r into the globals the checks read. */
+static void fit_kind(const nw_rt_costs *r, int k, double *a, double *b, double *c,
+                     double d[NW_COST_CLASSES]) {
+  tool_fit_event_cost(r, k, &fit);
+  *a = fit.fixed, *b = fit.per_byte, *c = fit.per_run;
+  for (int cls = 0; cls < NW_COST_CLASSES; cls++)
+    d[cls] = fit.per_byte_class[cls];
 }
 
 int main(void) {
@@ -44,7 +60,7 @@ int main(void) {
     double x = 8192.0 * (1 + i % 7), z = 1 + (i * 13) % 11 * 64;
     add(&r, k, x, z, 2e-6 + 1e-10 * x + 5e-8 * z, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("1: intercept", a, 2e-6, 1e-6);
   expect("1: per byte", b, 1e-10, 1e-6);
   expect("1: per run", c, 5e-8, 1e-6);
@@ -55,7 +71,7 @@ int main(void) {
     double x = 4096.0 * (1 + i % 9), z = 1 + (i * 7) % 5;
     add(&r, k, x, z, 3e-6 + 2e-9 * x, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("2: intercept", a, 3e-6, 1e-6);
   expect("2: per byte", b, 2e-9, 1e-6);
   expect("2: per run", c, 0, 1e-12);
@@ -67,7 +83,7 @@ int main(void) {
     double x = 64.0 * (1 + i % 5), z = i % 3;
     add(&r, k, x, z, 1e-6 + 1e-9 * x + 1e-7 * z, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("3: per byte", b, 0, 1e-12);
   expect("3: per run", c, 1e-7, 0.2);
 
@@ -77,7 +93,7 @@ int main(void) {
     double x = 8192.0 * (1 + i % 6);
     add(&r, k, x, 0, 1e-9 * x - 1e-6, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("4: intercept", a, 0, 1e-12);
   expect("4: per byte (origin)", b, 1e-9, 0.05);
 
@@ -87,7 +103,7 @@ int main(void) {
     double x = 8192.0 * (1 + i % 6);
     add(&r, k, x, 0, 5e-6 + 3e-10 * x, 0);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("5: intercept (wall)", a, 5e-6, 1e-6);
   expect("5: per byte (wall)", b, 3e-10, 1e-6);
   expect("5: per run (wall)", c, 0, 1e-12);
@@ -110,7 +126,7 @@ int main(void) {
       double x = 33554432.0 * (1 << (i % 3)), z = 2048.0 * (1 + i % 3);
       add(&r, k, x, z, 2e-6 + 1.2e-9 * x + 2.5e-8 * z, 1);
     }
-    tool_fit_event_cost(&r, k, &a, &b, &c, d);
+    fit_kind(&r, k, &a, &b, &c, d);
     if (knee) {
       expect("6: intercept (split)", a, 2e-6, 1e-3);
       expect("6: per byte in the cache", b, 4.5e-10, 1e-3);
@@ -140,7 +156,7 @@ int main(void) {
       add(&r, k, x, z, e * (2e-6 + 1.2e-9 * x + 2.5e-8 * z), 1);
     }
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("7: per byte in the cache (5% noise)", b, 4.5e-10, 0.05);
   expect("7: per byte beyond it (5% noise)", d[NW_COST_BEYOND], 1.2e-9, 0.05);
 
@@ -161,12 +177,34 @@ int main(void) {
     add(&r, k, x, z, 2e-6 + 1.2e-9 * x + 2.5e-8 * z, 1);
     add_gathered(&r, k, x, x, z, 2e-6 + 3.7e-10 * x + 2.5e-8 * z, 1);
   }
-  tool_fit_event_cost(&r, k, &a, &b, &c, d);
+  fit_kind(&r, k, &a, &b, &c, d);
   expect("8: per byte copied in", b, 4.5e-10, 1e-3);
   expect("8: per run", c, 2.5e-8, 1e-3);
   expect("8: per byte gathered", d[NW_COST_GATHER], 7e-11, 1e-3);
   expect("8: per byte copied in beyond the cache", d[NW_COST_BEYOND], 1.2e-9, 1e-3);
   expect("8: per byte gathered beyond the cache", d[NW_COST_GATHER_BEYOND], 3.7e-10, 1e-3);
+
+  /* 9. Pages first written: received tiles of 1-9 MB copied at 0.1 ns/B, 2 us + 50 ns/run,
+   *    whose pages were written before (0), partly (every third) or all fresh (one a 4 KiB page)
+   *    at 2 us a page; the page price is recovered apart from the bytes', which without the
+   *    page term came out at several times 0.1 ns/B. No page ever fresh: no page price. */
+  for (int paged = 1; paged >= 0; paged--) {
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < 60; i++) {
+      double x = 1048576.0 * (1 + i % 9), z = 256.0 * (1 + i % 4);
+      double q = paged ? (i % 3 == 0 ? x / 4096 : i % 3 == 1 ? x / 12288 : 0) : 0;
+      add_paged(&r, k, x, 0, z, q, 2e-6 + 1e-10 * x + 5e-8 * z + 2e-6 * q, 1);
+    }
+    fit_kind(&r, k, &a, &b, &c, d);
+    if (paged) {
+      expect("9: per byte, pages apart", b, 1e-10, 1e-3);
+      expect("9: per page", fit.per_page, 2e-6, 1e-3);
+      expect("9: per run, pages apart", c, 5e-8, 1e-3);
+    } else {
+      expect("9: no fresh page, no page price", fit.per_page, 0, 1e-12);
+      expect("9: per byte, no fresh page", b, 1e-10, 1e-3);
+    }
+  }
 
   printf("%s\n", failed ? "cost_fit: FAILED" : "cost_fit: all passed");
   return failed != 0;

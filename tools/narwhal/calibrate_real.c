@@ -260,8 +260,7 @@ static void fill_app_costs(tool_platform *p, const app_measured *a) {
     snprintf(c->name, sizeof c->name, "%s", a->name[i]);
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++) {
       c->events[k] = rt->events[k];
-      tool_fit_event_cost(rt, k, &c->event_s[k], &c->event_s_per_byte[k], &c->event_s_per_run[k],
-                          c->event_s_per_byte_class[k]);
+      tool_fit_event_cost(rt, k, &c->event[k]);
     }
     c->launch_s = rt->launches ? rt->launch_s / (double)rt->launches : -1;
     c->done_s = rt->dones ? rt->done_s / (double)rt->dones : -1;
@@ -323,8 +322,7 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
   p->cores = mc->cores_min;
   p->core_speed = mc->core_flops > 0 ? mc->core_flops : 1e9;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    tool_fit_event_cost(&m->rt, k, &p->event_s[k], &p->event_s_per_byte[k], &p->event_s_per_run[k],
-                        p->event_s_per_byte_class[k]);
+    tool_fit_event_cost(&m->rt, k, &p->event[k]);
   p->cache_bytes = m->rt.cache_bytes;
   p->launch_s = m->rt.launches ? m->rt.launch_s / (double)m->rt.launches : 0;
   p->done_s = m->rt.dones ? m->rt.done_s / (double)m->rt.dones : 0;
@@ -387,9 +385,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
   ADD("Kernels and runtime costs from %s of %d run(s) of each workload. Handling an event of a "
       "kind that moves x "
       "bytes (a message's length, a driver call's copy, commit copies) in r row runs (a memcpy "
-      "each) takes rt_KIND + x * rt_KIND_per_byte + r * rt_KIND_per_run s of the handling "
-      "thread's CPU time, least squares (the wall-time mean beside it counts waits for a shared "
-      "core too):\n",
+      "each), writing q pages of the node's copies of spaces first (a page fault each), takes "
+      "rt_KIND + x * rt_KIND_per_byte + r * rt_KIND_per_run + q * rt_KIND_per_space_page s of "
+      "the handling thread's CPU time, least squares (the wall-time mean beside it counts waits "
+      "for a shared core too):\n",
       c->keep_all ? "all" : "the fastest", c->runs);
   if (c->settle_mib) {
     ADD("Memory settled before each run (--settle %llu, or a quarter more than the workload's "
@@ -401,10 +400,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     ADD(".\n");
   }
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run over %llu events (mean %.4g s CPU, %.4g s "
-        "wall)\n",
-        nw_stats_event_name(k), p->event_s[k], p->event_s_per_byte[k], p->event_s_per_run[k],
-        (unsigned long long)m->rt.events[k],
+    ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page over %llu events (mean %.4g s "
+        "CPU, %.4g s wall)\n",
+        nw_stats_event_name(k), p->event[k].fixed, p->event[k].per_byte, p->event[k].per_run,
+        p->event[k].per_page, (unsigned long long)m->rt.events[k],
         m->rt.events[k] ? m->rt.cpu[k].cpu_s / (double)m->rt.events[k] : 0.0,
         m->rt.events[k] ? m->rt.s[k] / (double)m->rt.events[k] : 0.0);
   if (p->cache_bytes > 0)
@@ -414,9 +413,9 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
         p->cache_bytes / 1e6);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (p->event_s_per_byte_class[k][cls] > 0)
+      if (p->event[k].per_byte_class[cls] > 0)
         ADD("  rt_%s_per_byte%s: %.4g s/byte over %llu events\n", nw_stats_event_name(k),
-            nw_cost_class_suffix(cls), p->event_s_per_byte_class[k][cls],
+            nw_cost_class_suffix(cls), p->event[k].per_byte_class[cls],
             (unsigned long long)m->rt.split[cls][k].events);
   ADD("  rt_launch (launch to kernel start): %.4g s over %llu; rt_done (kernel end to its "
       "handling): %.4g s over %llu\n",
@@ -428,14 +427,14 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     const tool_app_costs *ac = &p->app[a];
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
       if (ac->events[k])
-        ADD("  rt_%s@%s: %.4g s + %.4g s/byte + %.4g s/run over %llu events\n",
-            nw_stats_event_name(k), ac->name, ac->event_s[k], ac->event_s_per_byte[k],
-            ac->event_s_per_run[k], (unsigned long long)ac->events[k]);
+        ADD("  rt_%s@%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page over %llu events\n",
+            nw_stats_event_name(k), ac->name, ac->event[k].fixed, ac->event[k].per_byte,
+            ac->event[k].per_run, ac->event[k].per_page, (unsigned long long)ac->events[k]);
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
       for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-        if (ac->events[k] && ac->event_s_per_byte_class[k][cls] > 0)
+        if (ac->events[k] && ac->event[k].per_byte_class[cls] > 0)
           ADD("  rt_%s_per_byte%s@%s: %.4g s/byte\n", nw_stats_event_name(k),
-              nw_cost_class_suffix(cls), ac->name, ac->event_s_per_byte_class[k][cls]);
+              nw_cost_class_suffix(cls), ac->name, ac->event[k].per_byte_class[cls]);
     if (ac->launch_s >= 0 && ac->done_s >= 0)
       ADD("  rt_launch@%s: %.4g s; rt_done@%s: %.4g s\n", ac->name, ac->launch_s, ac->name,
           ac->done_s);

@@ -6,16 +6,18 @@
 
 #define FIT_MIN_MEAN_BYTES 4096.0
 
-/* Least squares over the regressors in `use` (of 1, bytes, runs) from the sums s[i][j] of their
- * products (index 3 is y) and syy; 1 with beta and the residual sum of squares when solvable and
- * every coefficient is >= 0. */
-static int subset_fit(const double s[4][4], double syy, const int *use, int m, double *beta,
-                      double *sse) {
-  double a[3][4];
+/* The regressors: 0 the intercept, 1 bytes, 2 row runs, 3 pages first written; index 4 is y. */
+#define FIT_TERMS 4
+
+/* Least squares over the regressors in `use` from the sums s[i][j] of their products and syy;
+ * 1 with beta and the residual sum of squares when solvable and every coefficient is >= 0. */
+static int subset_fit(const double s[FIT_TERMS + 1][FIT_TERMS + 1], double syy, const int *use,
+                      int m, double *beta, double *sse) {
+  double a[FIT_TERMS][FIT_TERMS + 1];
   for (int i = 0; i < m; i++) {
     for (int j = 0; j < m; j++)
       a[i][j] = s[use[i]][use[j]];
-    a[i][m] = s[use[i]][3];
+    a[i][m] = s[use[i]][FIT_TERMS];
   }
   for (int c = 0; c < m; c++) { /* Gaussian elimination, partial pivoting */
     int p = c;
@@ -41,52 +43,61 @@ static int subset_fit(const double s[4][4], double syy, const int *use, int m, d
     beta[i] = a[i][m] / a[i][i];
     if (!(beta[i] >= 0))
       return 0;
-    *sse -= beta[i] * s[use[i]][3];
+    *sse -= beta[i] * s[use[i]][FIT_TERMS];
   }
   return 1;
 }
 
 /* The fit over the events that x describes (for wall times, x.cpu_s and x.bytes_cpu_s hold
- * the wall-time sums, the other sums over times 0, and cpu is 0). */
-static void fit_sums(const nw_cost_sums *x, int cpu, double *a, double *b, double *c) {
-  *a = *b = *c = 0;
+ * the wall-time sums, the other sums over times 0, and cpu is 0): beta[term]. */
+static void fit_sums(const nw_cost_sums *x, int cpu, double beta_out[FIT_TERMS]) {
+  for (int i = 0; i < FIT_TERMS; i++)
+    beta_out[i] = 0;
   double n = (double)x->events;
   if (n <= 0)
     return;
   double sy = x->cpu_s;
-  double s[4][4] = {
-      {n, x->bytes, cpu ? x->runs : 0, sy},
-      {x->bytes, x->bytes_sq, cpu ? x->runs_bytes : 0, x->bytes_cpu_s},
-      {cpu ? x->runs : 0, cpu ? x->runs_bytes : 0, cpu ? x->runs_sq : 0, cpu ? x->runs_cpu_s : 0},
-      {0, 0, 0, 0}};
-  s[3][0] = s[0][3], s[3][1] = s[1][3], s[3][2] = s[2][3];
+  double r = cpu ? x->runs : 0, rr = cpu ? x->runs_sq : 0, rb = cpu ? x->runs_bytes : 0;
+  double p = cpu ? x->pages : 0, pp = cpu ? x->pages_sq : 0, pb = cpu ? x->pages_bytes : 0;
+  double pr = cpu ? x->pages_runs : 0;
+  double s[FIT_TERMS + 1][FIT_TERMS + 1] = {{n, x->bytes, r, p, sy},
+                                            {x->bytes, x->bytes_sq, rb, pb, x->bytes_cpu_s},
+                                            {r, rb, rr, pr, cpu ? x->runs_cpu_s : 0},
+                                            {p, pb, pr, pp, cpu ? x->pages_cpu_s : 0},
+                                            {0, 0, 0, 0, 0}};
+  for (int i = 0; i < FIT_TERMS; i++)
+    s[FIT_TERMS][i] = s[i][FIT_TERMS];
   /* Without the squares of the times (wall-time fits), every fit's residual is unknown: keep
    * the ordering below, which prefers the fuller fit. */
   double syy = cpu ? x->cpu_sq : 0;
-  int bytes_ok = x->bytes / n >= FIT_MIN_MEAN_BYTES, runs_ok = cpu && x->runs > 0;
-  static const int fits[][4] = {/* count, then the regressors: 0 is the intercept */
-                                {3, 0, 1, 2}, {2, 0, 1}, {2, 0, 2}, {2, 1, 2},
-                                {1, 1},       {1, 2},    {1, 0}};
+  int ok_term[FIT_TERMS] = {1, x->bytes / n >= FIT_MIN_MEAN_BYTES, cpu && x->runs > 0,
+                            cpu && x->pages > 0};
+  static const int fits[][FIT_TERMS + 1] = {
+      /* count, then the regressors */
+      {4, 0, 1, 2, 3}, {3, 0, 1, 2}, {3, 0, 1, 3}, {3, 0, 2, 3}, {3, 1, 2, 3},
+      {2, 0, 1},       {2, 0, 2},    {2, 0, 3},    {2, 1, 2},    {2, 1, 3},
+      {2, 2, 3},       {1, 1},       {1, 2},       {1, 3},       {1, 0}};
   double best = INFINITY;
   for (size_t f = 0; f < sizeof fits / sizeof *fits; f++) {
     int m = fits[f][0];
     const int *use = fits[f] + 1;
     int ok = 1;
     for (int i = 0; i < m; i++)
-      ok &= (use[i] != 1 || bytes_ok) && (use[i] != 2 || runs_ok);
-    double beta[3], sse;
+      ok &= ok_term[use[i]];
+    double beta[FIT_TERMS], sse;
     if (!ok || !subset_fit(s, syy, use, m, beta, &sse) ||
         (best < INFINITY && !(sse < best - 1e-12 * fabs(best))))
       continue;
     best = sse;
-    *a = *b = *c = 0;
+    for (int i = 0; i < FIT_TERMS; i++)
+      beta_out[i] = 0;
     for (int i = 0; i < m; i++)
-      *(use[i] == 0 ? a : use[i] == 1 ? b : c) = beta[i];
+      beta_out[use[i]] = beta[i];
     if (!cpu)
       break; /* no residuals to compare: the first that fits */
   }
   if (best == INFINITY)
-    *a = sy / n;
+    beta_out[0] = sy / n;
 }
 
 /* Kind k's sums over all its events: the CPU times where every event has one, else the wall
@@ -102,23 +113,27 @@ static nw_cost_sums all_sums(const nw_rt_costs *r, int k, int *cpu) {
                         .bytes_cpu_s = r->bytes_s[k]};
 }
 
-void tool_fit_event_cost(const nw_rt_costs *r, int k, double *a, double *b, double *c,
-                         double d[NW_COST_CLASSES]) {
+void tool_fit_event_cost(const nw_rt_costs *r, int k, tool_event_cost *out) {
   int cpu;
   nw_cost_sums x = all_sums(r, k, &cpu), in = x;
+  double beta[FIT_TERMS];
   for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
-    d[cls] = 0;
+    out->per_byte_class[cls] = 0;
     nw_cost_sums_add(&in, &r->split[cls][k], -1);
   }
-  if (!cpu || in.events == 0 || in.events == x.events) {
-    fit_sums(&x, cpu, a, b, c);
+  int whole = !cpu || in.events == 0 || in.events == x.events;
+  fit_sums(whole ? &x : &in, whole ? cpu : 1, beta);
+  out->fixed = beta[0];
+  out->per_byte = beta[1];
+  out->per_run = beta[2];
+  out->per_page = beta[3];
+  if (whole)
     return;
-  }
-  fit_sums(&in, 1, a, b, c);
   for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
-    /* min over d of the sum of (t - a - c r - d x)^2 over the class's events */
+    /* min over d of the sum of (t - a - c r - p q - d x)^2 over the class's events */
     const nw_cost_sums *y = &r->split[cls][k];
-    double num = y->bytes_cpu_s - *a * y->bytes - *c * y->runs_bytes;
-    d[cls] = y->events > 0 && y->bytes_sq > 0 && num > 0 ? num / y->bytes_sq : 0;
+    double num = y->bytes_cpu_s - out->fixed * y->bytes - out->per_run * y->runs_bytes -
+                 out->per_page * y->pages_bytes;
+    out->per_byte_class[cls] = y->events > 0 && y->bytes_sq > 0 && num > 0 ? num / y->bytes_sq : 0;
   }
 }

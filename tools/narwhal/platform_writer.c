@@ -11,15 +11,17 @@ static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
     if (!c->events[k])
       continue;
     const char *e = nw_stats_event_name(k);
+    const tool_event_cost *x = &c->event[k];
     fprintf(f,
             "\n        <prop id=\"rt_%s@%s\" value=\"%.6g\"/><prop id=\"rt_%s_per_byte@%s\" "
             "value=\"%.6g\"/><prop id=\"rt_%s_per_run@%s\" value=\"%.6g\"/>",
-            e, c->name, c->event_s[k], e, c->name, c->event_s_per_byte[k], e, c->name,
-            c->event_s_per_run[k]);
+            e, c->name, x->fixed, e, c->name, x->per_byte, e, c->name, x->per_run);
+    if (x->per_page > 0)
+      fprintf(f, "<prop id=\"rt_%s_per_space_page@%s\" value=\"%.6g\"/>", e, c->name, x->per_page);
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (c->event_s_per_byte_class[k][cls] > 0)
+      if (x->per_byte_class[cls] > 0)
         fprintf(f, "<prop id=\"rt_%s_per_byte%s@%s\" value=\"%.6g\"/>", e,
-                nw_cost_class_suffix(cls), c->name, c->event_s_per_byte_class[k][cls]);
+                nw_cost_class_suffix(cls), c->name, x->per_byte_class[cls]);
   }
   if (c->launch_s >= 0 && c->done_s >= 0)
     fprintf(f,
@@ -38,17 +40,20 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
     fprintf(
         f,
         "\n        <prop id=\"rt_%s\" value=\"%.6g\"/><prop id=\"rt_%s_per_byte\" value=\"%.6g\"/>",
-        nw_stats_event_name(k), p->event_s[k], nw_stats_event_name(k), p->event_s_per_byte[k]);
+        nw_stats_event_name(k), p->event[k].fixed, nw_stats_event_name(k), p->event[k].per_byte);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    if (p->event_s_per_run[k] > 0)
+    if (p->event[k].per_run > 0)
       fprintf(f, "\n        <prop id=\"rt_%s_per_run\" value=\"%.6g\"/>", nw_stats_event_name(k),
-              p->event_s_per_run[k]);
+              p->event[k].per_run);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    if (p->event[k].per_page > 0)
+      fprintf(f, "\n        <prop id=\"rt_%s_per_space_page\" value=\"%.6g\"/>",
+              nw_stats_event_name(k), p->event[k].per_page);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
-      if (p->event_s_per_byte_class[k][cls] > 0)
+      if (p->event[k].per_byte_class[cls] > 0)
         fprintf(f, "\n        <prop id=\"rt_%s_per_byte%s\" value=\"%.6g\"/>",
-                nw_stats_event_name(k), nw_cost_class_suffix(cls),
-                p->event_s_per_byte_class[k][cls]);
+                nw_stats_event_name(k), nw_cost_class_suffix(cls), p->event[k].per_byte_class[cls]);
   if (p->cache_bytes > 0)
     fprintf(f, "\n        <prop id=\"rt_cache_bytes\" value=\"%.0f\"/>", p->cache_bytes);
   fprintf(f,

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cost_fit.h"
 #include "stats.h"
 
 #define TOOL_PLATFORM_MAX_APPS 32
@@ -16,12 +17,9 @@
 
 typedef struct tool_app_costs {
   char name[64];
-  uint64_t events[NW_STATS_EVENT_KINDS]; /* 0: the application's runs had none of that kind */
-  double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
-  double event_s_per_run[NW_STATS_EVENT_KINDS];
-  /* per byte of an event of price class cls (nw_cost_class); 0: not fitted (none such) */
-  double event_s_per_byte_class[NW_STATS_EVENT_KINDS][NW_COST_CLASSES];
-  double launch_s, done_s; /* < 0: not measured */
+  uint64_t events[NW_STATS_EVENT_KINDS];       /* 0: the application's runs had none of that kind */
+  tool_event_cost event[NW_STATS_EVENT_KINDS]; /* by nw_event_kind */
+  double launch_s, done_s;                     /* < 0: not measured */
   /* A message's wait to be seen beside a running kernel in this application's runs (0: not
    * measured): the poll gaps depend on the kernel beside the loop (PageRank's 1.5 ms against
    * 0.96 ms over ten applications' runs, on one-core ranks). */
@@ -48,14 +46,11 @@ typedef struct tool_platform {
    * rt_control_behind (sim_costs.h). */
   double control_behind;
   /* The runtime's own costs, properties of every n<i>-cpu host (0: none): handling an event
-   * of kind k (nw_event_kind) that moves x bytes takes event_s[k] + x * event_s_per_byte[k]
-   * seconds; a CPU subtask's two hand-offs take launch_s and done_s. */
-  double event_s[NW_STATS_EVENT_KINDS], event_s_per_byte[NW_STATS_EVENT_KINDS];
-  double event_s_per_run[NW_STATS_EVENT_KINDS]; /* per row run its copies took (0: none) */
-  /* An event of price class cls (nw_cost_class, with the knee at cache_bytes) pays
-   * event_s_per_byte_class[k][cls] per byte instead (0: not fitted; rt_KIND_per_byte_gather,
-   * _beyond, _gather_beyond and rt_cache_bytes, sim_costs.h). */
-  double event_s_per_byte_class[NW_STATS_EVENT_KINDS][NW_COST_CLASSES];
+   * of kind k (nw_event_kind) costs event[k] (cost_fit.h: rt_KIND, rt_KIND_per_byte,
+   * rt_KIND_per_run, rt_KIND_per_space_page, and per price class, with the knee at
+   * cache_bytes, rt_KIND_per_byte_gather, _beyond, _gather_beyond and rt_cache_bytes:
+   * sim_costs.h); a CPU subtask's two hand-offs take launch_s and done_s. */
+  tool_event_cost event[NW_STATS_EVENT_KINDS];
   double cache_bytes;
   double launch_s, done_s;
   /* Where the event loop shares the node's cores with the compute threads: its weight against
