@@ -175,10 +175,11 @@
   /* Pages of 4 KiB the node touched first in new private views (core/device/bufpool.h): each a   \
    * page fault on the node's thread, which the simulator prices as rt_page_fresh. */              \
   X(uint64_t, view_pages_fresh, "view_pages_fresh", sum, data)                                     \
-  /* Pages of 4 KiB of its copies of spaces the node's handlers wrote first (placements, data     \
-   * received, results committed, driver writes; core/data/touched.h): page faults where the copy \
-   * was mapped fresh; counted, not priced (docs/experiments/space-first-touches.md). Only with   \
-   * bytes, and not on nodes with GPUs, whose copies are pinned (touched) when made. */           \
+  /* Pages of 4 KiB of its copies of spaces of 32 MiB or more the node's handlers wrote first      \
+   * (placements, data received, results committed, driver writes; core/data/touched.h): page      \
+   * faults, such a copy being mapped fresh, which the simulator prices as rt_KIND_per_space_page  \
+   * (docs/experiments/space-first-touches.md). With bytes, or where a platform prices them; not   \
+   * on nodes with GPUs, whose copies are pinned (touched) when made. */                           \
   X(uint64_t, space_pages_fresh, "space_pages_fresh", sum, data)                                   \
   /* A new counter's row goes above this line. */
 // clang-format on
