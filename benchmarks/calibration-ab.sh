@@ -9,10 +9,11 @@
 # `narwhal validate` runs whose standard output was kept in the files VALIDATE_OUTPUT (at
 # least one; its lines "  NAME: SECONDS s" are the rounds). Then for
 # PAIRS pairs (default 2), alternately A and B: calibrate the validation file FILE's
-# calibration CALIBRATION with that build (its workloads, ranks, runs and mpirun options, every
-# rank settling 768 MiB), and simulate each of the calibration's configurations as `narwhal
-# validate` does (on one rank without bytes, on several with). Prints each configuration's
-# error under each calibration and each calibration's median and p95 |error|; writes
+# calibration CALIBRATION with that build (its workloads, ranks, runs and mpirun options, the
+# ranks settling 1536 MiB between them, as `narwhal validate` does by default), and simulate
+# each of the calibration's configurations as `narwhal validate` does (on one rank without
+# bytes, on several with). Prints each configuration's error under each calibration and each
+# calibration's median and p95 |error|; writes
 # OUT_DIR/<A|B><pair>/ (platform, model, sim.txt, err.txt).
 #
 # NARWHAL_A and NARWHAL_B are two builds' narwhal binaries, e.g. one of a worktree of the
@@ -72,7 +73,8 @@ for ((p = 1; p <= pairs; p++)); do
     d=$out/$side$p
     mkdir -p "$d"
     mpirun "${mpi[@]}" -np "$ranks" "$nw" calibrate --platform-out "$d/platform.xml" \
-      --perfmodel "$d/model.json" --runs "$runs" --settle 768 "${work[@]}" >"$d/calibrate.log" 2>&1
+      --perfmodel "$d/model.json" --runs "$runs" --settle $((1536 / ranks)) "${work[@]}" \
+      >"$d/calibrate.log" 2>&1
     : >"$d/sim.txt"
     jq -c --arg c "$cal" '.configurations[] | select(.calibration == $c)' "$file" |
       while read -r conf; do
