@@ -78,11 +78,8 @@ uint64_t nw_touched_region(nw_touched *t, const nw_region *r) {
   uint64_t fresh = 0;
   for (size_t i = 0; i < r->n && t->left > 0 && !t->lost; i++) {
     const nw_rect *x = &r->r[i];
-    for (uint64_t row = x->row0; row < x->row1 && t->left > 0 && !t->lost; row++) {
-      uint64_t lo = row * r->pitch + x->col0, hi = row * r->pitch + x->col1;
-      if (hi > lo && lo < t->bytes)
-        fresh += mark(t, lo / NW_TOUCHED_PAGE, (hi - 1) / NW_TOUCHED_PAGE);
-    }
+    for (uint64_t row = x->row0; row < x->row1 && t->left > 0 && !t->lost; row++)
+      fresh += nw_touched_range(t, row * r->pitch + x->col0, row * r->pitch + x->col1);
   }
   return fresh;
 }

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # phantom_times_alike.sh NARWHAL SRC_DIR: a run without bytes (--data phantom) counts the view
-# fills, commit copies, row runs and first-touched pages (of new views, and of the node's copies
-# of spaces where the platform prices those) a run with bytes (--data functional) makes, so that
-# a platform pricing them (rt_*_per_byte, rt_*_per_run, rt_page_fresh, rt_*_per_space_page)
-# times both alike: the held-out validation simulates without bytes (tools/narwhal/validate.c). Cases: LU
+# fills, commit copies, row runs and first-touched pages a run with bytes (--data functional)
+# makes, so that a platform pricing them (rt_*_per_byte, rt_*_per_run, rt_page_fresh) times both
+# alike: the held-out validation simulates without bytes (tools/narwhal/validate.c). Cases: LU
 # (CPU read-write views), PageRank (reduced results), LU and Cholesky beside a GPU (a GPU's
 # read-write views; Cholesky's tiles updated in place), matmul on a GPU (results in place).
 # Every case runs on one node: on several, a phantom run places a spread space back on
@@ -22,8 +21,7 @@ fail() { echo "phantom_times_alike: $passed passed, 1 failed: $*"; exit 1; }
 . "$(dirname "$0")/../lib/json_field.sh"
 props=()
 for k in message exec_done driver copy_done; do
-  props+=(--cpu-prop "rt_${k}=2e-6" --cpu-prop "rt_${k}_per_byte=3e-10" --cpu-prop "rt_${k}_per_run=2e-7"
-    --cpu-prop "rt_${k}_per_space_page=1.5e-6")
+  props+=(--cpu-prop "rt_${k}=2e-6" --cpu-prop "rt_${k}_per_byte=3e-10" --cpu-prop "rt_${k}_per_run=2e-7")
 done
 "$src/platforms/gen-platform.sh" --nodes 2 --cores 2 --gpus 1 --gpu-mem 200000000 \
   --cpu-prop rt_page_fresh=1.3e-6 --cpu-prop rt_reduce_per_byte=2e-10 "${props[@]}" >"$tmp/p.xml"
@@ -39,13 +37,12 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086
   p=$("$nw" run --backend sim --platform "$tmp/p.xml" $c --data phantom --json) ||
     fail "$c, phantom"
-  for k in bytes_view_fills bytes_view_copies copy_runs bytes_gathered view_pages_fresh \
-    space_pages_fresh; do
+  for k in bytes_view_fills bytes_view_copies copy_runs bytes_gathered view_pages_fresh; do
     [ "$(field "$f" $k)" = "$(field "$p" $k)" ] ||
       fail "$c: $k $(field "$f" $k) with bytes, $(field "$p" $k) without"
   done
   a=$(field "$f" makespan_s) b=$(field "$p" makespan_s)
-  echo "$c: $a s with bytes, $b s without; fills $(field "$f" bytes_view_fills), copies $(field "$f" bytes_view_copies), space pages $(field "$f" space_pages_fresh)"
+  echo "$c: $a s with bytes, $b s without; fills $(field "$f" bytes_view_fills), copies $(field "$f" bytes_view_copies)"
   awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && d <= 1e-9 * a) }' ||
     fail "$c: makespan $a s with bytes, $b s without"
   passed=$((passed + 1))
