@@ -108,6 +108,9 @@ struct nw_node {
   nw_bufpool views;              /* recycled private write views */
   struct nw_perf_sample *perf;   /* measured durations not yet sent to node 0 (perfdata.h) */
   size_t perf_n, perf_cap;
+  /* Node 0: the run's model as it was before this run's first sample went into it, which
+   * kernels_predicted_s prices by (perfdata.c); NULL until then. */
+  struct nw_perfmodel *perf_given;
   uint64_t said_calibrating; /* node 0: kinds (bit = index in cfg.kinds) said to calibrate */
   nw_gpu_state gpu[NW_MAX_GPUS_PER_NODE];
 };

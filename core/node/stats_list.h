@@ -181,6 +181,13 @@
    * (docs/experiments/space-first-touches.md). With bytes, or where a platform prices them; not   \
    * on nodes with GPUs, whose copies are pinned (touched) when made. */                           \
   X(uint64_t, space_pages_fresh, "space_pages_fresh", sum, data)                                   \
+  /* Node 0, given a model (--perfmodel): subtasks whose kernel that model, as given, could       \
+   * time; what their kernels took (CPU time on hardware, the simulated duration in simulation)    \
+   * and what the model predicted for them. Their ratio tells a kernel's drift between the        \
+   * calibration and this run from the rest of a simulation's error (narwhal validate). */         \
+  X(uint64_t, kernels_compared, "kernels_compared", sum, gpu)                                      \
+  X(double, kernels_measured_s, "kernels_measured_s", sum, gpu)                                    \
+  X(double, kernels_predicted_s, "kernels_predicted_s", sum, gpu)                                  \
   /* A new counter's row goes above this line. */
 // clang-format on
 

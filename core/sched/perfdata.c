@@ -42,10 +42,36 @@ static int kind_index(const nw_node *n, const nw_task_kind *k) {
   return -1;
 }
 
+/* What the model the run was given predicted for a measured kernel, beside what it took
+ * (kernels_measured_s, kernels_predicted_s): on hardware, how far the kernels of this run
+ * were from the calibration's, apart from everything else a simulation of it gets wrong. The
+ * given model, not the live one: from its tenth sample a footprint's prediction would be this
+ * run's own mean. */
+static void compare(nw_node *n, const nw_task_kind *k, const char *arch,
+                    const struct nw_perf_sample *s) {
+  if (!n->perf_given) {
+    if (nw_perfmodel_create(&n->perf_given) != NW_OK)
+      return;
+    if (nw_perfmodel_merge(n->perf_given, n->cfg.perfmodel) != NW_OK) {
+      nw_perfmodel_free(n->perf_given); /* and tries again with the next sample */
+      n->perf_given = NULL;
+      return;
+    }
+  }
+  double predicted;
+  if (nw_perfmodel_predict_work(n->perf_given, k->name, arch, s->footprint, s->size, s->flops,
+                                &predicted) == NW_PRICE_UNCALIBRATED)
+    return;
+  n->stats.kernels_compared++;
+  n->stats.kernels_measured_s += s->seconds;
+  n->stats.kernels_predicted_s += predicted;
+}
+
 static void record(nw_node *n, const struct nw_perf_sample *s) {
   char arch[NW_PERFMODEL_ARCH_MAX + 1];
   nw_perf_arch((nw_device_kind)s->dev_kind, (int)s->cores, arch);
   const nw_task_kind *k = n->cfg.kinds[s->kind];
+  compare(n, k, arch, s);
   /* A refused sample (a name too long for the model, a footprint seen with another size)
    * costs the model that sample only; the run goes on. */
   if (nw_perfmodel_record_work(n->cfg.perfmodel, k->name, arch, s->footprint, s->size, s->flops,
@@ -152,6 +178,8 @@ nw_price_source nw_perf_exec_seconds(const nw_exec *e, nw_device_kind kind, nw_p
 }
 
 void nw_perf_free(nw_node *n) {
+  nw_perfmodel_free(n->perf_given);
+  n->perf_given = NULL;
   free(n->perf);
   n->perf = NULL;
   n->perf_n = n->perf_cap = 0;

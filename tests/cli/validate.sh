@@ -47,9 +47,12 @@ printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' 
   "$(conf "mm dmda" 384 96 dmda)" "$(conf "mm eager" 384 96 eager)" >"$tmp/two.json"
 "$nw" validate "$tmp/two.json" --out "$tmp/out" >"$tmp/log" 2>&1 || fail "two configurations: $(tail -3 "$tmp/log")"
 cat "$tmp/log"
-grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal$' "$tmp/log" || fail "no table header"
-[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0$' "$tmp/log")" = 2 ] ||
-  fail "not two table rows, each timed by the model"
+grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal +kernels$' "$tmp/log" ||
+  fail "no table header"
+[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0 +[-+][0-9.]+%$' "$tmp/log")" = 2 ] ||
+  fail "not two table rows, each timed by the model and its kernels compared with it"
+grep -qE "^kernels of the best real rounds against the calibration's model, over 2 configurations: median [-+][0-9.]+%, median \|difference\| [0-9.]+%, max [0-9.]+%$" "$tmp/log" ||
+  fail "no kernels line"
 grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line"
 grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
@@ -58,6 +61,11 @@ csv=$tmp/out/validation.csv
 [ "$(wc -l <"$csv")" = 3 ] || fail "the CSV has not a header and 2 rows"
 awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad = 1 }
   END { exit bad }' "$csv" || fail "a CSV row's error is not (simulated - real) / real"
+# The kernels of the best round against the model calibrated minutes before on this machine:
+# within a factor of 10 either way (a sum over the wrong subtasks, or seconds against
+# nanoseconds, would not be).
+awk -F, 'NR == 1 && $8 != "kernels" { bad = 1 } NR > 1 && !($8 > -0.9 && $8 < 9) { bad = 1 }
+  END { exit bad }' "$csv" || fail "the CSV's kernels column: $(cut -d, -f8 "$csv" | tr '\n' ' ')"
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
 # Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which
 # the validation.gp beside it loads (the figure's own test is unit.validate_plot).

@@ -54,7 +54,11 @@ static void cpu_ticks(double *all, double *steal) {
 typedef struct result {
   double best, worst; /* of the real rounds; best < 0 before the first */
   double sim;
-  double unpriced;  /* subtasks the model could not time (priced_by_cost_model) */
+  double unpriced; /* subtasks the model could not time (priced_by_cost_model) */
+  /* The best real round's kernels against the calibration's model: their CPU time over what
+   * the model predicted for them, less one (kernels_measured_s, kernels_predicted_s); NAN
+   * where the model timed none of them. */
+  double kernels;
   uint64_t touched; /* pages its last real round first-touched, all ranks (sizes --settle) */
 } result;
 
@@ -348,11 +352,15 @@ static int check_held_out(const options *o, const vf_file *f, int k, const char 
 static int real_round(const options *o, const vf_file *f, int k, const char *self, result *r) {
   const vf_config *c = &f->conf[k];
   const vf_calibration *cal = &f->cal[c->calibration];
-  char log[1200], np[16];
+  char log[1200], np[16], xml[1200], model[1200], cal_log[1200];
+  paths_of(o, cal, xml, model, cal_log, sizeof xml);
   snprintf(log, sizeof log, "%s/real.log", o->out);
   char *argv[MAX_ARGV];
   int a = mpirun_prefix(cal, argv, np, sizeof np);
-  char *head[] = {(char *)self, "run", "--backend", "real"};
+  /* With the calibration's model, as the simulation has it: model-based policies (dmda, heft)
+   * decide from the same numbers on both sides, and the run says how its kernels compare with
+   * the model's (kernels_measured_s, kernels_predicted_s). It does not write the model. */
+  char *head[] = {(char *)self, "run", "--backend", "real", "--perfmodel", model};
   for (size_t i = 0; i < sizeof head / sizeof *head; i++)
     argv[a++] = head[i];
   char *extra[] = {"--json", NULL};
@@ -367,6 +375,8 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   int code = run_child(argv, log, &out);
   r->touched = tool_pages_touched(1) - touched0;
   double s = json_number(out, "makespan_s");
+  double measured = json_number(out, "kernels_measured_s");
+  double predicted = json_number(out, "kernels_predicted_s");
   free(out);
   if (code || !(s > 0)) {
     char tail[400];
@@ -374,8 +384,10 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
              c->name, code, log_tail(log, tail, sizeof tail), log);
     return 1;
   }
-  if (r->best < 0 || s < r->best)
+  if (r->best < 0 || s < r->best) {
     r->best = s;
+    r->kernels = predicted > 0 ? measured / predicted - 1 : NAN;
+  }
   if (s > r->worst)
     r->worst = s;
   printf("  %s: %.4f s\n", c->name, s); /* as it comes: a run cut short keeps what it measured */
@@ -485,13 +497,17 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
   FILE *out = fopen(csv, "w");
   if (!out)
     return -1;
-  fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks\n");
+  fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks,"
+               "kernels\n");
   for (int k = 0; k < f->nconf; k++) {
     csv_field(out, f->conf[k].name);
     fputc(',', out);
     csv_field(out, f->conf[k].group);
-    fprintf(out, ",%.9g,%.6f,%.9g,%.6f,%.0f\n", res[k].best, spread_of(&res[k]), res[k].sim,
+    fprintf(out, ",%.9g,%.6f,%.9g,%.6f,%.0f,", res[k].best, spread_of(&res[k]), res[k].sim,
             error_of(&res[k]), res[k].unpriced);
+    if (isfinite(res[k].kernels)) /* else empty: no kernel the model timed */
+      fprintf(out, "%.6f", res[k].kernels);
+    fputc('\n', out);
   }
   return fclose(out) == 0 ? 0 : -1;
 }
@@ -513,19 +529,27 @@ static void plot(const options *o, const char *csv, const result *res, int n) {
 }
 
 static void report(const options *o, const vf_file *f, const result *res) {
-  printf("\n%-36s %-22s %11s %7s %11s %8s %6s\n", "configuration", "group", "real_s", "spread",
-         "simulated_s", "error", "uncal");
+  printf("\n%-36s %-22s %11s %7s %11s %8s %6s %8s\n", "configuration", "group", "real_s", "spread",
+         "simulated_s", "error", "uncal", "kernels");
   double *err = malloc((size_t)f->nconf * sizeof *err);
-  int within = 0;
+  double *drift = malloc((size_t)f->nconf * sizeof *drift);
+  int within = 0, ndrift = 0;
   for (int k = 0; k < f->nconf; k++) {
     const result *r = &res[k];
     double e = error_of(r);
     if (err)
       err[k] = fabs(e);
     within += fabs(e) <= fmax(0.12, spread_of(r));
-    printf("%-36.36s %-22.22s %11.6f %6.1f%% %11.6f %+7.1f%% %6.0f\n", f->conf[k].name,
+    printf("%-36.36s %-22.22s %11.6f %6.1f%% %11.6f %+7.1f%% %6.0f", f->conf[k].name,
            f->conf[k].group[0] ? f->conf[k].group : "-", r->best, 100 * spread_of(r), r->sim,
            100 * e, r->unpriced);
+    if (isfinite(r->kernels)) {
+      printf(" %+7.1f%%\n", 100 * r->kernels);
+      if (drift)
+        drift[ndrift++] = r->kernels;
+    } else {
+      printf(" %8s\n", "-");
+    }
   }
   if (err)
     printf("\n|error| over %d configurations: median %.1f%%, p95 %.1f%%, max %.1f%%; within "
@@ -533,6 +557,17 @@ static void report(const options *o, const vf_file *f, const result *res) {
            f->nconf, 100 * vs_median(err, f->nconf), 100 * vs_quantile(err, f->nconf, 0.95),
            100 * vs_quantile(err, f->nconf, 1.0), within, f->nconf);
   free(err);
+  /* How far the machine's kernels were, in the rounds, from the calibration's: an error the
+   * simulation cannot help (the model is all it knows of them), told apart from its own. */
+  if (drift && ndrift > 0) {
+    double m = vs_median(drift, ndrift);
+    for (int k = 0; k < ndrift; k++)
+      drift[k] = fabs(drift[k]);
+    printf("kernels of the best real rounds against the calibration's model, over %d "
+           "configurations: median %+.1f%%, median |difference| %.1f%%, max %.1f%%\n",
+           ndrift, 100 * m, 100 * vs_median(drift, ndrift), 100 * vs_quantile(drift, ndrift, 1.0));
+  }
+  free(drift);
   int decided, agree;
   report_groups(f, res, &decided, &agree);
   if (decided)
@@ -593,8 +628,10 @@ int validate_main(int argc, char **argv) {
     tool_say("validate: out of memory");
     code = 1;
   }
-  for (int k = 0; res && k < f.nconf; k++)
+  for (int k = 0; res && k < f.nconf; k++) {
     res[k].best = -1;
+    res[k].kernels = NAN;
+  }
   double all0, steal0, all1, steal1;
   cpu_ticks(&all0, &steal0);
   for (int r = 0; !code && r < rounds; r++) {

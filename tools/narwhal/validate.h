@@ -12,10 +12,13 @@
  *    on says nothing about prediction.
  * 3. Every configuration runs on the real backend, round after round over the whole set
  *    (A, B, C, A, B, C, ...: the machine's noise spreads over all of them); the best of the
- *    rounds is kept, and their spread, (max - min) / best, is that configuration's noise.
+ *    rounds is kept, and their spread, (max - min) / best, is that configuration's noise. The
+ *    runs read the calibration's model (--perfmodel), as the simulation does: dmda decides
+ *    from the same numbers, and each run's kernels are compared with the model's prediction.
  * 4. Each is simulated on its calibration's platform and model.
  * 5. A table: configuration, group, real s, spread, simulated s, error, subtasks the model could
- *    not time; then the median, p95 and largest |error|; per group, Kendall's tau between the
+ *    not time, the best round's kernels against the model (measured / predicted - 1); then the
+ *    median, p95 and largest |error|, and the median of the kernels' difference; per group, Kendall's tau between the
  *    real and simulated orders, whether the winner is the same, and the pairs the hardware
  *    tells apart (their difference larger than both spreads) that the simulation orders alike.
  *    DIR/validation.csv, and with gnuplot DIR/validation.png (simulated against real, one point
