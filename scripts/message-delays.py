@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """message-delays.py TRACE.json...: how long messages between nodes waited, from their sending
-to the start of their handling, split by whether a kernel ran at the sender and at the receiver
-when each was sent. Reads the traces `narwhal run --trace` writes, of either backend (message
+to the start of their handling, split by receiver and by whether a kernel ran at the sender and
+at the receiver when each was sent. Reads the traces `narwhal run --trace` writes, of either backend (message
 spans: cat "message", pid the receiver, args.from the sender; kernels: cat "exec").
 docs/experiments/kernel-drift.md compares hardware and simulation with it."""
 import json
@@ -40,11 +40,11 @@ def main(paths):
             src, dst = e.get("args", {}).get("from"), e["pid"]
             if src is None or src == dst:
                 continue
-            key = (running(kernels, src, e["ts"]), running(kernels, dst, e["ts"]))
+            key = (dst, running(kernels, src, e["ts"]), running(kernels, dst, e["ts"]))
             split.setdefault(key, []).append(e["dur"])
         print(path)
-        for (at_src, at_dst), waits in sorted(split.items()):
-            print(f"  kernel at sender {'yes' if at_src else 'no ':3} at receiver "
+        for (dst, at_src, at_dst), waits in sorted(split.items()):
+            print(f"  to node {dst}, kernel at sender {'yes' if at_src else 'no ':3} at receiver "
                   f"{'yes' if at_dst else 'no ':3}: {len(waits):5d} messages, median "
                   f"{statistics.median(waits):7.0f} us, mean {statistics.mean(waits):7.0f} us")
     return 0

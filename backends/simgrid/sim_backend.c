@@ -259,6 +259,16 @@ static double pickup_delay(sim_node *sn) {
   return -sn->costs.pickup_s * log1p(-u);
 }
 
+/* Whether the cores the node's loop shares compute now: a kernel runs, or the load that
+ * slows the node (--slow) does. On hardware that load is threads as busy as a kernel beside
+ * the loop (real_load.c): with rank 1 of two one-core ranks slowed twofold, C-means's task
+ * starts and the eager policy's assignments reached it after a median 2.9 and 2.8 ms, between
+ * its kernels as during them, against 10 us and 0.4 ms simulated without this
+ * (docs/experiments/kernel-drift.md). */
+static int cores_busy(const sim_node *sn) {
+  return sn->kernels > 0 || nw_slowdown_factor(sn->w->cfg, sn->id, simgrid_get_clock()) > 1;
+}
+
 static void node_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
@@ -271,8 +281,9 @@ static void node_actor(int argc, char **argv) {
     if (sn->lost) /* what is queued stays, freed with the world */
       return;
     nw_event *ev = sn->q.head;
-    /* A message to a loop that waits beside a running kernel is seen at its next poll. */
-    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->kernels > 0 && sn->costs.pickup_s > 0) {
+    /* A message to a loop that waits beside a running kernel, or beside the load that slows
+     * the node, is seen at its next poll. */
+    if (waited && ev->kind == NW_EVENT_MESSAGE && cores_busy(sn) && sn->costs.pickup_s > 0) {
       sg_actor_sleep_for(pickup_delay(sn));
       if (sn->lost)
         return;
