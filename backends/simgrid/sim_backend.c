@@ -283,7 +283,7 @@ static void node_actor(int argc, char **argv) {
     nw_event *ev = sn->q.head;
     /* A message to a loop that waits beside a running kernel, or beside the load that slows
      * the node, is seen at its next poll. */
-    if (waited && ev->kind == NW_EVENT_MESSAGE && cores_busy(sn) && sn->costs.pickup_s > 0) {
+    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->costs.pickup_s > 0 && cores_busy(sn)) {
       sg_actor_sleep_for(pickup_delay(sn));
       if (sn->lost)
         return;
