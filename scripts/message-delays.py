@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """message-delays.py TRACE.json...: how long messages between nodes waited, from their sending
 to the start of their handling, split by receiver and by whether a kernel ran at the sender and
-at the receiver when each was sent. Reads the traces `narwhal run --trace` writes, of either backend (message
-spans: cat "message", pid the receiver, args.from the sender; kernels: cat "exec").
-docs/experiments/kernel-drift.md compares hardware and simulation with it."""
+at the receiver when each was sent. Reads the traces `narwhal run --trace` writes, of either
+backend (message spans: cat "message", pid the receiver, args.from the sender; kernels: cat
+"exec"). docs/experiments/kernel-drift.md compares hardware and simulation with it."""
 import json
 import statistics
 import sys
