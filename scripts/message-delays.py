@@ -51,4 +51,8 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BrokenPipeError:  # its reader (head, say) stopped early: nothing left to say
+        sys.stderr.close()
+        sys.exit(0)
