@@ -25,6 +25,10 @@ set -euo pipefail
   echo "usage: benchmarks/calibration-ab.sh FILE CALIBRATION OUT_DIR NARWHAL_A NARWHAL_B VALIDATE_OUTPUT..." >&2
   exit 2
 }
+command -v jq >/dev/null || {
+  echo "calibration-ab: needs jq (scripts/bootstrap.sh installs it)" >&2
+  exit 2
+}
 file=$1 cal=$2 out=$3 nw_a=$4 nw_b=$5
 shift 5
 pairs=${PAIRS:-2}

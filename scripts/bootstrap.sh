@@ -10,6 +10,9 @@ shift || true
 packages=(build-essential cmake pkg-config libsimgrid-dev libopenmpi-dev openmpi-bin
   libopenblas-dev liblapacke-dev libfftw3-dev libcjson-dev gnuplot-nox libstarpu-dev
   slurmctld slurmd slurm-client munge)
+# JSON in the shell scripts that read validation files and sweeps (benchmarks/calibration-ab.sh,
+# tests/fuzz/fuzz.sh).
+packages+=(jq)
 # The Python package (python/, docs/guide/python.md), installed offline into BUILD_DIR/venv
 # against these, and the notebooks' runner (nbclient, nbformat, ipykernel).
 packages+=(python3-venv python3-pip python3-setuptools python3-wheel python3-pandas
