@@ -224,6 +224,12 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
                  : ev->kind == NW_EVENT_DRIVER ? (double)nw_driver_call_bytes(ev->call)
                                                : 0.0;
   double p0 = per_byte(c, k, bytes, 0), before = c->event_s[k] + bytes * p0;
+  /* A message from another node came into a buffer of its own, whose fresh pages its receipt
+   * touched first (sim_msg_pages.h); the buffer goes back once the message is handled. */
+  sim_msg_buffer received = {0};
+  if (ev->kind == NW_EVENT_MESSAGE && ev->src != sn->id && c->page_fresh_s > 0)
+    before += (double)sim_msg_pages_alloc(&sn->msg_pages, (uint64_t)ev->stamp, &received) *
+              c->page_fresh_s;
   if (before > 0)
     spend(sn, before);
   const nw_stats *st = nw_node_stats(sn->node);
@@ -242,9 +248,11 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
                  (double)(st->view_pages_fresh - pages) * c->page_fresh_s +
                  (double)(st->space_pages_fresh - space) * c->event_s_per_space_page[k] +
                  (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
-                 (double)(st->bytes_rle - coded) * c->rle_s_per_byte;
+                 (double)(st->bytes_rle - coded) * c->rle_s_per_byte + sn->pack_s;
+  sn->pack_s = 0;
   if (after > 0)
     spend(sn, after);
+  sim_msg_pages_free(&sn->msg_pages, &received);
 }
 
 /* How long a message to a loop that waits beside a running kernel waits to be seen: drawn
@@ -576,6 +584,8 @@ static void sender_actor(int argc, char **argv) {
     nw_send_class c;
     /* Not NULL: one transfer is queued per token and none is in flight between two. */
     envelope *e = nw_sendq_start(&sn->out, &c);
+    if (e->packed_at > simgrid_get_clock()) /* its sender still packs it */
+      sg_actor_sleep_for(e->packed_at - simgrid_get_clock());
     if (e->late_s > 0) /* lost and sent again, or held back (sim_faults.h) */
       sg_actor_sleep_for(e->late_s);
     if (sn->lost) { /* a lost node starts no transfer */

@@ -41,7 +41,10 @@
  *                            socket buffer goes first; `narwhal calibrate` measures it)
  *   rt_page_fresh            seconds per 4 KiB page a subtask's new private view first
  *                            touches (nw_stats.view_pages_fresh: the node's buffer pool had no
- *                            buffer to recycle), spent by the event that made the view
+ *                            buffer to recycle), spent by the event that made the view; and per
+ *                            fresh page of a message's buffers between nodes as the C library
+ *                            hands them out (sim_msg_pages.h): the sender's, spent before the
+ *                            message leaves, the receiver's, before it is handled
  *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP,
  *   rt_<kind>_per_byte_gather@APP and the other classes' prices
  *                            the same, fitted to application APP's calibration runs alone: a

@@ -20,6 +20,7 @@
 #include "sendq.h"
 #include "sim_copy_rates.h"
 #include "sim_costs.h"
+#include "sim_msg_pages.h"
 
 typedef struct evq {
   nw_event *head, *tail;
@@ -102,6 +103,9 @@ typedef struct envelope {
   long wire;
   int dst;
   double late_s; /* a data transfer's: the fault plan's delay before it goes (sim_faults.h) */
+  /* When its sender had packed it: its buffer's fresh pages first touched (sim_msg_pages.h). */
+  double packed_at;
+  sim_msg_buffer sent;                    /* the sender's buffer; bytes 0: not modelled */
   struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
 } envelope;
 
@@ -129,6 +133,10 @@ typedef struct sim_node {
    * wire, started at out_start (a control message to that peer waits behind part of it). */
   int out_dst;
   double out_start, out_bytes;
+  /* Its messages' buffers as the C library hands them out (sim_msg_pages.h), and the seconds
+   * of fresh pages the messages sent since the loop last spent them took to pack. */
+  sim_msg_pages msg_pages;
+  double pack_s;
 } sim_node;
 
 /* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */

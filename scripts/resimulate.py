@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""resimulate.py FILE DIR NARWHAL...: a simulator change against a held-out validation's kept
+real rounds, without running anything on hardware.
+
+`narwhal validate FILE --out DIR` keeps each calibration (DIR/NAME.xml, DIR/NAME.json) and the
+real and simulated times (DIR/validation.csv). This simulates every configuration of FILE again
+on its kept calibration with each NARWHAL binary (builds of two commits, say: a worktree of the
+one before a change), as validate does (one rank without bytes, several with), and prints each
+configuration's error under each build, then per build the median, p95 and max |error|, how
+many are within max(12%, their rounds' spread), and the pairs the hardware tells apart that
+the simulation orders alike (p95 as validate takes it: nearest rank). The real side is the
+CSV's: only the simulator moves.
+"""
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+
+
+def die(msg):
+    print('resimulate: ' + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def simulate(nw, d, cal, conf):
+    cmd = [nw, 'run', '--backend', 'sim', '--platform', os.path.join(d, cal['name'] + '.xml'),
+           '--perfmodel', os.path.join(d, cal['name'] + '.json'), '--nodes', str(cal['ranks'])]
+    if cal['ranks'] == 1 and '--data' not in conf['args']:
+        cmd += ['--data', 'phantom']
+    out = subprocess.run(cmd + conf['args'] + ['--json'], capture_output=True, text=True)
+    if out.returncode != 0:
+        die('%s: %s' % (conf['name'], (out.stderr.strip().splitlines() or ['failed'])[-1]))
+    return json.loads(out.stdout)['makespan_s']
+
+
+def main():
+    if len(sys.argv) < 4:
+        die('usage: scripts/resimulate.py FILE DIR NARWHAL...')
+    path, d, builds = sys.argv[1], sys.argv[2], sys.argv[3:]
+    try:
+        spec = json.load(open(path))
+        rows = list(csv.DictReader(open(os.path.join(d, 'validation.csv'))))
+    except (OSError, ValueError) as e:
+        die(str(e))
+    confs = {c['name']: c for c in spec['configurations']}
+    cals = {c['name']: c for c in spec['calibrations']}
+    for nw in builds:
+        if not os.access(nw, os.X_OK):
+            die(nw + ': not an executable')
+    err = {nw: [] for nw in builds}
+    for r in rows:
+        if r['configuration'] not in confs:
+            die('%s: configuration %s is not in %s' % (d, r['configuration'], path))
+        c = confs[r['configuration']]
+        real = float(r['real_s'])
+        line = '%-44s real %.4f' % (c['name'][:44], real)
+        for nw in builds:
+            e = simulate(nw, d, cals[c['calibration']], c) / real - 1
+            err[nw].append(e)
+            line += '  %+6.1f%%' % (100 * e)
+        print(line)
+    groups = {}
+    for i, r in enumerate(rows):
+        if r['group']:
+            groups.setdefault(r['group'], []).append(i)
+    for nw in builds:
+        a = sorted(abs(e) for e in err[nw])
+        n = len(a)
+        within = sum(abs(e) <= max(0.12, float(r['spread'])) for e, r in zip(err[nw], rows))
+        told = alike = 0
+        for idx in groups.values():
+            for x in range(len(idx)):
+                for y in range(x + 1, len(idx)):
+                    i, j = idx[x], idx[y]
+                    ri, rj = float(rows[i]['real_s']), float(rows[j]['real_s'])
+                    if abs(ri - rj) > max(float(rows[i]['spread']) * ri,
+                                          float(rows[j]['spread']) * rj):
+                        told += 1
+                        si, sj = (1 + err[nw][i]) * ri, (1 + err[nw][j]) * rj
+                        alike += (si - sj) * (ri - rj) > 0
+        print('%s: median %.1f%%, p95 %.1f%%, max %.1f%%, %d of %d within max(12%%, spread), '
+              'pairs told apart %d, ordered alike %d' %
+              (nw, 100 * statistics.median(a), 100 * a[max(0, math.ceil(0.95 * n - 1e-9) - 1)],
+               100 * a[-1], within, n, told, alike))
+
+
+if __name__ == '__main__':
+    try:
+        main()
+    except BrokenPipeError:
+        pass
