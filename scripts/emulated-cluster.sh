@@ -69,8 +69,12 @@ down() {
   rm -rf "$state"
 }
 
+# A NIC sends at its rate from the first byte; tbf's bucket lets a burst through at the veth's
+# speed. With 256 KB of bucket, 1 MB messages after a pause ran 24% above 100 Mbit/s and 128 KB
+# ones at 3-5 Gbit/s; with 32 KB, 1 MB ran at 98 Mbit/s and 4 MB at 96 (TCP's headers), 377-383
+# at 400 Mbit/s, 881-927 at 1 Gbit/s (docs/experiments/network-validation.md).
 shape() { # shape K RATE: tbf on host K's eth0, replacing any
-  in_host "$1" tc qdisc replace dev eth0 root tbf rate "$2" burst 256kb latency 100ms ||
+  in_host "$1" tc qdisc replace dev eth0 root tbf rate "$2" burst 32kb latency 100ms ||
     refuse "cannot shape h$1's link to '$2' (tc's units: 100mbit, 1gbit)"
 }
 
