@@ -45,8 +45,16 @@ def main():
         rows = list(csv.DictReader(open(os.path.join(d, 'validation.csv'))))
     except (OSError, ValueError) as e:
         die(str(e))
-    confs = {c['name']: c for c in spec['configurations']}
-    cals = {c['name']: c for c in spec['calibrations']}
+    try:
+        confs = {c['name']: c for c in spec['configurations']}
+        cals = {c['name']: c for c in spec['calibrations']}
+        for c in confs.values():
+            cals[c['calibration']]['ranks'], c['args']
+    except (KeyError, TypeError) as e:
+        die('%s: not a validation file (%s missing)' % (path, e))
+    for r in rows:
+        if not {'configuration', 'group', 'real_s', 'spread'} <= r.keys():
+            die('%s: not a validation.csv' % os.path.join(d, 'validation.csv'))
     for nw in builds:
         if not os.access(nw, os.X_OK):
             die(nw + ': not an executable')
