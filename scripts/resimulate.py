@@ -42,8 +42,11 @@ def main():
     path, d, builds = sys.argv[1], sys.argv[2], sys.argv[3:]
     try:
         spec = json.load(open(path))
-        rows = list(csv.DictReader(open(os.path.join(d, 'validation.csv'))))
     except (OSError, ValueError) as e:
+        die('%s: %s' % (path, e))
+    try:
+        rows = list(csv.DictReader(open(os.path.join(d, 'validation.csv'))))
+    except OSError as e:
         die(str(e))
     try:
         confs = {c['name']: c for c in spec['configurations']}
