@@ -225,7 +225,8 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
                                                : 0.0;
   double p0 = per_byte(c, k, bytes, 0), before = c->event_s[k] + bytes * p0;
   /* A message from another node came into a buffer of its own, whose fresh pages its receipt
-   * touched first (sim_msg_pages.h); the buffer goes back once the message is handled. */
+   * touched first (sim_msg_pages.h); the buffer goes back once the message is handled. Its
+   * size on the wire is in the event's stamp (sim_deliver). */
   sim_msg_buffer received = {0};
   if (ev->kind == NW_EVENT_MESSAGE && ev->src != sn->id && c->page_fresh_s > 0)
     before += (double)sim_msg_pages_alloc(&sn->msg_pages, (uint64_t)ev->stamp, &received) *

@@ -266,11 +266,10 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
   sn->w->live = e;
   /* Packed into a buffer of its own: the fresh pages of that buffer, and of those packed before
    * it in the same handler, hold it back (the loop spends them after the handler). */
-  if (sn->costs.page_fresh_s > 0) {
+  if (sn->costs.page_fresh_s > 0)
     sn->pack_s +=
         (double)sim_msg_pages_alloc(&sn->msg_pages, wire, &e->sent) * sn->costs.page_fresh_s;
-    e->packed_at = simgrid_get_clock() + sn->pack_s;
-  }
+  e->packed_at = simgrid_get_clock() + sn->pack_s;
   if (ch != NW_CHANNEL_CONTROL) {
     nw_send_class c = ch == NW_CHANNEL_PREFETCH ? NW_SEND_PREFETCH : NW_SEND_DEMAND;
     if (nw_sendq_push(&sn->out, c, e) != NW_OK) {
@@ -282,7 +281,7 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
   }
   /* Control messages go at once, each on its own: due after the route's travel time. */
   sim_world *w = sn->w;
-  double due = simgrid_get_clock() + sn->pack_s + control_delay(sn, e) + e->late_s;
+  double due = e->packed_at + control_delay(sn, e) + e->late_s;
   if (nw_due_push(&w->mail, due, e) != 0) {
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
     exit(1);
