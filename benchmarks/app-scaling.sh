@@ -2,7 +2,8 @@
 # app-scaling.sh [BUILD_DIR]: the Unicorn paper's Fig. 4 in simulation (Beri et al., TPDS,
 # section 5.2; docs/experiments/strong-scaling.md): strong scaling of conv2d, matmul, LU and 2D
 # FFT at the paper's sizes (conv2d: its 31x31 filter on 3 channels) on 1, 2, 4, 8 and 14 nodes
-# of platforms/paper-cluster.xml, as the main job runs (CPU work-groups and two GPUs per node,
+# of platforms/paper-cluster.xml (or the cluster PAPER_PLATFORM names: experiments/paper/rows.sh),
+# as the main job runs (CPU work-groups and two GPUs per node,
 # phantom data): simulated seconds, speed-up over one node, data moved. The paper, on 14 nodes:
 # conv2d 11.83x, matmul 7.34x, FFT 5.36x, LU 4.8x. About 10 seconds. With PAPER_ROWS /
 # PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes the table as CSV and the
@@ -24,7 +25,7 @@ for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 6553
   for p in ${p1:+"$p1"} ${p2:+"$p2"}; do params+=(--app-param "$p"); done
   one=
   for nodes in 1 2 4 8 14; do
-    o=$("$nw" run --app "$name" --backend sim --platform "$src/platforms/paper-cluster.xml" \
+    o=$("$nw" run --app "$name" --backend sim --platform "$paper_platform" \
       --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
       --work-groups on ${params[@]+"${params[@]}"} --json)
     m=$(field "$o" makespan_s) bytes=$(field "$o" bytes_network)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pagerank-figs.sh [BUILD_DIR]: the Unicorn paper's PageRank results in simulation (Beri et
 # al., TPDS, Fig. 8 and Fig. 18; docs/experiments/pagerank-compression.md), on
-# platforms/paper-cluster.xml.
+# platforms/paper-cluster.xml (or the cluster PAPER_PLATFORM names: experiments/paper/rows.sh).
 #
 # Fig. 8, phantom data at the paper's scale: 500 million pages, 250 subtasks of 2 million, on
 # 1-14 nodes with CPUs, GPUs or both. Per iteration: simulated seconds, and the inter-node
@@ -35,10 +35,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
 . "$src/experiments/paper/rows.sh"
-"$src/platforms/gen-platform.sh" --nodes 14 --cores 12 --core-speed 19.2Gf --gpus 2 \
-  --gpu-speed 650Gf --gpu-mem 6442450944 --pcie-bw 6GBps --pcie-lat 10us --nic-bw 4GBps \
-  --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us \
-  --cpu-prop rt_reduce_per_byte=1e-10 >"$tmp/charged.xml"
+# The same cluster with combining charged: each node's CPU host gets rt_reduce_per_byte.
+sed 's|<prop id="kind" value="cpu"/>|&<prop id="rt_reduce_per_byte" value="1e-10"/>|' \
+  "$paper_platform" >"$tmp/charged.xml"
+grep -q rt_reduce_per_byte "$tmp/charged.xml" ||
+  { echo "pagerank-figs.sh: no CPU host in $paper_platform" >&2; exit 1; }
 
 echo "Fig. 8: PageRank per iteration, 500M pages, 250 subtasks (phantom; s)"
 printf '%-6s %-8s %12s %12s %14s %14s\n' nodes devices iteration tree_stage "iteration(10GB/s)" "tree(10GB/s)"
@@ -48,7 +49,7 @@ declare -A fig8=() # NODES:DEVICES -> "iteration tree iteration(10GB/s) tree(10G
 for nodes in 1 2 4 8 14; do
   for dev in cpu gpu cpu+gpu; do
     row=()
-    for plat in "$src/platforms/paper-cluster.xml" "$tmp/charged.xml"; do
+    for plat in "$paper_platform" "$tmp/charged.xml"; do
       o=$("$nw" run --app pagerank --backend sim --platform "$plat" --nodes "$nodes" \
         --n 500000000 --block 2000000 --data phantom --devices "$dev" \
         --app-param iterations=$its --json)
@@ -71,7 +72,7 @@ declare -A net_gain=([8]=6.44 [10]=16.10 [12]=21.00 [14]=23.81)
 net_gains=()
 declare -A net_raw=() gpu_raw=()
 for nodes in 8 10 12 14; do
-  args=(run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml"
+  args=(run --app pagerank --backend sim --platform "$paper_platform"
     --nodes "$nodes" --n 1024000 --block 4096 --app-param iterations=3 --json)
   off=$("$nw" "${args[@]}" --compression off)
   on=$("$nw" "${args[@]}" --compression network)
@@ -126,9 +127,9 @@ for nodes in 8 10 12 14; do
     'BEGIN { printf "%.2f", g / r * (n - 1) }')
 done
 for nodes in 8 10 12 14; do
-  args=(run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml"
+  args=(run --app pagerank --backend sim --platform "$paper_platform"
     --nodes "$nodes" --n 1024000 --block 4096 --devices cpu+gpu --app-param iterations=3 --json)
-  full=$("$nw" run --app pagerank --backend sim --platform "$src/platforms/paper-cluster.xml" \
+  full=$("$nw" run --app pagerank --backend sim --platform "$paper_platform" \
     --nodes "$nodes" --n 250000000 --block 1000000 --data phantom --devices cpu+gpu \
     --app-param iterations=1 --json)
   full=$(awk -v g="$(field "$full" bytes_gpu_reduction_raw)" \
@@ -199,6 +200,7 @@ echo
 echo "Fig. 18: GPU results copied to the host per iteration (CPUs + GPUs)"
 printf '%-6s %14s %12s %20s\n' nodes paper_derived run_1/244 run_250M_phantom
 for nodes in 8 10 12 14; do
+  # shellcheck disable=SC2086 # two values, the two runs' counts
   printf '%-6s %14s %12s %20s\n' "$nodes" "${gpu_results[$nodes]}" ${gpu_per_iteration[$nodes]}
 done
 

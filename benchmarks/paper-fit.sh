@@ -298,7 +298,14 @@ awk -F'|' '
   }' "$rows"
 
 # The same rows for scripts/reproduce-paper.sh: the table as CSV, and each figure the paper
-# states beside both platforms' values (the INFO rows have no paper value, so none).
+# states beside both platforms' values (the INFO rows have no paper value, so none). With
+# PAPER_PLATFORM naming one of the two (`narwhal reproduce` names the fitted one, the model all
+# its Unicorn figures run on), only that platform's rows: the other model's stay in the table.
+rows_o=1 rows_f=1
+case ${PAPER_PLATFORM:-} in
+*/paper-cluster-fitted.xml | paper-cluster-fitted.xml) rows_o=0 ;;
+*/paper-cluster.xml | paper-cluster.xml) rows_f=0 ;;
+esac
 table_csv paper-fit role figure source paper_lo paper_hi original fitted
 while IFS='|' read -r role name source lo hi o f; do
   table_row paper-fit "$role" "$name" "$source" "$lo" "$hi" "$o" "$f"
@@ -314,10 +321,10 @@ while IFS='|' read -r role name source lo hi o f; do
   case $source in [0-9]*) source="section $source" ;; esac
   name=${name/ (the two above)/} # the table's order is not the report's
   source=${source/: 7.88 TF/: 7.88 TFlop\/s}
-  paper_row Unicorn "$fig" "$name; paper-cluster.xml (estimates)" "$source" "$lo" "$hi" \
-    "$stated" "$o"
-  paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" "$hi" "$stated" "$f" \
-    "$([ "$role" = FIT ] && echo "fitted to this value: says nothing of the model")"
+  [ $rows_o = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster.xml (estimates)" "$source" \
+    "$lo" "$hi" "$stated" "$o"
+  [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
+    "$hi" "$stated" "$f" "$([ "$role" = FIT ] && echo "fitted to this value: says nothing of the model")"
 done <"$rows"
 
 # What one seed is worth: the same 14-node matmul with other random placements and steal draws.

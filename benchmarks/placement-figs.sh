@@ -2,7 +2,8 @@
 # placement-figs.sh [BUILD_DIR]: the Unicorn paper's Figs. 13 and 21 in simulation (Beri et
 # al., TPDS, sections 5.5.3 and 5.7.3; docs/experiments/initial-placement.md and
 # transfer-frequency.md), on
-# platforms/paper-cluster.xml as the main job runs (CPU work-groups and two GPUs per node,
+# platforms/paper-cluster.xml (or the cluster PAPER_PLATFORM names: experiments/paper/rows.sh)
+# as the main job runs (CPU work-groups and two GPUs per node,
 # phantom data), conv2d (65536^2, 2048^2 tiles, 31x31 filter on 3 channels) and matmul (65536,
 # 2048 blocks).
 #
@@ -36,7 +37,7 @@ run() { # APP NODES PLACEMENT SEED [OPTION...]
   local params=() app=$1 nodes=$2 placement=$3 seed=$4
   shift 4
   [ "$app" = conv2d ] && params=(--app-param radius=15 --app-param channels=3)
-  "$nw" run --app "$app" --backend sim --platform "$src/platforms/paper-cluster.xml" --nodes "$nodes" \
+  "$nw" run --app "$app" --backend sim --platform "$paper_platform" --nodes "$nodes" \
     --n 65536 --block 2048 --data phantom --devices cpu+gpu --work-groups on --placement "$placement" \
     --seed "$seed" "${params[@]}" "$@" --json
 }

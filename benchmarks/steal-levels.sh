@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # steal-levels.sh [BUILD_DIR]: the Unicorn paper's Fig. 9 in simulation (Beri et al., TPDS,
 # section 5.3; docs/experiments/steal-levels.md): one-level against two-level work stealing
-# for conv2d, matmul and LU on 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml, CPUs and GPUs
+# for conv2d, matmul and LU on 2, 4, 8 and 14 nodes of platforms/paper-cluster.xml (or the
+# cluster PAPER_PLATFORM names: experiments/paper/rows.sh), CPUs and GPUs
 # (`--devices cpu+gpu`, phantom data). Per run: simulated seconds, steal attempts and
 # successful steals; then per app the average change from one-level to two-level, beside the
 # paper's (attempts -65.88%, -64.9%, -67.03%; successful steals +44.24%, +54.25%, +60.08%;
@@ -27,7 +28,7 @@ for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
   for nodes in 2 4 8 14; do
     declare -A m=() a=() s=()
     for level in one-level two-level; do
-      o=$("$nw" run --app "$name" --backend sim --platform "$src/platforms/paper-cluster.xml" \
+      o=$("$nw" run --app "$name" --backend sim --platform "$paper_platform" \
         --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
         --steal-policy "$level" --json)
       m[$level]=$(field "$o" makespan_s) a[$level]=$(field "$o" steals_attempted)

@@ -39,7 +39,7 @@ paperdir=experiments/paper
 # name | paper and figures | command (BUILD and OUT stand for the directories) | command that
 # writes the comparison rows, if the first does not | experiment (its file in docs/experiments/)
 figures=(
-  "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep experiments/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|paper-matmul-simulated"
+  "main-job|Unicorn Fig. 4, matmul (the main job)|BUILD/narwhal sweep OUT/sweeps/matmul-scaling.json --csv OUT/main-job.csv|experiments/paper/sweep-rows.sh main-job OUT/main-job.csv|paper-matmul-simulated"
   "fig4-scaling|Unicorn Fig. 4, all four benchmarks|benchmarks/app-scaling.sh BUILD||strong-scaling"
   "figs5-7-gpus-only|Unicorn Figs. 5-7, GPUs only against CPUs and GPUs|benchmarks/gpus-only-figs.sh BUILD||paper-claims-cited"
   "fig10-balance|Unicorn Fig. 10, devices' finishing times|benchmarks/balance-figs.sh BUILD||paper-claims-cited"
@@ -47,7 +47,7 @@ figures=(
   "fig14-multi-assign|Unicorn Fig. 14, multi-assign on 2-14 nodes|benchmarks/multi-assign-figs.sh BUILD||paper-claims-cited"
   "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||paper-claims-cited"
   "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||paper-claims-cited"
-  "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep experiments/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
+  "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep OUT/sweeps/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
   "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||pagerank-compression"
   "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||steal-levels"
   "fig13-fig21-placement|Unicorn Figs. 13 and 21, placement and transfer frequency|benchmarks/placement-figs.sh BUILD||initial-placement, transfer-frequency"
@@ -103,6 +103,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Every paper value a row compares against must be cited (experiments/paper/rows.sh, paper_cited).
 export PAPER_ROWS=$tmp/rows PAPER_CSV_DIR=$out PAPER_CITATIONS=$PWD/$paperdir/citations.tsv
+# One model of the Unicorn paper's cluster for all its figures: the fitted one, two numbers
+# fitted to two of the paper's (experiments/paper/fitted.tsv; benchmarks/paper-fit.sh finds
+# them), everything else predicted. The figure scripts take it from PAPER_PLATFORM (rows.sh);
+# the two sweeps of the paper's cluster run from copies naming it, kept in OUT/sweeps.
+export PAPER_PLATFORM=$PWD/platforms/paper-cluster-fitted.xml
+mkdir -p "$out/sweeps"
+for s in matmul-scaling gpu-cache; do
+  sed 's|"platforms/paper-cluster.xml"|"platforms/paper-cluster-fitted.xml"|' \
+    "experiments/$s.json" >"$out/sweeps/$s.json"
+  grep -q paper-cluster-fitted "$out/sweeps/$s.json" ||
+    { say "experiments/$s.json: names no platforms/paper-cluster.xml"; exit 1; }
+done
 comparison=$out/comparison.csv
 echo "paper,figure,quantity,paper_source,paper_lo,paper_hi,paper_stated,narwhal,difference_pct,note,reproduction,command" >"$comparison"
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)

@@ -5,9 +5,11 @@
 # experiments/paper/agglomeration-grain.sh and experiments/paper/gemtc-scale.sh, as
 # `. PATH/paper-run.sh BUILD_DIR`: it sets build (BUILD_DIR, default build), nw (the narwhal
 # executable in it) and src (the repository root), and sources rows.sh.
-#   unicorn_run NODES APP N BLOCK [OPTION...]: one simulated run on platforms/paper-cluster.xml
-#     as the paper's experiments ran (CPU work-groups and both GPUs of each node, phantom data),
-#     its --json on stdout; options given later override these.
+#   unicorn_run NODES APP N BLOCK [OPTION...]: one simulated run on the Unicorn paper's
+#     cluster ($paper_platform, rows.sh: platforms/paper-cluster.xml, or what PAPER_PLATFORM
+#     names; narwhal reproduce names the fitted platforms/paper-cluster-fitted.xml) as the
+#     paper's experiments ran (CPU work-groups and both GPUs of each node, phantom data), its
+#     --json on stdout; options given later override these.
 #   json_eval EXPR...: each Python expression over the JSON on stdin (bound to d), printed
 #     space-separated on one line; the helpers cpu_pct(d) (percent of subtasks the CPUs
 #     completed) and finish_spread_pct(d) ((latest - earliest device finish) / makespan, %).
@@ -23,7 +25,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 unicorn_run() {
   local nodes=$1 app=$2 n=$3 block=$4
   shift 4
-  "$nw" run --app "$app" --backend sim --platform "$src/platforms/paper-cluster.xml" \
+  "$nw" run --app "$app" --backend sim --platform "$paper_platform" \
     --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
     --work-groups on "$@" --json
 }

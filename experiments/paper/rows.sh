@@ -7,7 +7,15 @@
 #   PAPER_CSV_DIR=DIR    table_csv writes a script's table as DIR/NAME.csv;
 #   PAPER_CITATIONS=FILE paper_row refuses a row whose paper value FILE does not cite
 #                        (experiments/paper/citations.tsv; see paper_cited).
+#   PAPER_PLATFORM=FILE  the Unicorn paper's cluster the scripts simulate ($paper_platform;
+#                        default platforms/paper-cluster.xml, the data-sheet estimate;
+#                        `narwhal reproduce` gives platforms/paper-cluster-fitted.xml). A row
+#                        whose paper value that platform was fitted to (experiments/paper/
+#                        fitted.tsv) is marked "fitted to this value" (paper_fitted).
 # So a script run by hand prints what it always printed and writes nothing else.
+paper_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+paper_platform=${PAPER_PLATFORM:-$paper_dir/../../platforms/paper-cluster.xml}
+paper_fitted_table=$paper_dir/fitted.tsv
 
 # csv_line FIELD...: one CSV line, each field quoted when it holds a comma, a quote or a space.
 csv_line() {
@@ -71,7 +79,23 @@ paper_row() {
       else if (num(hi) && n + 0 > hi + 0) print rel(n, hi)
       else print "0.0"
     }')
-  csv_line "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$diff" "${9:-}" >>"$PAPER_ROWS"
+  local note=${9:-}
+  if [[ $note != *"fitted to this value"* ]] && paper_fitted "$1" "$4" "$5"; then
+    note="fitted to this value (${paper_platform##*/})${note:+; $note}"
+  fi
+  csv_line "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$diff" "$note" >>"$PAPER_ROWS"
+}
+
+# paper_fitted PAPER SOURCE VALUE: whether $paper_platform was fitted to this paper value: a
+# line of experiments/paper/fitted.tsv (tab-separated: platform file name, paper, location as in
+# citations.tsv, value, how it was fitted) with the platform's file name, PAPER and SOURCE, and
+# a value within 0.1% of VALUE (scripts print a derived value to different precisions).
+paper_fitted() {
+  [ -n "$3" ] && [ -r "$paper_fitted_table" ] || return 1
+  awk -F'\t' -v f="${paper_platform##*/}" -v p="$1" -v s="$2" -v v="$3" '
+    function near(a, b) { return b != 0 && (a - b) / b < 0.001 && (b - a) / b < 0.001 }
+    NR > 1 && $1 == f && $2 == p && $3 == s && near($4, v) { found = 1 }
+    END { exit !found }' "$paper_fitted_table"
 }
 
 # paper_cited PAPER SOURCE LO HI: whether PAPER_CITATIONS (when set) has a citation of this

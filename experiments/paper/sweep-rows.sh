@@ -41,7 +41,7 @@ main-job)
   # (Assignments first: a missing row then stops the script.)
   r14=$(col 14 gflops)
   r1=$(col 1 gflops)
-  what="matmul 65536, 2048 blocks, CPU work-groups + 2 GPUs per node, paper-cluster.xml:"
+  what="matmul 65536, 2048 blocks, CPU work-groups + 2 GPUs per node, ${paper_platform##*/}:"
   paper_row Unicorn "Fig. 4" "$what GFlop/s on 14 nodes" "abstract" 7880 7880 "7880 (7.88 TFlop/s)" \
     "$(calc "$r14")"
   paper_row Unicorn "Fig. 4" "$what GFlop/s on 1 node" \

@@ -5,7 +5,8 @@
 #                  rate with a numeric paper value, the run's value (the one in the sweep's CSV)
 #                  and their difference, computed as documented; the CSV and plot are there,
 #                  and comparison.png's data has that difference as row 1's bar; the report
-#                  lists each claim of the citations file that no row compares
+#                  lists each claim of the citations file that no row compares; the sweep ran
+#                  from a copy naming the fitted cluster, and its 14-node row is marked fitted
 #   resume         a run of the first figure, then --resume with two: the first is kept (its
 #                  CSV not rewritten), the second runs ("figure 2 of 2"), and report.md and
 #                  comparison.csv are those of an uninterrupted run of both (the output
@@ -59,7 +60,13 @@ only_main_job)
   # The report's table row: paper value and place, the run's value, a signed difference.
   grep -qE '^\| 1 \| Unicorn \| Fig\. 4 \| [^|]*GFlop/s on 14 nodes \| 7880 [^|]*abstract[^|]* \| [0-9]+ \| [+-]?[0-9]+\.[0-9]% \|' \
     "$out/report.md" || fail "report.md has no such row: $(grep -F 'on 14 nodes' "$out/report.md")"
-  grep -qF "sweep experiments/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
+  # The main job as a copy naming the fitted cluster, the one model of the paper's cluster
+  # that every Unicorn figure runs on; the row compares the value it was fitted to.
+  grep -qF "sweep $out/sweeps/matmul-scaling.json" "$out/report.md" || fail "report.md lacks the command"
+  grep -qF '"platforms/paper-cluster-fitted.xml"' "$out/sweeps/matmul-scaling.json" ||
+    fail "the main job's copy does not name the fitted cluster"
+  grep -F 'GFlop/s on 14 nodes' "$out/comparison.csv" | grep -qF 'fitted to this value' ||
+    fail "the 14-node row is not marked fitted"
   # The claims without a row: one table line each, as many as the citations file has.
   cites=$(dirname "$0")/../../experiments/paper/citations.tsv
   want=$(awk -F'\t' 'NR > 1 && $8 != "yes"' "$cites" | wc -l)
