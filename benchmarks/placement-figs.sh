@@ -139,19 +139,30 @@ for app in conv2d matmul; do
       "$(awk -v b="$(field "$o" bytes_received)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
       "$(field "$o" transfer_frequency_received)" "$fa"
     # Beside the paper's table (section 5.7.3): conv2d's bytes in the paper's units (/ 4).
-    scale=1 note=""
+    scale=1 note="" unote="" tnote=""
     [ "$app" = conv2d ] && scale=4 note="bytes / 4: a float per channel where the paper has a byte"
+    # matmul: what a node can send as unique bytes is what it owns, 1/N of A and of B (random
+    # blocks); the trace above shows B sent once to every other node.
+    # On 2 nodes each needs from the other that one's half of B and a quarter of A.
+    if [ "$app" = matmul ] && [ "$nodes" = 2 ]; then
+      unote="each node needs the other's half of B and a quarter of A, 12.88 GB; the paper's 8.50 is half of one input"
+      tnote="nothing sent twice: as the unique row"
+    elif [ "$app" = matmul ]; then
+      unote="a node owns 1/N of A and B, $(awk -v k="$nodes" \
+        'BEGIN { printf "%.2f", 2 * 65536 * 65536 * 4 / k / 1e9 }') GB, its most unique sends; B went to every other node once (trace)"
+    fi
     read -r pu pt pf pa <<<"$(paper "$app" "$nodes")"
     what="$app, $nodes nodes, blocks placement, seed 1:"
     paper_row Unicorn "Fig. 21" "$what unique GB sent per node" "Fig. 21" \
-      "$pu" "$pu" "" "$(awk -v b="$su" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
+      "$pu" "$pu" "" "$(awk -v b="$su" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "${note:-$unote}"
     paper_row Unicorn "Fig. 21" "$what total GB sent per node" "Fig. 21" \
-      "$pt" "$pt" "" "$(awk -v b="$st" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "$note"
+      "$pt" "$pt" "" "$(awk -v b="$st" -v k="$nodes" -v s=$scale 'BEGIN { printf "%.4g", b / k / s / 1e9 }')" "${note:-$tnote}"
     paper_row Unicorn "Fig. 21" "$what transfer frequency (total / unique)" \
-      "Fig. 21" "$pf" "$pf" "" "$freq"
+      "Fig. 21" "$pf" "$pf" "" "$freq" "$([ "$app" = matmul ] && echo "total / unique of the two rows above")"
     [ "$app" != matmul ] || paper_row Unicorn "Fig. 21" \
       "$what first matrix (A) transfer frequency per byte (A's sends / A's unique sends, from the trace)" \
-      "Fig. 21" "$pa" "$pa" "" "$fa"
+      "Fig. 21" "$pa" "$pa" "" "$fa" \
+      "$([ "$nodes" -lt 8 ] || echo "a panel of A goes to the nodes whose range of C holds its rows and to stealers (trace); the paper's 1.86-2.88 is not explained")"
     awk -v a="$app" -v k="$nodes" -v su="$(field "$o" bytes_served_unique)" \
       -v st="$(field "$o" bytes_served)" -v f="$(field "$o" transfer_frequency)" \
       -v ru="$(field "$o" bytes_received_unique)" -v rt="$(field "$o" bytes_received)" \
