@@ -31,7 +31,9 @@ paper_row Unicorn "Fig. 15" "conv2d 65536/2048, 4 nodes, one slowed twofold: mul
 paper_row Unicorn "Fig. 15" "conv2d 65536/2048, 4 nodes, one slowed twofold: % of subtasks multi-assigned" \
   "section 5.6.1" 0 1 "fewer than 1%" "$(awk -v a="$assigned" -v s="$subtasks" 'BEGIN { printf "%.2f", 100 * a / s }')"
 # Without a multi-assigned subtask there is no share: the row says so, with no difference.
-if [ "$assigned" -eq 0 ]; then later="none multi-assigned" later_note="no subtask was multi-assigned"
-else later=$(awk -v a="$assigned" -v w="$wins" 'BEGIN { printf "%.1f", 100 * w / a }') later_note=""; fi
+later="none multi-assigned" later_note="no subtask was multi-assigned"
+if [ "$assigned" -gt 0 ]; then
+  later=$(awk -v a="$assigned" -v w="$wins" 'BEGIN { printf "%.1f", 100 * w / a }') later_note=""
+fi
 paper_row Unicorn "Fig. 15" "conv2d 65536/2048, 4 nodes, one slowed twofold: % of multi-assigned subtasks whose later-assigned unit finished first" \
   "section 5.6.1" 50 50 "about 50%" "$later" "$later_note"

@@ -121,7 +121,7 @@ declare -A gpu_size=([8]=27.01 [10]=25.15 [12]=23.28 [14]=31.67)
 # 250 subtasks of a million, one iteration), so that the difference is not the scale-down's: the
 # measured cause of the GPU rows' differences (the paper blames the GPU kernel's atomic adds,
 # section 5.2, which pr_flops in apps/pagerank does not price).
-declare -A gpu_results=() gpu_per_iteration=()
+declare -A gpu_results=() gpu_scaled=() gpu_full=()
 for nodes in 8 10 12 14; do
   gpu_results[$nodes]=$(awk -v g="${gpu_size[$nodes]}" -v r="${net_size[$nodes]}" -v n="$nodes" \
     'BEGIN { printf "%.2f", g / r * (n - 1) }')
@@ -156,7 +156,8 @@ for nodes in 8 10 12 14; do
     "${gpu_gain[$nodes]}" "" "$gain" \
     "GPUs ran $share of the subtasks ($full of 250 an iteration at the paper's 250M pages, phantom), the paper's GPUs ${gpu_results[$nodes]} of 250 (derived: its GPU->CPU size / network size x (N - 1))"
   gpu_raw[$nodes]=$raw
-  gpu_per_iteration[$nodes]="$(awk -v s="$share" 'BEGIN { printf "%.1f", s * 250 }') $full"
+  gpu_scaled[$nodes]=$(awk -v s="$share" 'BEGIN { printf "%.1f", s * 250 }')
+  gpu_full[$nodes]=$full
 done
 
 # Fig. 18's uncompressed sizes: the run has 1/244 of the paper's pages and the paper does not
@@ -200,8 +201,8 @@ echo
 echo "Fig. 18: GPU results copied to the host per iteration (CPUs + GPUs)"
 printf '%-6s %14s %12s %20s\n' nodes paper_derived run_1/244 run_250M_phantom
 for nodes in 8 10 12 14; do
-  # shellcheck disable=SC2086 # two values, the two runs' counts
-  printf '%-6s %14s %12s %20s\n' "$nodes" "${gpu_results[$nodes]}" ${gpu_per_iteration[$nodes]}
+  printf '%-6s %14s %12s %20s\n' "$nodes" "${gpu_results[$nodes]}" "${gpu_scaled[$nodes]}" \
+    "${gpu_full[$nodes]}"
 done
 
 # Fig. 8: the one number the text gives (about 18 s per iteration on 14 nodes) against the CPU

@@ -302,9 +302,9 @@ awk -F'|' '
 # PAPER_PLATFORM naming one of the two (`narwhal reproduce` names the fitted one, the model all
 # its Unicorn figures run on), only that platform's rows: the other model's stay in the table.
 rows_o=1 rows_f=1
-case ${PAPER_PLATFORM:-} in
-*/paper-cluster-fitted.xml | paper-cluster-fitted.xml) rows_o=0 ;;
-*/paper-cluster.xml | paper-cluster.xml) rows_f=0 ;;
+case ${PAPER_PLATFORM:+${PAPER_PLATFORM##*/}} in
+paper-cluster-fitted.xml) rows_o=0 ;;
+paper-cluster.xml) rows_f=0 ;;
 esac
 table_csv paper-fit role figure source paper_lo paper_hi original fitted
 while IFS='|' read -r role name source lo hi o f; do
