@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "real_gpu.h"
@@ -165,20 +166,62 @@ double nw_real_behind_bytes(int rank, int a, int b, char *buf, double latency, d
   return bytes;
 }
 
+/* Whether a message of `len` bytes from a to b is sent before b's MPI progress sees it: b stays
+ * out of MPI for `quiet` seconds while a drives its send for half of that. Both get a's answer. */
+static int sent_unseen(int rank, int a, int peer, char *buf, int len, double quiet) {
+  enum { TAG = 32006 };
+  char sync = 0;
+  int unseen = 0;
+  MPI_Sendrecv(&sync, 1, MPI_BYTE, peer, TAG, &sync, 1, MPI_BYTE, peer, TAG, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+  if (rank == a) {
+    MPI_Request send;
+    MPI_Isend(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &send);
+    double t0 = real_monotonic();
+    while (!unseen && real_monotonic() - t0 < quiet / 2)
+      MPI_Test(&send, &unseen, MPI_STATUS_IGNORE);
+    MPI_Wait(&send, MPI_STATUS_IGNORE);
+    MPI_Send(&unseen, 1, MPI_INT, peer, TAG, MPI_COMM_WORLD);
+  } else {
+    struct timespec ts = {0, (long)(quiet * 1e9)};
+    nanosleep(&ts, NULL);
+    MPI_Recv(buf, len, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(&unseen, 1, MPI_INT, peer, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  return unseen;
+}
+
+double nw_real_eager_bytes(int rank, int a, int b, char *buf) {
+  const double quiet = 0.02; /* s: thousands of polls, far beyond an eager send's copy */
+  if (rank != a && rank != b)
+    return 0;
+  int peer = rank == a ? b : a;
+  int eager = 0, rendezvous = 0; /* the largest size sent unseen, the smallest not */
+  for (int len = 1024; len <= NW_REAL_PING_PONG_BYTES && !rendezvous; len *= 2)
+    *(sent_unseen(rank, a, peer, buf, len, quiet) ? &eager : &rendezvous) = len;
+  for (int i = 0; i < 6 && rendezvous; i++) { /* to 1/64 of the last doubling */
+    int mid = eager + (rendezvous - eager) / 2;
+    *(sent_unseen(rank, a, peer, buf, mid, quiet) ? &eager : &rendezvous) = mid;
+  }
+  return eager;
+}
+
 /* One pair's measurement, while the other ranks wait; the result goes to rank 0. */
-static void measure_pair(int rank, int a, int b, char *buf, double *lat, double *bw,
-                         double *behind) {
+static void measure_pair(int rank, int a, int b, char *buf, double *lat, double *bw, double *behind,
+                         double *eager) {
   enum { TAG = 32002 };
-  double v[3];
+  double v[4];
   nw_real_ping_pong(rank, a, b, buf, &v[0], &v[1]);
   v[2] = nw_real_behind_bytes(rank, a, b, buf, v[0], v[1]);
+  v[3] = nw_real_eager_bytes(rank, a, b, buf);
   if (a != 0 && rank == a)
-    MPI_Send(v, 3, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
+    MPI_Send(v, 4, MPI_DOUBLE, 0, TAG, MPI_COMM_WORLD);
   if (a != 0 && rank == 0)
-    MPI_Recv(v, 3, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Recv(v, 4, MPI_DOUBLE, a, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   *lat = v[0];
   *bw = v[1];
   *behind = v[2];
+  *eager = v[3];
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -186,6 +229,7 @@ void nw_real_machine_free(nw_real_machine *m) {
   free(m->latency);
   free(m->bandwidth);
   free(m->behind);
+  free(m->eager);
   free(m->host);
   memset(m, 0, sizeof *m);
 }
@@ -204,9 +248,10 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   m->latency = calloc(pairs, sizeof *m->latency);
   m->bandwidth = calloc(pairs, sizeof *m->bandwidth);
   m->behind = calloc(pairs, sizeof *m->behind);
+  m->eager = calloc(pairs, sizeof *m->eager);
   m->host = calloc((size_t)m->ranks, sizeof *m->host);
   char *buf = malloc(NW_REAL_PING_PONG_BYTES);
-  int ok = m->latency && m->bandwidth && m->behind && m->host && buf, all_ok = 0;
+  int ok = m->latency && m->bandwidth && m->behind && m->eager && m->host && buf, all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all_ok) {
     free(buf);
@@ -249,11 +294,12 @@ nw_status nw_real_measure_machine(int want_gpus, nw_real_machine *m, char *why, 
   MPI_Barrier(MPI_COMM_WORLD);
   for (int a = 0; a < m->ranks; a++)
     for (int b = a + 1; b < m->ranks; b++) {
-      double lat, bw, behind;
-      measure_pair(rank, a, b, buf, &lat, &bw, &behind);
+      double lat, bw, behind, eager;
+      measure_pair(rank, a, b, buf, &lat, &bw, &behind, &eager);
       m->latency[a * m->ranks + b] = m->latency[b * m->ranks + a] = lat;
       m->bandwidth[a * m->ranks + b] = m->bandwidth[b * m->ranks + a] = bw;
       m->behind[a * m->ranks + b] = m->behind[b * m->ranks + a] = behind;
+      m->eager[a * m->ranks + b] = m->eager[b * m->ranks + a] = eager;
     }
   free(buf);
   return NW_OK;

@@ -23,8 +23,9 @@ typedef struct nw_real_machine {
   /* Point to point, ranks x ranks, [i * ranks + j] for i != j (the diagonal is 0): one-way
    * latency (half the best 1-byte round trip, s), bandwidth (nw_real_ping_pong, bytes/s) and
    * the bytes of a large message in flight that a control message to the same peer waits
-   * behind (nw_real_behind_bytes). */
-  double *latency, *bandwidth, *behind;
+   * behind (nw_real_behind_bytes), and the bytes of a message that move before the receiver's
+   * MPI progress sees it (nw_real_eager_bytes). */
+  double *latency, *bandwidth, *behind, *eager;
   char (*host)[NW_REAL_HOST_MAX];      /* each rank's host name */
   int gpus;                            /* rank 0's GPUs (0 when not asked for) */
   uint64_t gpu_memory;                 /* rank 0's GPU 0: free bytes */
@@ -60,6 +61,16 @@ void nw_real_ping_pong(int rank, int a, int b, char *buf, double *latency, doubl
  * beyond two latencies, times the bandwidth. The median of 3; 0 where the bandwidth is 0. buf
  * holds NW_REAL_PING_PONG_BYTES. Both participants get the result. */
 double nw_real_behind_bytes(int rank, int a, int b, char *buf, double latency, double bandwidth);
+
+/* Ranks a and b (the others return 0 at once): the largest message a sends to b before b's MPI
+ * progress sees it, in the real backend's transport: Open MPI sends a message up to its eager
+ * limit at once (64 KiB over TCP, 4 KiB through shared memory) and a larger one by rendezvous,
+ * whose bulk moves only after the receiver has matched its first fragment and answered
+ * (docs/experiments/network-validation.md). Found by sending while b stays out of MPI for
+ * 20 ms: sizes doubling from 1 KiB to the first that a cannot finish meanwhile, then six
+ * halvings between the last two. 0: even 1 KiB waits for b. buf holds NW_REAL_PING_PONG_BYTES.
+ * Both participants get the result. */
+double nw_real_eager_bytes(int rank, int a, int b, char *buf);
 
 /* Where a rank's event loop runs in the layout cfg gives a rank of `cores` cores and `gpus`
  * GPUs: with no core of its own (the compute threads take them all) *weight is its share of a

@@ -256,46 +256,29 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   sim_msg_pages_free(&sn->msg_pages, &received);
 }
 
-/* How long a message to a loop that waits beside a running kernel waits to be seen: drawn
- * from an exponential distribution of mean rt_pickup, from the node's own stream (the core's
- * draws stay as they were). On hardware (2 one-core ranks, PageRank 262144/16384) small
- * messages waited from send to receipt a median of 0.61-0.88 ms and a p90 of 1.9-2.2 ms, mean
- * 0.81-0.90 ms: an exponential's median is 0.69 and its p90 2.3 times its mean
- * (docs/experiments/message-pickup.md). A constant delay missed the tail, which is what
- * reaches the critical path: a prefetch late by more than the kernel beside it. */
-static double pickup_delay(sim_node *sn) {
-  double u = (double)(nw_rng_next(&sn->pickup_rng) >> 11) * 0x1.0p-53; /* [0, 1) */
-  return -sn->costs.pickup_s * log1p(-u);
-}
-
-/* Whether the cores the node's loop shares compute now: a kernel runs, or the load that
- * slows the node (--slow) does. On hardware that load is threads as busy as a kernel beside
- * the loop (real_load.c): with rank 1 of two one-core ranks slowed twofold, C-means's task
- * starts and the eager policy's assignments reached it after a median 2.9 and 2.8 ms, between
- * its kernels as during them, against 10 us and 0.4 ms simulated without this
- * (docs/experiments/kernel-drift.md). */
-static int cores_busy(const sim_node *sn) {
-  return sn->kernels > 0 || nw_slowdown_factor(sn->w->cfg, sn->id, simgrid_get_clock()) > 1;
-}
-
 static void node_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_node *sn = sg_actor_self_get_data();
   int taken = 0; /* an event's semaphore was taken while spinning */
   while (!nw_node_finished(sn->node)) {
     int waited = taken || !sn->q.head; /* the event, if it is a message, comes to a waiting loop */
-    if (!taken)
+    if (!taken) {
+      sn->loop_idle = !sn->q.head;
+      if (sn->loop_idle) /* it polls before it sleeps */
+        sim_loop_polls(sn);
       sg_sem_acquire(sn->q.sem);
+      sn->loop_idle = 0;
+    }
     taken = 0;
     if (sn->lost) /* what is queued stays, freed with the world */
-      return;
+      break;
     nw_event *ev = sn->q.head;
     /* A message to a loop that waits beside a running kernel, or beside the load that slows
      * the node, is seen at its next poll. */
-    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->costs.pickup_s > 0 && cores_busy(sn)) {
-      sg_actor_sleep_for(pickup_delay(sn));
+    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->costs.pickup_s > 0 && sim_cores_busy(sn)) {
+      sg_actor_sleep_for(sim_pickup_delay(sn));
       if (sn->lost)
-        return;
+        break;
     }
     sn->q.head = ev->next;
     if (!sn->q.head)
@@ -305,9 +288,15 @@ static void node_actor(int argc, char **argv) {
     else
       nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
     free(ev);
-    if (sn->costs.spin_s > 0 && !sn->q.head && !nw_node_finished(sn->node))
+    if (sn->costs.spin_s > 0 && !sn->q.head && !nw_node_finished(sn->node)) {
+      sim_loop_polls(sn);
+      sn->loop_idle = 1;
       taken = spin(sn);
+      sn->loop_idle = 0;
+    }
   }
+  sn->loop_ended = 1; /* no rendezvous waits for it any more */
+  sim_loop_polls(sn);
 }
 
 /* The most flop/s a launch of `threads` threads gets on GPU g (sim_world.h, fill_threads): its
@@ -589,7 +578,8 @@ static void sender_actor(int argc, char **argv) {
       sg_actor_sleep_for(e->packed_at - simgrid_get_clock());
     if (e->late_s > 0) /* lost and sent again, or held back (sim_faults.h) */
       sg_actor_sleep_for(e->late_s);
-    if (sn->lost) { /* a lost node starts no transfer */
+    double bulk = sim_rendezvous_bulk(sn, e); /* after its rendezvous, if it needs one */
+    if (sn->lost) {                           /* a lost node starts no transfer */
       sim_discard(sn->w, e);
       nw_sendq_done(&sn->out, c);
       continue;
@@ -597,8 +587,8 @@ static void sender_actor(int argc, char **argv) {
     /* The payload is only a token: the sink drops it and the message travels in sim_deliver(). */
     sn->out_dst = e->dst;
     sn->out_start = simgrid_get_clock();
-    sn->out_bytes = (double)e->wire;
-    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, e->wire);
+    sn->out_bytes = bulk;
+    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, (long)bulk);
     sn->out_dst = -1;
     sim_deliver(sn->w, e);
     nw_sendq_done(&sn->out, c);

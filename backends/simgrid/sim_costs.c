@@ -87,6 +87,8 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
     st = read_as(h, platform, "rt_control_behind", "number of bytes", &c->control_behind, why,
                  why_len);
   if (st == NW_OK)
+    st = read_as(h, platform, "rt_eager_bytes", "number of bytes", &c->eager_bytes, why, why_len);
+  if (st == NW_OK)
     st = read_as(h, platform, "rt_cache_bytes", "number of bytes", &c->cache_bytes, why, why_len);
   if (st == NW_OK && c->spin_share > 1) {
     snprintf(

@@ -39,6 +39,13 @@
  *                            of the node's data transfer in flight to the same peer (one TCP
  *                            connection per pair of ranks: what is already in its fragment and
  *                            socket buffer goes first; `narwhal calibrate` measures it)
+ *   rt_eager_bytes           bytes: a data message longer than this goes by rendezvous, as
+ *                            Open MPI sends one past its eager limit: its first this-many
+ *                            bytes cross, the receiving loop must poll to see them, its answer
+ *                            crosses back (behind the data in flight that way, as a control
+ *                            message does), the sending loop must poll to see that, and only
+ *                            then does the rest move (sim_world.c; `narwhal calibrate`
+ *                            measures it; absent or 0: every message moves at once)
  *   rt_page_fresh            seconds per 4 KiB page a subtask's new private view first
  *                            touches (nw_stats.view_pages_fresh: the node's buffer pool had no
  *                            buffer to recycle), spent by the event that made the view; and per
@@ -85,6 +92,7 @@ typedef struct sim_costs {
   double spin_share;     /* 0: a spin takes the loop's weight's share of a core */
   double pickup_s;       /* a message's wait to be seen beside a running kernel (rt_pickup) */
   double control_behind; /* bytes; 0: a control message never waits for data */
+  double eager_bytes;    /* bytes; 0: no data message waits for a rendezvous */
   double page_fresh_s;   /* a new view's page, first touched (rt_page_fresh) */
   int any;               /* some cost is not 0 */
 } sim_costs;

@@ -20,6 +20,8 @@
 #include <sys/mman.h>
 #include <xbt/sysdep.h>
 
+#include "rng.h"
+
 /* ---- events and actors */
 
 void sim_post(sim_node *sn, nw_event *ev) {
@@ -199,8 +201,8 @@ static void unlink_live(sim_world *w, envelope *e) {
  * its fragment and the socket's buffer (at most sn->costs.control_behind bytes, measured by
  * `narwhal calibrate`) goes first. The transfer's progress is estimated at the route's
  * bandwidth from its start, less the latency. 0 on platforms without rt_control_behind. */
-static double behind_data(const sim_node *sn, const envelope *e, double latency, double bw) {
-  if (!(sn->costs.control_behind > 0) || sn->out_dst != e->dst || !(bw > 0 && bw < INFINITY))
+static double behind_data(const sim_node *sn, int dst, double latency, double bw) {
+  if (!(sn->costs.control_behind > 0) || sn->out_dst != dst || !(bw > 0 && bw < INFINITY))
     return 0;
   double left = sn->out_bytes - (simgrid_get_clock() - sn->out_start - latency) * bw;
   if (left > sn->costs.control_behind)
@@ -215,7 +217,7 @@ static double behind_data(const sim_node *sn, const envelope *e, double latency,
  * shares of all flows it connects to: with control messages as flows, that work per event grew
  * with the cluster (docs/experiments/sim-scale-control-messages.md). On a calibrated TCP
  * platform it also waits behind the data in flight to its peer (behind_data). */
-static double control_delay(sim_node *sn, const envelope *e) {
+static double control_delay(sim_node *sn, int dst, double wire) {
   if (!sn->route_latency) {
     sn->route_latency = calloc((size_t)sn->w->nodes, sizeof *sn->route_latency);
     sn->route_bandwidth = calloc((size_t)sn->w->nodes, sizeof *sn->route_bandwidth);
@@ -224,14 +226,120 @@ static double control_delay(sim_node *sn, const envelope *e) {
       exit(1);
     }
   }
-  if (sn->route_bandwidth[e->dst] <= 0) {
-    sg_host_t to = sn->w->node[e->dst].host;
-    sn->route_latency[e->dst] = sg_host_get_route_latency(sn->host, to);
-    sn->route_bandwidth[e->dst] = sg_host_get_route_bandwidth(sn->host, to);
+  if (sn->route_bandwidth[dst] <= 0) {
+    sg_host_t to = sn->w->node[dst].host;
+    sn->route_latency[dst] = sg_host_get_route_latency(sn->host, to);
+    sn->route_bandwidth[dst] = sg_host_get_route_bandwidth(sn->host, to);
   }
-  double bw = sn->route_bandwidth[e->dst]; /* a route without links: no size term */
-  return sn->route_latency[e->dst] + (bw > 0 && bw < INFINITY ? (double)e->wire / bw : 0.0) +
-         behind_data(sn, e, sn->route_latency[e->dst], bw);
+  double bw = sn->route_bandwidth[dst]; /* a route without links: no size term */
+  return sn->route_latency[dst] + (bw > 0 && bw < INFINITY ? wire / bw : 0.0) +
+         behind_data(sn, dst, sn->route_latency[dst], bw);
+}
+
+/* How long a message to a loop that waits beside a running kernel waits to be seen: drawn
+ * from an exponential distribution of mean rt_pickup, from the node's own stream (the core's
+ * draws stay as they were). On hardware (2 one-core ranks, PageRank 262144/16384) small
+ * messages waited from send to receipt a median of 0.61-0.88 ms and a p90 of 1.9-2.2 ms, mean
+ * 0.81-0.90 ms: an exponential's median is 0.69 and its p90 2.3 times its mean
+ * (docs/experiments/message-pickup.md). A constant delay missed the tail, which is what
+ * reaches the critical path: a prefetch late by more than the kernel beside it. */
+double sim_pickup_delay(sim_node *sn) {
+  double u = (double)(nw_rng_next(&sn->pickup_rng) >> 11) * 0x1.0p-53; /* [0, 1) */
+  return -sn->costs.pickup_s * log1p(-u);
+}
+
+/* Whether the cores the node's loop shares compute now: a kernel runs, or the load that
+ * slows the node (--slow) does. On hardware that load is threads as busy as a kernel beside
+ * the loop (real_load.c): with rank 1 of two one-core ranks slowed twofold, C-means's task
+ * starts and the eager policy's assignments reached it after a median 2.9 and 2.8 ms, between
+ * its kernels as during them, against 10 us and 0.4 ms simulated without this
+ * (docs/experiments/kernel-drift.md). */
+int sim_cores_busy(const sim_node *sn) {
+  return sn->kernels > 0 || nw_slowdown_factor(sn->w->cfg, sn->id, simgrid_get_clock()) > 1;
+}
+
+/* ---- the rendezvous of large messages (rt_eager_bytes)
+ *
+ * Open MPI sends a message past its eager limit by rendezvous: the first fragment crosses, the
+ * receiver answers once its progress engine has matched it, and the rest moves only after the
+ * sender's progress has seen the answer. Neither rank progresses while its event loop handles
+ * events (the real backend polls MPI between them, real_queue.c), and the answer crosses the
+ * TCP connection behind what the receiver is sending the other way. On two emulated hosts at
+ * 100 Mbit/s, matmul 2048/512's first kernels started 489-529 ms into the task where every
+ * message went eagerly in 374-459, the simulation's 370-461 without this
+ * (docs/experiments/network-validation.md). The real backend posts a demand transfer at
+ * once, so its rendezvous runs beside the transfers ahead of it (an actor of its own), and a
+ * prefetch only when the link is otherwise free, so the sender actor runs its rendezvous. */
+
+typedef struct sim_poller {
+  sg_sem_t sem;
+  struct sim_poller *next;
+} sim_poller;
+
+void sim_loop_polls(sim_node *sn) {
+  while (sn->pollers) {
+    sim_poller *p = sn->pollers;
+    sn->pollers = p->next;
+    sg_sem_release(p->sem);
+  }
+}
+
+/* Until node n's loop polls: at once if it waits for an event (after the message's pickup
+ * where a kernel has its core), at the end of its queue's events if it is handling them. */
+static void wait_for_poll(sim_node *n) {
+  if (n->lost || n->loop_ended)
+    return;
+  if (n->loop_idle) {
+    if (n->costs.pickup_s > 0 && sim_cores_busy(n))
+      sg_actor_sleep_for(sim_pickup_delay(n));
+    return;
+  }
+  sim_poller p = {sg_sem_init(0), n->pollers};
+  n->pollers = &p;
+  sg_sem_acquire(p.sem);
+  sg_sem_destroy(p.sem);
+}
+
+/* Bytes of the answer: Open MPI's rendezvous acknowledgement, a header alone. */
+#define RENDEZVOUS_ANSWER_BYTES 64.0
+
+/* The first fragment crosses (behind the data in flight to the peer), the peer's loop sees
+ * it, the answer crosses back (behind the data in flight from the peer), this loop sees it. */
+static void handshake(sim_node *sn, const envelope *e) {
+  sim_node *to = &sn->w->node[e->dst];
+  sg_actor_sleep_for(control_delay(sn, e->dst, sn->costs.eager_bytes));
+  wait_for_poll(to);
+  sg_actor_sleep_for(control_delay(to, sn->id, RENDEZVOUS_ANSWER_BYTES));
+  wait_for_poll(sn);
+}
+
+static int needs_rendezvous(const sim_node *sn, const envelope *e) {
+  return sn->costs.eager_bytes > 0 && (double)e->wire > sn->costs.eager_bytes;
+}
+
+static void rendezvous_actor(int argc, char **argv) {
+  (void)argc, (void)argv;
+  envelope *e = sg_actor_self_get_data();
+  sim_node *sn = &e->world->node[e->src];
+  if (e->packed_at > simgrid_get_clock()) /* posted once packed */
+    sg_actor_sleep_for(e->packed_at - simgrid_get_clock());
+  handshake(sn, e);
+  e->handshaking = 0;
+  sg_sem_release(e->matched);
+}
+
+double sim_rendezvous_bulk(sim_node *sn, envelope *e) {
+  if (!needs_rendezvous(sn, e))
+    return (double)e->wire;
+  if (!e->matched) { /* posted now: the link waits for all of it */
+    handshake(sn, e);
+    return (double)e->wire - sn->costs.eager_bytes;
+  }
+  int waited = e->handshaking; /* else its first fragment crossed beside the transfers before */
+  sg_sem_acquire(e->matched);
+  sg_sem_destroy(e->matched);
+  e->matched = NULL;
+  return waited ? (double)e->wire - sn->costs.eager_bytes : (double)e->wire;
 }
 
 /* The seconds the fault plan delays a message between two nodes by (sim_faults.h; 0 without a
@@ -254,7 +362,8 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
     exit(1);
   }
-  *e = (envelope){.src = sn->id,
+  *e = (envelope){.world = sn->w,
+                  .src = sn->id,
                   .buf = buf,
                   .len = len,
                   .wire = (long)wire,
@@ -276,12 +385,17 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
       fprintf(stderr, "narwhal: out of memory in the simulator\n");
       exit(1);
     }
+    if (c == NW_SEND_DEMAND && needs_rendezvous(sn, e)) {
+      e->matched = sg_sem_init(0);
+      e->handshaking = 1;
+      sim_spawn("rendezvous", sn->host, rendezvous_actor, e, 1, STACK_SERVICE);
+    }
     sg_sem_release(sn->out_sem);
     return;
   }
   /* Control messages go at once, each on its own: due after the route's travel time. */
   sim_world *w = sn->w;
-  double due = e->packed_at + control_delay(sn, e) + e->late_s;
+  double due = e->packed_at + control_delay(sn, e->dst, (double)e->wire) + e->late_s;
   if (nw_due_push(&w->mail, due, e) != 0) {
     fprintf(stderr, "narwhal: out of memory in the simulator\n");
     exit(1);
@@ -384,6 +498,8 @@ void sim_world_free(sim_world *w) {
   while (w->live) {      /* undelivered messages, queued or inside SimGrid (a failed run) */
     envelope *e = w->live;
     w->live = e->live_next;
+    if (e->matched)
+      sg_sem_destroy(e->matched);
     free(e->buf);
     free(e);
   }

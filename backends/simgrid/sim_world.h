@@ -97,6 +97,7 @@ typedef struct sim_device {
 } sim_device;
 
 typedef struct envelope {
+  struct sim_world *world;
   int src;
   void *buf;
   size_t len;
@@ -105,7 +106,12 @@ typedef struct envelope {
   double late_s; /* a data transfer's: the fault plan's delay before it goes (sim_faults.h) */
   /* When its sender had packed it: its buffer's fresh pages first touched (sim_msg_pages.h). */
   double packed_at;
-  sim_msg_buffer sent;                    /* the sender's buffer; bytes 0: not modelled */
+  sim_msg_buffer sent; /* the sender's buffer; bytes 0: not modelled */
+  /* A data message past rt_eager_bytes posted at once (a demand transfer: the real backend
+   * posts those as they come): its rendezvous runs beside the transfers ahead of it and
+   * releases this when the rest may move; handshaking while it runs. NULL: none started. */
+  sg_sem_t matched;
+  int handshaking;
   struct envelope *live_prev, *live_next; /* every envelope not yet delivered (sim_world) */
 } envelope;
 
@@ -137,6 +143,11 @@ typedef struct sim_node {
    * of fresh pages the messages sent since the loop last spent them took to pack. */
   sim_msg_pages msg_pages;
   double pack_s;
+  /* The event loop polls its transport (sim_world.c, rendezvous): loop_idle while it waits
+   * for an event with nothing queued; loop_ended once it has stopped (finished or lost);
+   * pollers, the rendezvous waiting for its next poll. */
+  int loop_idle, loop_ended;
+  struct sim_poller *pollers;
 } sim_node;
 
 /* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */
@@ -231,6 +242,19 @@ void sim_execute_bounded(sim_device *d, double flops, double bound);
  * sender actor, a control message for the postman, due after the route's travel time (both
  * actors are sim_backend.c's). Until delivered or discarded the message is on w->live. */
 void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint64_t wire);
+/* The node's loop polls its transport (its queue is empty: it is about to wait, or stopped):
+ * the rendezvous waiting for that go on. */
+void sim_loop_polls(sim_node *sn);
+/* Whether the cores sn's loop shares compute now: a kernel runs, or the load of --slow. */
+int sim_cores_busy(const sim_node *sn);
+/* How long a message to sn's loop, waiting beside a running kernel, waits to be seen (a draw of
+ * rt_pickup's exponential distribution from the node's own stream). */
+double sim_pickup_delay(sim_node *sn);
+/* The sender actor starts data message e of node sn: waits for its rendezvous where it needs
+ * one (running it now if it was not started when sent) and returns the bytes to put on the
+ * link: e->wire, less the first fragment where that crossed while the link was otherwise
+ * idle. */
+double sim_rendezvous_bulk(sim_node *sn, envelope *e);
 /* Message e reaches its destination's loop, or is dropped when that node was lost. */
 void sim_deliver(sim_world *w, envelope *e);
 /* Message e never goes (its sender's node was lost): freed. */

@@ -83,6 +83,12 @@ behind=$(sed -nE 's/.*<prop id="rt_control_behind" value="([0-9.e+]+)".*/\1/p' c
 awk -v b="${behind:-0}" 'BEGIN { exit !(b >= 131072 && b < 4194304) }' &&
   ok "calibrate: a control message waits behind $behind bytes of data in flight" ||
   bad "calibrate: rt_control_behind '${behind}' is not between 128 KiB and 4 MiB"
+# 2d. ... and the largest message a rank sends before its receiver's MPI sees it: Open MPI's
+#     64 KiB eager limit over TCP, less its header (a larger one goes by rendezvous).
+eager=$(sed -nE 's/.*<prop id="rt_eager_bytes" value="([0-9]+)".*/\1/p' cal.$$.xml 2>/dev/null | head -1)
+awk -v e="${eager:-0}" 'BEGIN { exit !(e >= 16384 && e <= 131072) }' &&
+  ok "calibrate: messages up to $eager bytes go before the receiver sees them" ||
+  bad "calibrate: rt_eager_bytes '${eager}' is not between 16 KiB and 128 KiB"
 rm -f cal.$$.xml cal.$$.json cal.$$.out
 
 # 3. A link shaped lower mid-run: matmul moving ~25 MB, h2 slowed to 50 Mbit/s after 1 s

@@ -70,6 +70,8 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
     fprintf(f, "<prop id=\"rt_pickup\" value=\"%.6g\"/>", p->pickup_s);
   if (p->control_behind > 0)
     fprintf(f, "\n        <prop id=\"rt_control_behind\" value=\"%.6g\"/>", p->control_behind);
+  if (p->eager_bytes > 0)
+    fprintf(f, "\n        <prop id=\"rt_eager_bytes\" value=\"%.0f\"/>", p->eager_bytes);
   if (p->page_fresh_s > 0)
     fprintf(f, "\n        <prop id=\"rt_page_fresh\" value=\"%.6g\"/>", p->page_fresh_s);
   for (int a = 0; a < p->apps; a++)

@@ -45,6 +45,9 @@ typedef struct tool_platform {
    * behind (one TCP connection per pair; 0: none, as on shared memory): every n<i>-cpu host's
    * rt_control_behind (sim_costs.h). */
   double control_behind;
+  /* The largest message a rank sends before its receiver's MPI progress sees it (Open MPI's
+   * eager limit): every n<i>-cpu host's rt_eager_bytes (sim_costs.h); 0: not written. */
+  double eager_bytes;
   /* The runtime's own costs, properties of every n<i>-cpu host (0: none): handling an event
    * of kind k (nw_event_kind) costs event[k] (cost_fit.h: rt_KIND, rt_KIND_per_byte,
    * rt_KIND_per_run, rt_KIND_per_space_page, and per price class, with the knee at
