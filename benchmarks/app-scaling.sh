@@ -68,10 +68,15 @@ paper_row Unicorn "Fig. 4" "2D FFT 61440/512 on 14 nodes: subtasks per task (two
 paper_row Unicorn "Fig. 4" "2D FFT's network data over conv2d's on 14 nodes" "section 5.2" 4.5 4.5 "around 4.5x" \
   "$(awk -v f="${bytes14[fft2d]}" -v c="${bytes14[conv2d]}" 'BEGIN { printf "%.3f", f / c }')" \
   "$(awk -v c="${bytes14[conv2d]}" 'BEGIN { printf "conv2d moves %.1f GB here, 11.4 GB in the paper (4-byte floats per channel where the paper has bytes)", c / 1e9 }')"
+# Their sizes say what was counted: the paper's matmul events are 248.5 GB / 659, about a
+# subtask's 512 MB panel each, where a data message here carries one owner's part of one.
+per_event() { awk -v b="$1" -v e="$2" 'BEGIN { printf "%.1f", (e > 0 ? b / e / 1e6 : 0) }'; }
 paper_row Unicorn "Fig. 4" "matmul 65536/2048 on 14 nodes: data-transfer events (data messages between nodes)" \
-  "section 5.2" 659 659 "659 pipelined events" "${events14[matmul]}"
+  "section 5.2" 659 659 "659 pipelined events" "${events14[matmul]}" \
+  "a unit, not a count: the paper's events carry 248.5 GB / 659 = 377 MB each (a subtask's 512 MB panel, pipelined), these messages $(per_event "${bytes14[matmul]}" "${events14[matmul]}") MB each (one owner's part of a panel)"
 paper_row Unicorn "Fig. 4" "LU 65536/2048 on 14 nodes: data-transfer events (data messages between nodes)" \
-  "section 5.2" 36654 36654 "" "${events14[lu]}"
+  "section 5.2" 36654 36654 "" "${events14[lu]}" \
+  "$(awk -v l="${events14[lu]}" -v m="${events14[matmul]}" 'BEGIN { printf "%.1f", l / m }')x matmul's messages here, 55.6x its events in the paper: at the paper's similar amount of data its LU events carry about 7 MB and its matmul events 377 MB (whole panels); here LU's messages carry $(per_event "${bytes14[lu]}" "${events14[lu]}") MB and matmul's $(per_event "${bytes14[matmul]}" "${events14[matmul]}") MB"
 ratio=$(awk -v l="${bytes14[lu]}" -v m="${bytes14[matmul]}" 'BEGIN { printf "%.3f", l / m }')
 paper_row Unicorn "Fig. 4" "LU's network data over matmul's on 14 nodes" "section 5.2" "" "" \
   "a similar amount of data transfer" "$ratio" \
