@@ -16,7 +16,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1 | grep -oE '[0-9.eE+-]+$'; }
 . "$src/experiments/paper/rows.sh"
 table_csv app-scaling app nodes makespan_s speedup bytes_network
-declare -A sp14=() bytes14=() events14=() per_task14=()
+declare -A one1=() sp14=() bytes14=() events14=() per_task14=()
 printf '%-7s %5s %12s %9s %10s\n' app nodes makespan_s speedup network_GB
 for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 65536 2048" \
   "fft2d 61440 512"; do
@@ -35,7 +35,7 @@ for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 6553
     sp=$(awk -v m="$m" -v o="$one" 'BEGIN { printf "%.4f", o / m }')
     table_row app-scaling "$name" "$nodes" "$m" "$sp" "$bytes"
     if [ "$nodes" = 14 ]; then
-      sp14[$name]=$sp bytes14[$name]=$bytes events14[$name]=$(field "$o" messages_data)
+      one1[$name]=$one sp14[$name]=$sp bytes14[$name]=$bytes events14[$name]=$(field "$o" messages_data)
       per_task14[$name]=$(awk -v s="$(field "$o" subtasks)" -v t="$(field "$o" tasks)" 'BEGIN { printf "%.2f", s / t }')
     fi
   done
@@ -46,8 +46,17 @@ paper_row Unicorn "Fig. 4" "conv2d speed-up on 14 nodes (65536^2, 31x31 filter, 
   "section 5.2" 11.83 11.83 "" "${sp14[conv2d]}" "4-byte floats per channel where the paper has bytes"
 paper_row Unicorn "Fig. 4" "matmul speed-up on 14 nodes (65536, 2048 blocks)" "section 5.2" \
   7.34 7.34 "" "${sp14[matmul]}"
+# What the network alone takes on 14 nodes: the run's bytes over the 14 NICs at the platform's
+# rate (n0-nic's bandwidth in MBps or GBps), against the 1-node time a speed-up then needs.
+nic_bps=$(sed -nE 's/.*<link id="n0-nic" bandwidth="([0-9.]+)([MG])Bps".*/\1 \2/p' "$paper_platform" |
+  awk '{ print $1 * ($2 == "G" ? 1e9 : 1e6) }')
+floor_note() { # floor_note APP SPEEDUP
+  awk -v b="${bytes14[$1]}" -v r="$nic_bps" -v s="$2" -v t="${one1[$1]}" 'BEGIN {
+    f = b / (14 * r)
+    printf "the 14-node run'"'"'s %.1f GB over 14 NICs at %.0f MB/s take at least %.1f s, so a %sx speed-up needs a 1-node run of %.0f s; the model'"'"'s takes %.2f s", b / 1e9, r / 1e6, f, s, s * f, t }'
+}
 paper_row Unicorn "Fig. 4" "2D FFT speed-up on 14 nodes (61440, 512-row stripes)" "section 5.2" \
-  5.36 5.36 "" "${sp14[fft2d]}"
+  5.36 5.36 "" "${sp14[fft2d]}" "$(floor_note fft2d 5.36)"
 paper_row Unicorn "Fig. 4" "LU speed-up on 14 nodes (65536, 2048 blocks)" "section 5.2" \
   4.8 4.8 "" "${sp14[lu]}"
 order=$(for a in "${!sp14[@]}"; do echo "${sp14[$a]} $a"; done | sort -gr | awk '{ printf "%s%s", (NR > 1 ? " > " : ""), $2 }')
