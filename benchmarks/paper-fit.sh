@@ -219,6 +219,19 @@ slow_note() {
   printf '1-3: %s%% of subtasks on CPUs, %s copies, multi-assign gain %s%% at 14 nodes' \
     "$(range "$share")" "$(range "$copies" %d)" "$(range "$gains")"
 }
+# copies_made APP: multi_assigned of the fitted model's runs at each node count.
+copies_made() {
+  local k out=""
+  for k in "${nodes_list[@]}"; do out="$out${out:+, }$(key "$tmp/f-$1-$k.json" multi_assigned)"; done
+  echo "$out"
+}
+# half_need: what a node computing half of C's blocks must receive at the least, inputs spread
+# evenly: r block rows of A and c block columns of B (a panel each: block x n floats), half of
+# them held by the other node, r = c = the square root of half the blocks.
+half_need() {
+  awk -v n="$n" -v b="$block" 'BEGIN { k = n / b; r = sqrt(k * k / 2); p = b * n * 4 / 1e9
+    printf "a node computing half of C needs r block rows of A and r block columns of B (%.3f GB panels), half held by the other node: at least %.2f GB for r = %.1f, so the paper'"'"'s 8.50 GB is below any even split", p, r * p, r }'
+}
 range() { # range "V1 V2 ..." [FORMAT]: MIN-MAX in FORMAT (one decimal), or one value if alike
   tr ' ' '\n' <<<"$1" | awk -v f="${2:-%.1f}" '
     NF { v = $1 + 0; if (n++ == 0 || v < lo) lo = v; if (n == 1 || v > hi) hi = v }
@@ -375,6 +388,9 @@ while IFS='|' read -r role name source lo hi o f; do
   case $name in
   "matmul 14 nodes, % subtasks on CPUs" | "matmul multi-assign gain at 14 nodes, %") note=$(slow_note mm) ;;
   "conv2d 14 nodes, % subtasks on CPUs" | "conv2d multi-assign gain at 14 nodes, %") note=$(slow_note cv) ;;
+  "matmul multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made mm)" ;;
+  "conv2d multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made cv)" ;;
+  "matmul 2 nodes, GB sent per node") note=$(half_need) ;;
   esac
   [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
     "$hi" "$stated" "$f" "$note"
