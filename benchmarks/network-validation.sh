@@ -7,6 +7,9 @@
 # the other) and simulated on the calibrated platform and model. Prints a row per
 # configuration (real s, spread of the real rounds, simulated s, error) and per rate the median
 # and largest |error|. As root; leaves no host behind. docs/experiments/network-validation.md.
+# KEEP=DIR keeps each rate's calibration (DIR/RATE/cal.xml, cal.json, cal.out) and times
+# (DIR/RATE/times.tsv: the three real rounds and the simulation), so that a run's
+# configurations can be simulated again on its own calibration after a simulator change.
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 nw=$src/build/narwhal
@@ -15,6 +18,7 @@ hosts=${HOSTS:-3} # one rank each; more ranks than cores share them, which one c
 cpus=${CPUS:-}    # cores of its own per host (emulated-cluster.sh up --cpus); unset: all shared
 [ -z "$cpus" ] || [[ $cpus =~ ^[1-9][0-9]*$ ]] || { echo "network-validation: CPUS must be a number >= 1, not '$cpus'" >&2; exit 2; }
 [[ $hosts =~ ^[0-9]+$ ]] && [ "$hosts" -ge 2 ] || { echo "network-validation: HOSTS must be a number >= 2, not '$hosts'" >&2; exit 2; }
+keep=${KEEP:-} # a folder: each rate's calibration and times go to KEEP/RATE, to simulate again
 rates=("$@")
 [ ${#rates[@]} -gt 0 ] || rates=(100mbit 400mbit)
 configs=("matmul --n 2048 --block 512" "matmul --n 3072 --block 768" "conv2d --n 2048 --block 512"
@@ -34,6 +38,12 @@ for rate in "${rates[@]}"; do
   printf '\nlinks %s (calibrated: %.1f Mbit/s)\n' "$rate" "$(awk -v b="$link" 'BEGIN { print b * 8 / 1e6 }')"
   printf '%-30s %9s %7s %9s %7s\n' configuration real_s spread sim_s error
   errors=()
+  if [ -n "$keep" ] && ! { mkdir -p "$keep/$rate" &&
+    cp "$tmp/cal.xml" "$tmp/cal.json" "$tmp/cal.out" "$keep/$rate/" &&
+    printf 'configuration\treal_s_1\treal_s_2\treal_s_3\tsim_s\n' >"$keep/$rate/times.tsv"; }; then
+    echo "network-validation: cannot write to KEEP=$keep" >&2
+    exit 2
+  fi
   for cfg in "${configs[@]}"; do
     times=()
     for _ in 1 2 3; do
@@ -50,6 +60,8 @@ for rate in "${rates[@]}"; do
         for (i = 2; i <= NR; i++) { if (t[i] < b) b = t[i]; if (t[i] > w) w = t[i] }
         printf "%.4f %.1f %.1f\n", b, 100 * (w - b) / b, 100 * (s - b) / b }')
     printf '%-30s %9s %6s%% %9.4f %6s%%\n' "$cfg" "$best" "$spread" "$sim" "$err"
+    [ -z "$keep" ] || printf '%s\t%s\t%s\t%s\t%s\n' "$cfg" "${times[@]}" "${sim:-nan}" \
+      >>"$keep/$rate/times.tsv"
     errors+=("$err")
   done
   printf '%s\n' "${errors[@]}" | tr -d - | sort -g | awk '{ a[NR] = $1 }
