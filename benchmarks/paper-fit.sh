@@ -23,7 +23,12 @@
 # Errors: |model - paper| / paper; for a stated range ("fewer than 2%", "3-4x") 0 inside it,
 # else the distance to its nearest end over that end.
 #
-# About 110 simulations of 0.1-0.7 s each, one at a time: about 30 s on one core.
+# The rows that depend on how fast the CPUs are against the GPUs (their share of the subtasks,
+# multi-assign's gain) get notes from the 14-node runs again with each node's CPUs a tenth of a
+# GPU, as section 5.2 has them, seeds 1-3. A performance model that leaves a subtask unpriced
+# stops the script (exit 1).
+#
+# About 120 simulations of 0.1-0.7 s each, one at a time: about 30 s on one core.
 # The fit is checked against the checked-in platforms/paper-cluster-fitted.xml (a line says
 # whether they agree); the predictions use the checked-in files.
 #
