@@ -17,6 +17,11 @@ field() { printf '%s' "$1" | grep -oE "\"$2\":[[:space:]]*[0-9.eE+-]+" | head -1
 . "$src/experiments/paper/rows.sh"
 table_csv app-scaling app nodes makespan_s speedup bytes_network
 declare -A one1=() sp14=() bytes14=() events14=() per_task14=()
+# scaling_run PLATFORM APP NODES N BLOCK [OPTION...]: the JSON of one run as the main job runs.
+scaling_run() {
+  "$nw" run --app "$2" --backend sim --platform "$1" --nodes "$3" --n "$4" --block "$5" \
+    --data phantom --devices cpu+gpu --work-groups on "${@:6}" --json
+}
 printf '%-7s %5s %12s %9s %10s\n' app nodes makespan_s speedup network_GB
 for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 65536 2048" \
   "fft2d 61440 512"; do
@@ -25,9 +30,7 @@ for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 6553
   for p in ${p1:+"$p1"} ${p2:+"$p2"}; do params+=(--app-param "$p"); done
   one=
   for nodes in 1 2 4 8 14; do
-    o=$("$nw" run --app "$name" --backend sim --platform "$paper_platform" \
-      --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
-      --work-groups on ${params[@]+"${params[@]}"} --json)
+    o=$(scaling_run "$paper_platform" "$name" "$nodes" "$n" "$block" ${params[@]+"${params[@]}"})
     m=$(field "$o" makespan_s) bytes=$(field "$o" bytes_network)
     one=${one:-$m}
     awk -v a="$name" -v k="$nodes" -v m="$m" -v o="$one" -v b="$bytes" 'BEGIN {
@@ -65,8 +68,7 @@ if [ -n "${PAPER_ROWS:-}" ]; then
   fast=$(mktemp -d)
   sed -E 's/(<link id="n[0-9]+-nic" bandwidth=")[0-9.]+[MG]Bps/\1100GBps/' "$paper_platform" \
     >"$fast/${paper_platform##*/}"
-  o=$("$nw" run --app lu --backend sim --platform "$fast/${paper_platform##*/}" --nodes 14 \
-    --n 65536 --block 2048 --data phantom --devices cpu+gpu --work-groups on --json)
+  o=$(scaling_run "$fast/${paper_platform##*/}" lu 14 65536 2048)
   rm -rf "$fast"
   lu_note=$(awk -v m="$(field "$o" makespan_s)" -v o="${one1[lu]}" -v r="$nic_bps" \
     -v s="${sp14[lu]}" 'BEGIN { f = o / m

@@ -21,6 +21,11 @@ table_csv steal-levels app nodes stealing makespan_s steals_attempted steals_suc
 declare -A fewer=([conv2d]=65.88 [matmul]=64.9 [lu]=67.03)
 declare -A more=([conv2d]=44.24 [matmul]=54.25 [lu]=60.08)
 declare -A faster=([conv2d]=6.92 [matmul]="" [lu]="")
+# level_run NODES LEVEL [OPTION...]: the JSON of app $name ($n, $block) under that stealing.
+level_run() {
+  "$nw" run --app "$name" --backend sim --platform "$paper_platform" --nodes "$1" --n "$n" \
+    --block "$block" --data phantom --devices cpu+gpu --steal-policy "$2" "${@:3}" --json
+}
 printf '%-7s %5s  %-9s %10s %10s %10s\n' app nodes stealing makespan_s attempts succeeded
 for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
   read -r name n block <<<"$app"
@@ -28,9 +33,7 @@ for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
   for nodes in 2 4 8 14; do
     declare -A m=() a=() s=()
     for level in one-level two-level; do
-      o=$("$nw" run --app "$name" --backend sim --platform "$paper_platform" \
-        --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
-        --steal-policy "$level" --json)
+      o=$(level_run "$nodes" "$level")
       m[$level]=$(field "$o" makespan_s) a[$level]=$(field "$o" steals_attempted)
       s[$level]=$(field "$o" steals_succeeded)
       printf '%-7s %5s  %-9s %10.3f %10s %10s\n' "$name" "$nodes" "$level" "${m[$level]}" \
@@ -65,9 +68,7 @@ for app in "conv2d 65536 2048" "matmul 32768 2048" "lu 32768 2048"; do
       sum=0
       for nodes in 2 4 8 14; do
         for level in one-level two-level; do
-          m[$level]=$(field "$("$nw" run --app "$name" --backend sim --platform "$paper_platform" \
-            --nodes "$nodes" --n "$n" --block "$block" --data phantom --devices cpu+gpu \
-            --steal-policy "$level" --seed "$seed" --json)" makespan_s)
+          m[$level]=$(field "$(level_run "$nodes" "$level" --seed "$seed")" makespan_s)
         done
         sum=$(awk -v x="$sum" -v a="${m[one-level]}" -v b="${m[two-level]}" 'BEGIN { print x + 100 * (a - b) / a }')
       done
