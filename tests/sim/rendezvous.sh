@@ -18,6 +18,8 @@ fail() { echo "rendezvous: $passed passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
 # shellcheck source=../lib/json_field.sh
 . "$(dirname "$0")/../lib/json_field.sh"
+# shellcheck source=../lib/platform_property.sh
+. "$(dirname "$0")/../lib/platform_property.sh"
 run=(run --backend sim --app matmul --n 512 --block 128 --json)
 span() { field "$("$nw" "${run[@]}" --platform "$1")" makespan_s; }
 
@@ -40,11 +42,7 @@ awk -v d="$d" -v e="$e" 'BEGIN { exit !(d > 0 && e >= d + 0.08) }' ||
   fail "rendezvous past 64 KiB did not cost a round trip of 80 ms ($d -> $e s)"
 passed=2
 
-"$gen" --nodes 1 --cores 2 >"$tmp/one.xml"
-"$gen" --nodes 1 --cores 2 --cpu-prop rt_eager_bytes=1024 >"$tmp/one_rdv.xml"
-f=$(span "$tmp/one.xml") g=$(span "$tmp/one_rdv.xml")
-echo "one node: $f s, $g s with the property"
-[ -n "$f" ] && [ "$f" = "$g" ] || fail "the property changed a one-node run ($f, $g)"
+one_node_unchanged rt_eager_bytes=1024 || fail "the property changed a one-node run"
 passed=3
 
 "$gen" --nodes 4 --cores 1 --nic-bw 10MBps --cpu-prop rt_eager_bytes=4096 >"$tmp/four.xml"
@@ -64,11 +62,6 @@ echo "four nodes, node 2 lost at $at s: verified $verified, $(field "$out" nodes
   fail "node 2 lost at $at s: not verified, no node lost or nothing re-executed"
 passed=4
 
-"$gen" --nodes 2 --cores 1 --cpu-prop rt_eager_bytes=-5 >"$tmp/bad.xml"
-out=$("$nw" "${run[@]}" --platform "$tmp/bad.xml" 2>&1 >/dev/null)
-rc=$?
-lines=$(printf '%s\n' "$out" | grep -c .)
-[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && printf '%s' "$out" | grep -q "rt_eager_bytes" ||
-  fail "a negative rt_eager_bytes: exit $rc, '$out'"
+why=$(refused_in_one_line rt_eager_bytes=-5) || fail "a negative rt_eager_bytes: $why"
 passed=5
 echo "rendezvous: $passed passed"
