@@ -47,6 +47,7 @@ figures=(
   "fig14-multi-assign|Unicorn Fig. 14, multi-assign on 2-14 nodes|benchmarks/multi-assign-figs.sh BUILD||paper-claims-cited"
   "fig15-external-load|Unicorn Fig. 15, multi-assign under external load|benchmarks/external-load-figs.sh BUILD||paper-claims-cited"
   "fig19-cores|Unicorn Fig. 19, compute cores per node|benchmarks/cores-figs.sh BUILD||paper-claims-cited"
+  "fig20-overhead|Unicorn Fig. 20, runtime time against application time|benchmarks/overhead-figs.sh BUILD||paper-claims-cited"
   "fig17-gpu-cache|Unicorn Fig. 17, GPU cache policies|BUILD/narwhal sweep OUT/sweeps/gpu-cache.json --csv OUT/fig17-gpu-cache.csv|experiments/paper/sweep-rows.sh fig17-gpu-cache OUT/fig17-gpu-cache.csv|gpus-simulated"
   "fig8-fig18-pagerank|Unicorn Figs. 8 and 18, PageRank|benchmarks/pagerank-figs.sh BUILD||pagerank-compression"
   "fig9-stealing|Unicorn Fig. 9, one- against two-level stealing|benchmarks/steal-levels.sh BUILD||steal-levels"

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # paper-run.sh: sourced by the figure scripts of the Unicorn paper's sections 5.2-5.7
 # (benchmarks/gpus-only-figs.sh, balance-figs.sh, granularity-figs.sh, multi-assign-figs.sh,
-# external-load-figs.sh, cores-figs.sh), benchmarks/prs-figs.sh,
+# external-load-figs.sh, cores-figs.sh, overhead-figs.sh), benchmarks/prs-figs.sh,
 # experiments/paper/agglomeration-grain.sh and experiments/paper/gemtc-scale.sh, as
 # `. PATH/paper-run.sh BUILD_DIR`: it sets build (BUILD_DIR, default build), nw (the narwhal
 # executable in it) and src (the repository root), and sources rows.sh.
