@@ -18,7 +18,10 @@
 # bytes received beside (unique and total), on 2, 4, 8, 10, 12 and 14 nodes, seed 1, blocks
 # placement, beside the paper's table; conv2d's bytes also divided by 4 (its image has a byte
 # per channel where this one has a float); and matmul's first matrix's transfer frequency per
-# byte (the table's last column), from each run's --trace (first_matrix below). About 20 seconds.
+# byte (the table's last column), from each run's --trace (first_matrix below). Then, from the
+# same matmul runs, section 5.7.3's share of the bytes moved between nodes that re-sent data to
+# a subtask's new destination after stealing or multi-assign (bytes_resent over
+# bytes_received: docs/reference/json.md). About 20 seconds.
 #
 # With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes both
 # tables as CSV and puts Fig. 21's table and Fig. 13's statements beside the paper's
@@ -121,6 +124,7 @@ first_matrix() { # JSON TRACE NODES
       END { if (t[2] != (k - 1) * b || rf != 1 || su <= b) exit
         printf "%.4f %.0f %.0f\n", t[1] / (su - b), t[1], su - b }'
 }
+declare -A resent=() # NODES -> "bytes_resent bytes_received" of matmul's run
 for app in conv2d matmul; do
   for nodes in 2 4 8 10 12 14; do
     trace=()
@@ -128,6 +132,7 @@ for app in conv2d matmul; do
     o=$(run "$app" "$nodes" blocks 1 "${trace[@]}")
     su=$(field "$o" bytes_served_unique) st=$(field "$o" bytes_served)
     freq=$(field "$o" transfer_frequency)
+    [ "$app" != matmul ] || resent[$nodes]="$(field "$o" bytes_resent) $(field "$o" bytes_received)"
     fa=""
     if [ "$app" = matmul ]; then
       read -r fa _ <<<"$(first_matrix "$o" "$tmp/trace.json" "$nodes")"
@@ -174,3 +179,26 @@ for app in conv2d matmul; do
       printf "\n" }'
   done
 done
+
+# Section 5.7.3: "only 3.88% additional transfer due to re-sending of data to the new
+# destination after stealing or multi-assignment" (matmul, Fig. 21's set-up; the paper names no
+# node count: its largest, 14, here). Re-sent: bytes a node fetched for a subtask that another
+# node had fetched for it before a steal took it (a prefetched one) or a copy ran it.
+echo
+echo "Section 5.7.3: matmul, bytes re-sent to a subtask's new destination after stealing or"
+echo "multi-assign, % of the bytes received (blocks placement, seed 1; the paper: 3.88%)"
+printf '%5s %12s %14s %9s\n' nodes resent_GB received_GB resent_pct
+table_csv placement-resent nodes bytes_resent bytes_received resent_pct
+for nodes in 2 4 8 10 12 14; do
+  read -r rs rv <<<"${resent[$nodes]}"
+  pct=$(awk -v a="$rs" -v b="$rv" 'BEGIN { printf "%.2f", (b > 0 ? 100 * a / b : 0) }')
+  awk -v k="$nodes" -v a="$rs" -v b="$rv" -v p="$pct" 'BEGIN { printf "%5s %12.3f %14.2f %8s%%\n", k, a / 1e9, b / 1e9, p }'
+  table_row placement-resent "$nodes" "$rs" "$rv" "$pct"
+done
+read -r rs rv <<<"${resent[14]}"
+range=$(for k in "${!resent[@]}"; do echo "${resent[$k]}"; done |
+  awk '{ p = 100 * $1 / $2; if (NR == 1 || p < lo) lo = p; if (NR == 1 || p > hi) hi = p }
+    END { printf "%.2f-%.2f%%", lo, hi }')
+paper_row Unicorn "Fig. 21" "matmul 65536/2048, 14 nodes, blocks placement, seed 1: bytes re-sent to a subtask's new destination after stealing or multi-assign, % of bytes moved between nodes" \
+  "section 5.7.3" 3.88 3.88 "" "$(awk -v a="$rs" -v b="$rv" 'BEGIN { printf "%.2f", 100 * a / b }')" \
+  "bytes_resent / bytes_received: a fetch for a subtask of bytes another node had fetched for it before it was stolen (prefetched) or copied; $range on 2-14 nodes"

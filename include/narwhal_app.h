@@ -24,10 +24,13 @@ typedef struct nw_app_param {
  * of the Unicorn paper's Fig. 13). Each unit is one `--block` x `--block` block of a matrix or
  * image, each drawn a node from the run's seed (apps/common/place.h). */
 typedef enum nw_app_placement {
-  NW_PLACEMENT_BLOCKS = 0,  /* each block on its own node (`spread`, `blocks`) */
-  NW_PLACEMENT_ROWS,        /* each row of blocks on one node */
-  NW_PLACEMENT_COLUMNS,     /* each column of blocks on one node */
-  NW_PLACEMENT_ROWS_COLUMNS /* two inputs: the first by rows of blocks, the second by columns */
+  NW_PLACEMENT_BLOCKS = 0,   /* each block on its own node (`spread`, `blocks`) */
+  NW_PLACEMENT_ROWS,         /* each row of blocks on one node */
+  NW_PLACEMENT_COLUMNS,      /* each column of blocks on one node */
+  NW_PLACEMENT_ROWS_COLUMNS, /* two inputs: the first by rows of blocks, the second by columns */
+  /* Each node its own contiguous, equal share of the units, node 0 the first (`local`): an SPMD
+   * program's nodes each starting with their own data (the PRS paper's weak scaling). */
+  NW_PLACEMENT_LOCAL
 } nw_app_placement;
 
 typedef struct nw_app_args {
@@ -71,10 +74,11 @@ typedef struct nw_app {
   nw_status (*main)(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *out);
 } nw_app;
 
-/* The name `--placement` gives a placement ("blocks", "rows", "columns", "rows-columns"). */
+/* The name `--placement` gives a placement ("blocks", "rows", "columns", "rows-columns",
+ * "local"). */
 const char *nw_app_placement_name(nw_app_placement p);
 /* 0 when app honours a's placement; else -1 with a one-line reason naming the option, the app
- * and what it takes. Every app honours node 0 and blocks; apps/common/placement.c lists the
+ * and what it takes. Every app honours node 0 and blocks; lib/app_placement.c lists the
  * ones that honour more (an app not listed ignores nw_app_args.placement). */
 int nw_app_check_placement(const nw_app *app, const nw_app_args *a, char *why, size_t why_len);
 

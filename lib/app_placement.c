@@ -11,8 +11,11 @@
 #define ROWS (1u << NW_PLACEMENT_ROWS)
 #define COLUMNS (1u << NW_PLACEMENT_COLUMNS)
 #define ROWS_COLUMNS (1u << NW_PLACEMENT_ROWS_COLUMNS)
+#define LOCAL (1u << NW_PLACEMENT_LOCAL)
 
-/* Beyond blocks: rows-columns needs two inputs (matmul's A and B); the others have one. */
+/* Beyond blocks: rows-columns needs two inputs (matmul's A and B); the others have one. local
+ * is taught to the SPMD apps whose subtasks each read their own slice of one input (place.h:
+ * nw_app_place_ranges). */
 static const struct {
   const char *app;
   unsigned placements;
@@ -21,6 +24,9 @@ static const struct {
     {"conv2d", ROWS | COLUMNS},
     {"lu", ROWS | COLUMNS},
     {"fft2d", ROWS | COLUMNS},
+    {"cmeans", LOCAL},
+    {"gmm", LOCAL},
+    {"gemv", LOCAL},
 };
 
 const char *nw_app_placement_name(nw_app_placement p) {
@@ -31,6 +37,8 @@ const char *nw_app_placement_name(nw_app_placement p) {
     return "columns";
   case NW_PLACEMENT_ROWS_COLUMNS:
     return "rows-columns";
+  case NW_PLACEMENT_LOCAL:
+    return "local";
   case NW_PLACEMENT_BLOCKS:
     break;
   }
@@ -45,7 +53,7 @@ int nw_app_check_placement(const nw_app *app, const nw_app_args *a, char *why, s
   if (!a->spread || a->placement == NW_PLACEMENT_BLOCKS || (placements & (1u << a->placement)))
     return 0;
   char list[96] = "spread, blocks, node0";
-  for (int p = NW_PLACEMENT_ROWS; p <= NW_PLACEMENT_ROWS_COLUMNS; p++)
+  for (int p = NW_PLACEMENT_ROWS; p <= NW_PLACEMENT_LOCAL; p++)
     if (placements & (1u << p)) {
       size_t at = strlen(list);
       snprintf(list + at, sizeof list - at, ", %s", nw_app_placement_name((nw_app_placement)p));

@@ -34,12 +34,12 @@ const opt_def tool_option_defs[] = {
      .shown = "sim: all of the platform; real: the MPI size", .help = "nodes to use"},
     {"n", T_U64, AT(F_U64, run.args.n), .dflt = "1024",
      .help = "problem size (matmul, lu, fft2d, cholesky: matrix dimension; conv2d: image side; "
-             "chain, taskbench: steps; pagerank: pages; gemv: rows; cmeans: points; "
+             "chain, taskbench: steps; pagerank: pages; gemv: rows; cmeans, gmm: points; "
              "molecular2d: particles)"},
     {"block", T_U64, AT(F_U64, run.args.block), .dflt = "256",
      .help = "subtask granularity (matmul, lu: block dimension; conv2d: tile side; chain: "
              "subtasks; taskbench: width; pagerank: pages per subtask; fft2d: rows, then "
-             "columns, per subtask; gemv: rows per subtask; cmeans: points per subtask; "
+             "columns, per subtask; gemv: rows per subtask; cmeans, gmm: points per subtask; "
              "molecular2d: particles per cell; cholesky: tile side)"},
     {"data", T_CHOICE, AT(F_INT, run.functional), .choices = {"functional", "phantom"},
      .values = {1, 0}, .dflt = "functional", .help = "real bytes and kernels, or sizes only (sim)"},
@@ -49,13 +49,13 @@ const opt_def tool_option_defs[] = {
      .shown = "on with --data functional",
      .help = "compare with a single-process reference (functional only)"},
     {"placement", T_CHOICE, AT(F_TEXT, placement),
-     .choices = {"spread", "node0", "blocks", "rows", "columns", "rows-columns"},
+     .choices = {"spread", "node0", "blocks", "rows", "columns", "rows-columns", "local"},
      .values = {NW_PLACEMENT_BLOCKS, NW_PLACEMENT_BLOCKS, NW_PLACEMENT_BLOCKS, NW_PLACEMENT_ROWS,
-                NW_PLACEMENT_COLUMNS, NW_PLACEMENT_ROWS_COLUMNS},
+                NW_PLACEMENT_COLUMNS, NW_PLACEMENT_ROWS_COLUMNS, NW_PLACEMENT_LOCAL},
      .dflt = "spread", .set = opt_set_placement,
      .help = "where inputs start (paper Fig. 13): blocks on random nodes (spread, blocks), all "
-             "on node 0, rows or columns of blocks on random nodes, or (matmul) A by rows and B "
-             "by columns"},
+             "on node 0, rows or columns of blocks on random nodes, (matmul) A by rows and B "
+             "by columns, or (cmeans, gemv, gmm) each node its own contiguous equal share (local)"},
     {"cpu-devices", T_INT, AT(F_INT, run.cpu_devices), .dflt = "0",
      .help = "CPU devices per node; 0: one per core not reserved"},
     {"reserved-cores", T_INT, AT(F_INT, run.reserved_cores), .flags = OPT_OPTIONAL,
@@ -141,6 +141,12 @@ const opt_def tool_option_defs[] = {
      .dflt = "0",
      .help = "dynamic agglomeration (sim): the most subtasks one GPU launch runs, 0 off "
              "(README, \"Agglomeration\")"},
+    {"agglomerate-mode", T_CHOICE, AT(F_INT, run.agglomerate_mode),
+     .choices = {"dynamic", "static"}, .values = {NW_AGGLO_DYNAMIC, NW_AGGLO_STATIC},
+     .dflt = "dynamic",
+     .help = "with --agglomerate N: a launch takes what the GPU's FIFO holds, up to N (dynamic), "
+             "or waits for N subtasks of one task, fewer only when no more can come (static; "
+             "sim)"},
     {"check-views", T_CHOICE, AT(F_INT, run.check_views), ON_OFF,
      .shown = "off; on in sanitizer builds",
      .help = "CPU views hold only subscribed bytes; a kernel writing others fails the run "

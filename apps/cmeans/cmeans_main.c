@@ -166,9 +166,11 @@ static nw_status cm_main(nw_runtime *rt, const nw_app_args *a, nw_app_outcome *o
   if (st == NW_OK)
     st = nw_space_write(centres_space, 0, centres, conf.clusters * row);
   /* Each subtask's block of points on a node drawn from the seed (the paper's inputs start
-   * spread over the nodes); the centres, rewritten every iteration, start on node 0. */
+   * spread over the nodes), or with `--placement local` each node its own slice (the PRS
+   * paper's SPMD nodes); the centres, rewritten every iteration, start on node 0. */
   if (st == NW_OK && a->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_ranges(rt, points, conf.n / conf.block, conf.block * row, a->seed);
+    st = nw_app_place_ranges(rt, points, conf.n / conf.block, conf.block * row, a->seed,
+                             a->placement);
   if (st == NW_OK)
     st = run(rt, &conf, p.iterations, points, centres_space, centres);
   if (st == NW_OK && functional && a->verify != 0) {

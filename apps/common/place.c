@@ -49,3 +49,20 @@ nw_status nw_app_spread_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uin
     st = nw_space_place(s, k * bytes, bytes, bytes, 1, next_node(rt, &x));
   return st;
 }
+
+nw_status nw_app_place_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uint64_t bytes,
+                              uint64_t seed, nw_app_placement how) {
+  if (how != NW_PLACEMENT_LOCAL)
+    return nw_app_spread_ranges(rt, s, ranges, bytes, seed);
+  uint64_t nodes = (uint64_t)nw_runtime_nodes(rt), first = 0;
+  nw_status st = NW_OK;
+  /* Node j's ranges run from the first k with k * N / ranges >= j: one placement per node. */
+  for (uint64_t j = 0; j < nodes && st == NW_OK; j++) {
+    uint64_t end = ((j + 1) * ranges + nodes - 1) / nodes; /* ceil((j + 1) ranges / N) */
+    if (end > first)
+      st =
+          nw_space_place(s, first * bytes, (end - first) * bytes, (end - first) * bytes, 1, (int)j);
+    first = end;
+  }
+  return st;
+}

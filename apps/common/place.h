@@ -28,4 +28,11 @@ nw_status nw_app_place_pixel_blocks(nw_runtime *rt, nw_space *s, uint64_t n, uin
 nw_status nw_app_spread_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uint64_t bytes,
                                uint64_t seed);
 
+/* The same ranges placed as `how` says: NW_PLACEMENT_LOCAL gives node j of N the ranges k with
+ * k * N / ranges == j (integer division), a contiguous, equal share (to one range) with node 0
+ * first, as an SPMD program's nodes each start with their own slice; every other scheme is
+ * nw_app_spread_ranges. */
+nw_status nw_app_place_ranges(nw_runtime *rt, nw_space *s, uint64_t ranges, uint64_t bytes,
+                              uint64_t seed, nw_app_placement how);
+
 #endif

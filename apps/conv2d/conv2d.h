@@ -23,6 +23,27 @@ typedef struct conv2d_conf {
   uint16_t channels; /* floats per pixel, interleaved: a row holds n * channels floats */
 } conv2d_conf;
 
+/* Two tile sizes (the paper's Fig. 11, "heterogeneous subtasks"): with --app-param
+ * bottom_block=B2 the image's top half is cut into b x b tiles and its bottom half into B2 x B2
+ * ones. The task's conf is then this struct, 24 bytes; a run of one tile size sends
+ * conv2d_conf alone, the 16 bytes it always sent. */
+typedef struct conv2d_conf2 {
+  conv2d_conf c;
+  uint64_t bottom; /* the bottom half's tile side, pixels */
+} conv2d_conf2;
+
+/* One subtask's tile: its top-left pixel and its side. */
+typedef struct conv2d_tile_pos {
+  uint64_t y0, x0, side;
+} conv2d_tile_pos;
+
+/* Subtask s's tile under a task's conf (conf_size bytes: a conv2d_conf or a conv2d_conf2).
+ * Tiles are numbered row by row, left to right: the top half's first, then the bottom half's;
+ * with one size, over the whole image. */
+conv2d_tile_pos conv2d_tile_at(const void *conf, size_t conf_size, uint64_t s);
+/* How many subtasks (tiles) that conf has. */
+uint64_t conv2d_subtasks(const void *conf, size_t conf_size);
+
 /* Filters the h x w rectangle whose top-left pixel is (y0, x0) of an n x n image of ch
  * interleaved channels (a tile, or a band of a tile's rows for a work-item) with a box of
  * radius r. `in` points at input pixel (r0, c0), rows ldi floats apart, and holds at least the
@@ -33,9 +54,9 @@ void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, ui
                  uint64_t x0, const float *in, uint64_t r0, uint64_t c0, uint64_t ldi, float *out,
                  uint64_t ldo);
 
-/* The input rows [*r0, *r1) and pixel columns [*c0, *c1) that subtask s of the configuration
- * reads: its tile widened by the radius, clipped to the image. */
-void conv2d_halo(const conv2d_conf *c, uint64_t s, uint64_t *r0, uint64_t *r1, uint64_t *c0,
+/* The input rows [*r0, *r1) and pixel columns [*c0, *c1) that tile p of the configuration
+ * reads: the tile widened by the radius, clipped to the image. */
+void conv2d_halo(const conv2d_conf *c, conv2d_tile_pos p, uint64_t *r0, uint64_t *r1, uint64_t *c0,
                  uint64_t *c1);
 
 extern const nw_task_kind nw_conv2d_kind;

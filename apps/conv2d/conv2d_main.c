@@ -14,28 +14,53 @@
 #include "../common/place.h"
 #include "conv2d.h"
 
-/* Reads --app-param radius and channels into conf (defaults otherwise); 0, or -1 with a
- * one-line reason. */
-static int conv2d_params(const nw_app_args *a, conv2d_conf *conf, char *why, size_t len) {
-  uint64_t radius, channels;
-  if (nw_app_param_keys(a, "conv2d", "radius,channels", why, len) != 0 ||
+/* Reads --app-param radius, channels and bottom_block into conf (defaults otherwise: one tile
+ * size, bottom 0); 0, or -1 with a one-line reason. The grid must be checked first. */
+static int conv2d_params(const nw_app_args *a, conv2d_conf2 *conf, char *why, size_t len) {
+  uint64_t radius, channels, bottom, n = a->n, b = a->block;
+  if (nw_app_param_keys(a, "conv2d", "radius,channels,bottom_block", why, len) != 0 ||
       nw_app_param_uint(a, "conv2d", "radius", 1, CONV2D_RADIUS_MAX, CONV2D_RADIUS_DEFAULT, &radius,
                         why, len) != 0 ||
       nw_app_param_uint(a, "conv2d", "channels", 1, CONV2D_CHANNELS_MAX, CONV2D_CHANNELS_DEFAULT,
-                        &channels, why, len) != 0)
+                        &channels, why, len) != 0 ||
+      nw_app_param_uint(a, "conv2d", "bottom_block", 1, n / 2, 0, &bottom, why, len) != 0)
     return -1;
-  conf->radius = (uint16_t)radius;
-  conf->channels = (uint16_t)channels;
+  /* Both halves whole tiles of their size: n / 2 a multiple of each side. */
+  if (bottom && (n % 2 || (n / 2) % b || (n / 2) % bottom)) {
+    snprintf(why, len,
+             "conv2d: --n %llu / 2 must be a multiple of --block %llu and of bottom_block %llu",
+             (unsigned long long)n, (unsigned long long)b, (unsigned long long)bottom);
+    return -1;
+  }
+  if (bottom && n / bottom > 4096) {
+    snprintf(why, len, "conv2d: --n %llu / bottom_block %llu gives more than 4096 tiles a row",
+             (unsigned long long)n, (unsigned long long)bottom);
+    return -1;
+  }
+  conf->c.n = n;
+  conf->c.b = (uint32_t)b;
+  conf->c.radius = (uint16_t)radius;
+  conf->c.channels = (uint16_t)channels;
+  conf->bottom = bottom;
   return 0;
 }
 
-static nw_status conv2d_check(const nw_app_args *a, char *why, size_t why_len) {
-  conv2d_conf conf;
-  if (conv2d_params(a, &conf, why, why_len))
-    return NW_ERR_ARG;
-  return nw_app_check_grid("conv2d", a, why, why_len);
+/* The conf the task sends: conv2d_conf alone with one tile size (conv2d.h). */
+static size_t conf_size(const conv2d_conf2 *conf) {
+  return conf->bottom ? sizeof *conf : sizeof conf->c;
 }
 
+static nw_status conv2d_check(const nw_app_args *a, char *why, size_t why_len) {
+  conv2d_conf2 conf;
+  nw_status st = nw_app_check_grid("conv2d", a, why, why_len);
+  if (st == NW_OK && conv2d_params(a, &conf, why, why_len))
+    return NW_ERR_ARG;
+  return st;
+}
+
+/* The reference filters the image in --block tiles whatever the run's tiles (bottom_block):
+ * each output value is the same sum in the same order however the image is cut, so a tile
+ * the run left out, wrote twice or placed wrong shows as a difference. */
 static nw_status verify(nw_space *out_space, const float *in, const conv2d_conf *c, int *equal) {
   uint64_t n = c->n, b = c->b, ch = c->channels, count = n * n * ch;
   float *out = malloc(count * sizeof *out), *ref = malloc(count * sizeof *ref);
@@ -54,10 +79,11 @@ static nw_status verify(nw_space *out_space, const float *in, const conv2d_conf 
 }
 
 static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_outcome *out) {
-  conv2d_conf conf = {.n = args->n, .b = (uint32_t)args->block};
+  conv2d_conf2 conf2 = {0};
   char why[160];
-  if (conv2d_params(args, &conf, why, sizeof why))
+  if (conv2d_params(args, &conf2, why, sizeof why))
     return NW_ERR_ARG; /* conv2d_check has said why */
+  conv2d_conf conf = conf2.c;
   uint64_t n = conf.n, b = conf.b, row = n * conf.channels * sizeof(float), bytes = n * row;
   int functional = nw_runtime_functional(rt);
   out->verified = -1; /* phantom mode has no bytes to check; the tool rejects --verify there */
@@ -82,7 +108,8 @@ static nw_status conv2d_main(nw_runtime *rt, const nw_app_args *args, nw_app_out
     st = nw_app_place_pixel_blocks(rt, in_space, n, b, conf.channels * sizeof(float), args->seed,
                                    args->placement);
   if (st == NW_OK)
-    st = nw_task_create(rt, &nw_conv2d_kind, (n / b) * (n / b), &conf, sizeof conf, &task);
+    st = nw_task_create(rt, &nw_conv2d_kind, conv2d_subtasks(&conf2, conf_size(&conf2)), &conf2,
+                        conf_size(&conf2), &task);
   if (st == NW_OK)
     st = nw_task_bind(task, in_space, NW_READ_ONLY);
   if (st == NW_OK)

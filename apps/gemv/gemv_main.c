@@ -118,9 +118,11 @@ static nw_status gemv_main(nw_runtime *rt, const nw_app_args *args, nw_app_outco
   if (st == NW_OK && functional)
     st = write_inputs(sa, sx, &conf, args->seed, &a, &x);
   /* Each subtask's stripe of A on a node drawn from the seed (the paper's inputs start spread
-   * over the nodes); x is one row that every subtask reads, left on node 0. */
+   * over the nodes), or with `--placement local` each node its own rows; x is one row that
+   * every subtask reads, left on node 0. */
   if (st == NW_OK && args->spread && nw_runtime_nodes(rt) > 1)
-    st = nw_app_spread_ranges(rt, sa, conf.rows / conf.block, conf.block * row, args->seed);
+    st = nw_app_place_ranges(rt, sa, conf.rows / conf.block, conf.block * row, args->seed,
+                             args->placement);
   nw_app_binding bind[] = {{.space = sa, .access = NW_READ_ONLY},
                            {.space = sx, .access = NW_READ_ONLY},
                            {.space = sy, .access = NW_WRITE_ONLY}};

@@ -485,6 +485,14 @@ static nw_status check_gpu_mode(const nw_run_config *cfg, nw_run_result *res) {
              "simulator models packing)");
     return NW_ERR_ARG;
   }
+  if (cfg->agglomerate_mode == NW_AGGLO_STATIC) {
+    /* Its edge case reads what the node's lanes hold, which the node's thread changes while
+     * the GPU's dispatcher thread runs: the simulator's actors take turns. */
+    snprintf(res->error, sizeof res->error,
+             "--agglomerate-mode static: the real backend agglomerates dynamically only (the "
+             "simulator models static agglomeration)");
+    return NW_ERR_ARG;
+  }
   if (cfg->gpu_mode == NW_GPU_MANY_TASK && cfg->compress_gpu) {
     /* The resident worker kernel holds every SM it can: the encoder's kernels would wait for
      * it to end. */

@@ -288,6 +288,11 @@ static void node_actor(int argc, char **argv) {
     else
       nw_node_handle(sn->node, ev); /* takes what the event carries, not the event itself */
     free(ev);
+    for (int g = 0; g < sn->ngpu; g++)
+      if (sn->gpu[g].fifo_waiting) { /* static agglomeration: the lanes may hold less now */
+        sn->gpu[g].fifo_waiting = 0;
+        sg_sem_release(sn->gpu[g].fifo_sem);
+      }
     if (sn->costs.spin_s > 0 && !sn->q.head && !nw_node_finished(sn->node)) {
       sim_loop_polls(sn);
       sn->loop_idle = 1;
@@ -368,7 +373,8 @@ static void device_actor(int argc, char **argv) {
     }
     if (d->kind == NW_DEVICE_GPU && cfg->agglomerate > 0) {
       sim_gpu *g = &d->node->gpu[d->gpu]; /* into the FIFO: the dispatcher launches it */
-      nw_agglo_item it = {e, nw_exec_task_id(e), nw_exec_batchable(e, 1), nw_exec_high_priority(e)};
+      nw_agglo_item it = {e, nw_exec_task_id(e), nw_exec_batchable(e, 1), nw_exec_high_priority(e),
+                          d->index};
       if (nw_agglo_push(&g->fifo, it) != NW_OK) {
         fprintf(stderr, "narwhal: out of memory for a GPU's agglomeration queue\n");
         exit(1);
@@ -430,16 +436,54 @@ static void device_actor(int argc, char **argv) {
  * model's durations are per subtask, launch included, so agglomerated launches take the cost
  * model's instead. Functional mode runs the kind's batched host emulation for a batch of
  * several, its single emulation for one. */
+/* --agglomerate-mode static: whether a unit of `group` can still reach this GPU's FIFO before
+ * its next launch (agglo.h): a lane of the GPU with nothing in the FIFO that holds one, handed
+ * to it by the node and not yet in the FIFO, or still with the node (queued, prefetched,
+ * staged). */
+static int fifo_may_grow(void *ctx, uint64_t group) {
+  sim_gpu *g = ctx;
+  sim_node *sn = g->lane0->node;
+  for (int d = 0; d < sn->ndev; d++) {
+    sim_device *v = &sn->dev[d];
+    if (v->kind != NW_DEVICE_GPU || &sn->gpu[v->gpu] != g || nw_agglo_holds_lane(&g->fifo, d))
+      continue;
+    for (size_t i = 0; i < v->n; i++)
+      if (nw_exec_task_id(v->queue[i]) == group)
+        return 1;
+    if (nw_agglo_lane_may_push(sn->node, d, group))
+      return 1;
+  }
+  return 0;
+}
+
+/* The next launch: dynamic, whenever the FIFO holds work; static, when a group has N units or
+ * no more can come (the node's loop wakes it after each event to look again). */
+static int next_launch(sim_gpu *g, nw_exec **batch, int fixed) {
+  if (!fixed) {
+    while (!nw_agglo_queued(&g->fifo))
+      sg_sem_acquire(g->fifo_sem);
+    return nw_agglo_take(&g->fifo, (void **)batch);
+  }
+  int k;
+  while (!(k = nw_agglo_take_static(&g->fifo, (void **)batch, fifo_may_grow, g))) {
+    g->fifo_waiting = 1;
+    sg_sem_acquire(g->fifo_sem);
+    g->fifo_waiting = 0;
+  }
+  if (k < g->fifo.max && nw_exec_batchable(batch[0], 1) && !nw_exec_high_priority(batch[0]))
+    g->launched_short++; /* the edge case (what goes alone is no short launch) */
+  return k;
+}
+
 static void gpu_dispatch_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_gpu *g = sg_actor_self_get_data();
   sim_device *lane = g->lane0;
   int functional = lane->node->w->cfg->functional;
+  int fixed = lane->node->w->cfg->agglomerate_mode == NW_AGGLO_STATIC;
   nw_exec **batch = g->batch;
   for (;;) {
-    while (!nw_agglo_queued(&g->fifo))
-      sg_sem_acquire(g->fifo_sem);
-    int k = nw_agglo_take(&g->fifo, (void **)batch);
+    int k = next_launch(g, batch, fixed);
     if (functional && k == 1)
       nw_exec_run_gpu_emulated(batch[0], sim_gpu_memory(g));
     else if (functional && !nw_exec_run_gpu_batch(batch, k, sim_gpu_memory(g), NULL, 1)) {
@@ -1038,6 +1082,7 @@ nw_status nw_sim_run(const nw_run_config *cfg, const nw_app *app, nw_run_result 
       const sim_gpu *gpu = &w.node[i].gpu[g];
       stats[i].gpu_launches += gpu->launches;
       stats[i].gpu_launch_subtasks += gpu->launched;
+      stats[i].gpu_launch_short += gpu->launched_short;
       stats[i].gpu_copy_transfers += gpu->engine[0].transfers + gpu->engine[1].transfers;
       if (gpu->largest > stats[i].gpu_launch_largest)
         stats[i].gpu_launch_largest = gpu->largest;

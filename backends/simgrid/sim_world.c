@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <xbt/config.h>
 #include <xbt/sysdep.h>
 
 #include "rng.h"
@@ -44,12 +45,48 @@ nw_event *sim_new_event(nw_event_kind kind) {
   return ev;
 }
 
+/* SimGrid gives each actor's stack a guard page, in a memory map of its own; past the system's
+ * limit on a process's maps (vm.max_map_count, 65,530 by default) it aborts with a backtrace.
+ * Tens of thousands of actors reach it (a many-task GPU's workers and lanes are actors: 240
+ * nodes of 168 workers). Every 1024 actors this counts the process's maps and, 4096 short of
+ * the limit (each actor adds about two), stops the run with one line, before any result
+ * exists: the run can go on without the guards, or with a higher limit. */
+static void check_memory_maps(void) {
+  static unsigned long spawned;
+  static long limit = -1;
+  if (++spawned % 1024 != 0 || sg_cfg_get_int("contexts/guard-size") <= 0)
+    return;
+  if (limit < 0) {
+    FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+    if (!f || fscanf(f, "%ld", &limit) != 1)
+      limit = 0; /* unknown: not checked */
+    if (f)
+      fclose(f);
+  }
+  FILE *maps = limit > 0 ? fopen("/proc/self/maps", "r") : NULL;
+  if (!maps)
+    return;
+  long count = 0;
+  for (int c; (c = getc(maps)) != EOF;)
+    count += c == '\n';
+  fclose(maps);
+  if (count + 4096 > limit) {
+    fprintf(stderr,
+            "narwhal: more simulated actors than this system's memory maps allow with SimGrid's "
+            "stack guards (%lu actors so far, %ld maps of vm.max_map_count %ld): rerun with "
+            "--cfg contexts/guard-size:0 or raise vm.max_map_count\n",
+            spawned, count, limit);
+    exit(2);
+  }
+}
+
 /* A daemon is marked only once started: SimGrid 3.32 counts an actor daemonized before its
  * start among the daemons but not yet among the actors, so while it is unstarted the engine
  * sees one daemon too many; if another actor ends then, "only daemons are left" and it kills
  * every actor, the last node's included (a segfault at the end of a run). */
 sg_actor_t sim_spawn(const char *name, sg_host_t host, void (*code)(int, char **), void *data,
                      int daemon, unsigned stack) {
+  check_memory_maps();
   sg_actor_t a = sg_actor_init(name, host);
   sg_actor_set_data(a, data);
   if (stack)

@@ -68,6 +68,10 @@ typedef struct sim_gpu {
    * wakes its dispatcher actor (agglo.h). */
   nw_agglo fifo;
   sg_sem_t fifo_sem;
+  /* --agglomerate-mode static: the dispatcher waits for a group to fill up; the node's loop
+   * wakes it after each event, which may have changed what its lanes hold. Launches below N. */
+  int fifo_waiting;
+  uint64_t launched_short;
   struct sim_device *lane0; /* one of its devices: its host, speed and memory bandwidth */
   struct nw_exec **batch;   /* the dispatcher's launch, room for the FIFO's maximum */
   /* --gpu-mode many-task: the resident worker kernel's model (sim_mtc.h); NULL otherwise. */

@@ -91,8 +91,9 @@ void nw_node_send(nw_node *n, int dst, nw_channel ch, nw_writer *w, uint64_t pay
     nw_w_f64(w, n->be.ops->now(n->be.be)), stamp = 8;
   nw_recover_tag(n, w); /* resilient runs: the epoch, last */
   /* In phantom mode the payload is not in the buffer; the wire still carries it. The trace's
-   * stamp is not charged, so tracing a run does not change its simulated times. */
-  uint64_t wire = w->len - stamp + (n->cfg.functional ? 0 : payload_bytes);
+   * stamp is not charged, so tracing a run does not change its simulated times; nor are the
+   * bytes that only feed a counter (w->uncharged). */
+  uint64_t wire = w->len - stamp - w->uncharged + (n->cfg.functional ? 0 : payload_bytes);
   if (w->oom) {
     nw_w_free(w);
     nw_node_fail(n, "node %d: out of memory building a message", n->cfg.id);

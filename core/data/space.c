@@ -352,7 +352,7 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
 }
 
 nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c,
-                        uint64_t *requested) {
+                        nw_region *requested) {
   nw_region missing;
   nw_status st = nw_region_copy(&missing, need);
   if (st == NW_OK)
@@ -362,8 +362,8 @@ nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw
   if (st == NW_OK && !nw_region_empty(&missing)) {
     st = nw_region_add(&s->inflight, &missing);
     n->stats.fetch_requests++;
-    if (requested)
-      *requested += nw_region_bytes(&missing);
+    if (requested && st == NW_OK)
+      st = nw_region_add(requested, &missing);
     if (st == NW_OK && n->trace.on)
       trace_ask(n, s, &missing);
     fetch_req q = {n->cfg.id, c, s->version};

@@ -37,10 +37,10 @@ void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t h
 void nw_space_read_first(nw_node *n, nw_space_state *s);
 /* Requests what of `need` is neither resident nor in flight. Data already in flight stays at
  * the class it was requested with (see pipeline.c: no upgrade). */
-/* Requests the part of `need` that is neither resident nor on its way; adds its size to
- * *requested when that is not NULL. */
+/* Requests the part of `need` that is neither resident nor on its way; adds it to *requested
+ * (a region of s's pitch) when that is not NULL. */
 nw_status nw_space_need(nw_node *n, nw_space_state *s, const nw_region *need, nw_fetch_class c,
-                        uint64_t *requested);
+                        nw_region *requested);
 int nw_space_has(const nw_space_state *s, const nw_region *need);
 void nw_space_on_fetch(nw_node *n, nw_reader *r);
 /* 1 when the bytes were taken in (the caller lets waiting subtasks and reads go on). */

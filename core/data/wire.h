@@ -48,6 +48,9 @@ typedef struct nw_writer {
   unsigned char *buf;
   size_t len, cap;
   int oom;
+  /* Bytes of it that only feed a counter (core/device/resend.h): the simulator does not price
+   * them, so counting does not change a run's simulated times (nw_node_send). */
+  size_t uncharged;
 } nw_writer;
 
 void nw_w_init(nw_writer *w, nw_msg_type type);

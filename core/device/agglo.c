@@ -1,7 +1,12 @@
-/* agglo.c: the accelerator FIFO of dynamic agglomeration (agglo.h). */
+/* agglo.c: the accelerator FIFO of dynamic and static agglomeration (agglo.h). */
 #include "agglo.h"
 
 #include <stdlib.h>
+
+#include "exec_state.h"
+#include "node_state.h"
+#include "queue.h"
+#include "task_state.h"
 
 nw_status nw_agglo_init(nw_agglo *q, int max) {
   *q = (nw_agglo){NULL, 0, 0, max > 0 ? max : 1};
@@ -30,15 +35,9 @@ size_t nw_agglo_queued(const nw_agglo *q) {
   return q->n;
 }
 
-int nw_agglo_take(nw_agglo *q, void **out) {
-  if (q->n == 0)
-    return 0;
-  size_t first = 0;
-  for (size_t i = 0; i < q->n; i++)
-    if (q->item[i].high) {
-      first = i;
-      break;
-    }
+/* The launch led by item `first`: it alone when high priority or not batchable, else it and
+ * the next batchable items of its group, oldest first, up to max. What stays keeps its order. */
+static int launch_from(nw_agglo *q, void **out, size_t first) {
   nw_agglo_item lead = q->item[first];
   int alone = lead.high || !lead.batchable;
   int count = 0;
@@ -54,4 +53,67 @@ int nw_agglo_take(nw_agglo *q, void **out) {
   }
   q->n = kept;
   return count;
+}
+
+/* The oldest high-priority item's index, or n when there is none. */
+static size_t first_high(const nw_agglo *q) {
+  for (size_t i = 0; i < q->n; i++)
+    if (q->item[i].high)
+      return i;
+  return q->n;
+}
+
+int nw_agglo_take(nw_agglo *q, void **out) {
+  if (q->n == 0)
+    return 0;
+  size_t high = first_high(q);
+  return launch_from(q, out, high < q->n ? high : 0);
+}
+
+int nw_agglo_take_static(nw_agglo *q, void **out, nw_agglo_more_fn more, void *ctx) {
+  size_t high = first_high(q);
+  if (high < q->n)
+    return launch_from(q, out, high);
+  /* No high-priority item is queued: only a batchable group waits, each item else goes. */
+  for (size_t i = 0; i < q->n; i++) {
+    nw_agglo_item it = q->item[i];
+    if (!it.batchable)
+      return launch_from(q, out, i);
+    size_t before = 0, count = 0;
+    for (size_t j = 0; j < q->n; j++)
+      if (q->item[j].batchable && q->item[j].group == it.group) {
+        if (j < i)
+          before++;
+        else
+          count++;
+      }
+    if (before) /* its group was weighed at its oldest item */
+      continue;
+    if (count >= (size_t)q->max || !more(ctx, it.group))
+      return launch_from(q, out, i);
+  }
+  return 0;
+}
+
+int nw_agglo_holds_lane(const nw_agglo *q, int lane) {
+  for (size_t i = 0; i < q->n; i++)
+    if (q->item[i].lane == lane)
+      return 1;
+  return 0;
+}
+
+int nw_agglo_lane_may_push(nw_node *n, int d, uint64_t group) {
+  const nw_device *v = &n->dev[d];
+  /* The current subtask counts until it is handed over (DEV_EXECUTING): once launched it is in
+   * the FIFO, in a launch, or done, and the lane's next unit is its prefetched or queued one.
+   * Not one whose data is in host memory but found no room on the GPU (gpu_stage.c): the room
+   * it waits for is held by the units in the FIFO, which only a launch frees. */
+  const nw_prepared *c = v->current;
+  int room_short = c && v->state == DEV_WAITING && !c->waiting && c->gpu_stage == GPU_UNSTAGED;
+  if (c && v->state != DEV_EXECUTING && c->task->id == group && !room_short)
+    return 1;
+  if (v->next && v->next->task->id == group)
+    return 1;
+  const nw_task_state *t = nw_node_task(n, group);
+  return t && nw_queue_length(n, d, t) > 0;
 }

@@ -25,6 +25,9 @@ typedef struct nw_prepared {
   uint64_t subtask;
   nw_region *read;
   nw_region *write;
+  /* Per bound space, the bytes this node requested for it (its reads it lacked and had not
+   * asked for yet), and what was fetched for it where it was before (resend.h). */
+  nw_region *fetched;
   int waiting;       /* reads not yet all resident */
   double prepared_s; /* when its reads were requested */
   double current_s;  /* when it became its device's current subtask (for demand_wait_s) */

@@ -14,6 +14,7 @@
 
 #include "node_internal.h"
 #include "policy.h"
+#include "resend.h"
 #include "viewcheck.h"
 
 /* The device's next subtask, of any task, in the policy's order (the queue's unless it says
@@ -26,16 +27,17 @@ double nw_pipeline_rate(const nw_device_slot *s) {
   return s->busy_s > 0 ? (double)s->executed / s->busy_s : 0.0;
 }
 
-/* One block: the struct, then the read and write regions, then the cache entries. */
+/* One block: the struct, then the read, write and fetched regions, then the cache entries. */
 nw_prepared *nw_prepared_new(int nspaces) {
   size_t ns = (size_t)nspaces;
   nw_prepared *p =
-      calloc(1, sizeof *p + 2 * ns * sizeof(nw_region) + (ns + 1) * sizeof(nw_cache_entry *));
+      calloc(1, sizeof *p + 3 * ns * sizeof(nw_region) + (ns + 1) * sizeof(nw_cache_entry *));
   if (!p)
     return NULL;
   p->read = (nw_region *)(p + 1);
   p->write = p->read + ns;
-  p->entry = (nw_cache_entry **)(p->write + ns);
+  p->fetched = p->write + ns;
+  p->entry = (nw_cache_entry **)(p->fetched + ns);
   return p;
 }
 
@@ -65,6 +67,7 @@ void nw_prepared_free(nw_prepared *p, int nspaces) {
   for (int i = 0; i < nspaces; i++) {
     nw_region_free(&p->read[i]);
     nw_region_free(&p->write[i]);
+    nw_region_free(&p->fetched[i]);
   }
   free(p->scratch.buf);
   free(p);
@@ -125,10 +128,14 @@ nw_prepared *nw_pipeline_prepare(nw_node *n, nw_task_state *t, int d, uint64_t s
   p->scratch.with_buffer = n->cfg.functional;
   nw_status st = nw_subscriptions_scratch(t->kind, &t->info, t->access, subtask, p->read, p->write,
                                           &p->scratch, why, sizeof why);
-  for (int i = 0; st == NW_OK && i < t->info.nspaces; i++)
+  for (int i = 0; st == NW_OK && i < t->info.nspaces; i++) {
+    nw_region_init(&p->fetched[i], t->bound[i].space->pitch);
     if (!nw_region_empty(&p->read[i]))
-      st =
-          nw_space_need(n, t->bound[i].space, &p->read[i], cls, &nw_dev_stats(n, d)->bytes_fetched);
+      st = nw_space_need(n, t->bound[i].space, &p->read[i], cls, &p->fetched[i]);
+    nw_dev_stats(n, d)->bytes_fetched += nw_region_bytes(&p->fetched[i]);
+  }
+  if (st == NW_OK) /* fetched for it before, on a node it has left: re-sent (resend.h) */
+    n->stats.bytes_resent += nw_resend_take(t, p);
   if (st != NW_OK) {
     /* Node 0 checked every subscription at submission, so this is a callback that answers
      * differently on different nodes or calls, or memory running out. */
@@ -723,6 +730,8 @@ int nw_pipeline_steal_next(nw_node *n, int d, const nw_task_state *t, uint64_t *
     return 0;
   *s = p->subtask;
   n->dev[d].next = NULL;
+  if (nw_resend_keep(p->task, p) != NW_OK) /* its fetches go with it */
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
   nw_pipeline_drop_prepared(n, d, p);
   return 1;
 }

@@ -63,7 +63,8 @@ void nw_prepared_free(nw_prepared *p, int nspaces);
 nw_prepared *nw_pipeline_current_of(const nw_node *n, int d, const nw_task_state *t);
 nw_prepared *nw_pipeline_next_of(const nw_node *n, int d, const nw_task_state *t);
 /* Takes device d's prefetched subtask away (a steal) when it is task t's: 1 with its id in *s;
- * its data stays resident here. 0 when d prefetches none of t's. */
+ * its data stays resident here, and what was fetched for it goes with it (resend.h). 0 when d
+ * prefetches none of t's. */
 int nw_pipeline_steal_next(nw_node *n, int d, const nw_task_state *t, uint64_t *s);
 /* Whether device d has a subtask in hand: executing it, or waiting for its data or room. */
 int nw_pipeline_in_hand(const nw_node *n, int d);

@@ -84,6 +84,12 @@ nw_status nw_run_check_gpu_mode(const nw_run_config *c, char *why, size_t why_le
              c->gpu_streams, NW_GPU_STREAMS_MAX, NW_GPU_STREAMS_MAX);
     return NW_ERR_ARG;
   }
+  if (c->agglomerate_mode == NW_AGGLO_STATIC && c->agglomerate < 1) {
+    snprintf(why, why_len,
+             "--agglomerate-mode static: needs --agglomerate N (1 to 1024), the fixed number of "
+             "subtasks a launch waits for");
+    return NW_ERR_ARG;
+  }
   if (c->gpu_mode == NW_GPU_MANY_TASK && c->agglomerate > 0) {
     snprintf(why, why_len,
              "--gpu-mode many-task with --agglomerate %d: a many-task GPU has no launches to "

@@ -35,6 +35,9 @@ typedef enum {
   NW_DEVICES_AUTO
 } nw_devices_mode;
 typedef enum { NW_GPU_LAUNCH = 0, NW_GPU_MANY_TASK } nw_gpu_mode;
+/* --agglomerate-mode (core/device/agglo.h): a launch takes what the FIFO holds, up to N
+ * (dynamic, the default), or waits for N units but in the edge case (static). */
+typedef enum { NW_AGGLO_DYNAMIC = 0, NW_AGGLO_STATIC } nw_agglo_mode;
 /* GeMTC's Fig. 9 bundle: 100 tasks per host-to-device copy. */
 #define NW_MTC_BUNDLE_DEFAULT 100
 /* Lanes (gpu-streams) per GPU: CUDA runs at most 32 kernels at once, which is the cap with one
@@ -70,6 +73,7 @@ typedef struct nw_run_config {
   /* Dynamic agglomeration (core/device/agglo.h): the most subtasks one GPU launch runs (the
    * paper's maximum agglomeration size); 0: off, each subtask its own launch. */
   int agglomerate;
+  nw_agglo_mode agglomerate_mode;
   /* How a GPU runs its lanes' subtasks: one kernel launch each (NW_GPU_LAUNCH, the default), or
    * GeMTC's many-task mode (NW_GPU_MANY_TASK: a resident worker kernel fed bundles of at most
    * mtc_bundle subtasks; README, "Many-task GPU mode"). */

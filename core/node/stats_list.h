@@ -188,6 +188,14 @@
   X(uint64_t, kernels_compared, "kernels_compared", sum, gpu)                                      \
   X(double, kernels_measured_s, "kernels_measured_s", sum, gpu)                                    \
   X(double, kernels_predicted_s, "kernels_predicted_s", sum, gpu)                                  \
+  /* Re-sent after stealing or multi-assign (paper 5.7.3; core/device/resend.h): bytes this        \
+   * node fetched for a subtask that another node had already fetched for that same subtask        \
+   * before it was stolen from there (prefetched) or copied (multi-assign): the two fetches'       \
+   * overlap, byte for byte. 0 where a device of the same node takes it (the node holds them). */  \
+  X(uint64_t, bytes_resent, "bytes_resent", sum, data)                                             \
+  /* Filled by the simulator with --agglomerate-mode static (core/device/agglo.h): launches that  \
+   * took fewer than N subtasks, the edge case where no more could come for their task. */        \
+  X(uint64_t, gpu_launch_short, "gpu_launch_short", sum, gpu)                                      \
   /* A new counter's row goes above this line. */
 // clang-format on
 

@@ -62,6 +62,7 @@ void nw_task_free(nw_task_state *t) {
   free(t->dev);
   free_execs(t->deferred, t->ndeferred, ns);
   free_execs(t->parked, t->nparked, ns);
+  nw_resend_free(t);
   for (int i = 0; i < ns; i++) {
     nw_region_free(&t->written[i]);
     nw_region_free(&t->start_resident[i]);

@@ -10,6 +10,7 @@
 #include "reduce.h"
 #include "reduce_tree.h"
 #include "region.h"
+#include "resend.h"
 #include "space_state.h"
 
 typedef struct nw_bound {
@@ -64,6 +65,7 @@ struct nw_task_state {
   nw_partial *(*red_in)[NW_REDUCE_ROUNDS]; /* [space][round]; allocated at the first one */
   nw_exec **parked; /* finished copies waiting for the original's verdict (multiassign.c) */
   size_t nparked, capparked;
+  nw_resend_list resend; /* what was fetched for its subtasks before they moved (resend.h) */
   /* node 0 only */
   uint64_t done; /* subtasks committed anywhere */
   int masters_pending;

@@ -36,6 +36,19 @@
  * only node 0's configuration is sure to be the run's (the real backend measures the PCIe link
  * per rank). The message (MSG_POLICY): task id, subtype, device count G, then G + 1 u64
  * boundaries: device g of the cluster runs [b[g], b[g + 1]).
+ *
+ * With --locality on (on more than one node) the split follows the data instead, as the
+ * paper's SPMD nodes compute the points they start with (section IV-B's weak scaling; the apps'
+ * `--placement local`): node 0 gathers every node's local bytes of every subtask
+ * (locality_sched.c) and gives each subtask to the node holding most of its reads, counted
+ * above what that node holds of every subtask's (shared inputs; ties: the lower id); a subtask
+ * no node holds any of goes where the rate-proportional split puts it.
+ * Each node's subtasks, in id order, then go p to its CPUs and the rest to its GPUs as above,
+ * the credits carried per device as above. Other nodes get their own runs (subtype
+ * ROOFLINE_RUNS: task id, subtype, run count R, then R x (u32 device of the node, u64 first,
+ * u64 last)): with data placed in contiguous shares a node's subtasks are one range, so the
+ * message stays small. Without --locality the split is the rate-proportional one, whatever
+ * the placement.
  */
 #include <stdlib.h>
 
@@ -43,6 +56,7 @@
 #include "roofline_model.h"
 
 #define ROOFLINE_ASSIGN 1 /* the subtype of the assignment message */
+#define ROOFLINE_RUNS 2   /* the subtype of a node's runs, when the split follows the data */
 
 static int cores_of(nw_device_desc dd) {
   return dd.cores > 1 ? dd.cores : 1;
@@ -209,7 +223,169 @@ static void send_assignment(nw_node *n, nw_task_state *t, int dst, const uint64_
   nw_node_send(n, dst, NW_CHANNEL_CONTROL, &w, 0);
 }
 
+/* Node 0: counts task t in the pool, whose credits start from zero when it was empty. */
+static void pool_enter(nw_node *n, nw_task_state *t) {
+  roofline_pool *p = n->sched;
+  if (p->running == 0) /* the pool was empty: nothing is owed */
+    for (int g = 0; g < p->total; g++)
+      p->credit[g] = 0;
+  p->running++;
+  t->policy_state = p; /* marks it counted (not owned: no policy_state_free) */
+}
+
+static int follows_data(const nw_node *n) {
+  return n->cfg.sched.locality && n->cfg.nodes > 1;
+}
+
+/* A run of subtasks [first, last) for device `dev` of its node. */
+typedef struct roofline_run {
+  uint32_t dev;
+  uint64_t first, last;
+} roofline_run;
+
+/* Queues this node's runs and starts its devices. */
+static void push_runs(nw_node *n, nw_task_state *t, const roofline_run *r, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    t->dev[r[i].dev].range_len += r[i].last - r[i].first;
+    if (nw_queue_push(n, (int)r[i].dev, t, (nw_range){r[i].first, r[i].last}) != NW_OK) {
+      nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+      return;
+    }
+  }
+  nw_pipeline_go(n, t);
+}
+
+/* Node k's subtasks (node_of[s] == k), in id order, dealt over its devices as their weights
+ * and credits say (boundaries), as runs of consecutive ids. Returns the run count, or -1 out
+ * of memory; counts the subtasks dealt to CPUs. */
+static long node_runs(nw_node *n, nw_task_state *t, int k, const uint32_t *node_of, const double *w,
+                      roofline_run **out) {
+  roofline_pool *p = n->sched;
+  uint64_t subtasks = t->info.subtasks, mine = 0;
+  int g0 = nw_cluster_first_device(n, k), devs = n->cfg.devices_per_node[k];
+  for (uint64_t s = 0; s < subtasks; s++)
+    mine += node_of[s] == (uint32_t)k;
+  uint64_t *c = malloc(((size_t)devs + 1) * sizeof *c);
+  roofline_run *r = malloc((mine ? mine : 1) * sizeof *r);
+  if (!c || !r) {
+    free(c);
+    free(r);
+    return -1;
+  }
+  boundaries(mine, w + g0, devs, p->credit + g0, c);
+  for (int d = 0; d < devs; d++)
+    if (nw_cluster_device(n, g0 + d).kind == NW_DEVICE_CPU)
+      n->stats.roofline_cpu_subtasks += c[d + 1] - c[d];
+  long runs = 0;
+  uint64_t at = 0;
+  int d = 0;
+  for (uint64_t s = 0; s < subtasks; s++) {
+    if (node_of[s] != (uint32_t)k)
+      continue;
+    while (at >= c[d + 1])
+      d++;
+    at++;
+    if (runs > 0 && r[runs - 1].dev == (uint32_t)d && r[runs - 1].last == s)
+      r[runs - 1].last++;
+    else
+      r[runs++] = (roofline_run){(uint32_t)d, s, s + 1};
+  }
+  free(c);
+  *out = r;
+  return runs;
+}
+
+/* Node 0, every node's local bytes in (locality_sched.c): each subtask to the node holding
+ * most of its reads beyond what it holds of every subtask's, or where the rates put it when
+ * none holds any; then each node's runs. */
+static void deal_by_data(nw_node *n, nw_task_state *t) {
+  const nw_task_locality *l = t->loc;
+  int total = nw_cluster_devices(n), nodes = n->cfg.nodes;
+  uint64_t subtasks = t->info.subtasks;
+  double *w = malloc((size_t)total * sizeof *w), *rate = calloc(2 * (size_t)nodes, sizeof *rate);
+  double *zero = rate ? rate + nodes : NULL; /* no credits: the rates' split of this task alone */
+  uint64_t *nb = malloc((2 * (size_t)nodes + 1) * sizeof *nb);
+  uint64_t *base = nb ? nb + nodes + 1 : NULL; /* what each node holds of every subtask */
+  uint32_t *node_of = malloc((subtasks ? subtasks : 1) * sizeof *node_of);
+  if (!w || !rate || !nb || !node_of) {
+    free(w);
+    free(rate);
+    free(nb);
+    free(node_of);
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
+  device_weights(n, t, w);
+  for (int k = 0; k < nodes; k++)
+    for (int g = nw_cluster_first_device(n, k);
+         g < nw_cluster_first_device(n, k) + n->cfg.devices_per_node[k]; g++)
+      rate[k] += w[g];
+  boundaries(subtasks, rate, nodes, zero, nb); /* the rates' split, for subtasks held nowhere */
+  /* What a node holds of every subtask's reads (inputs all subtasks share, such as GMM's
+   * parameters on node 0) it holds wherever the subtasks go, and each node running any
+   * subtask fetches it once: it does not tell where a subtask belongs, so only the bytes
+   * above it count. Else the node holding shared inputs larger than a subtask's own would
+   * take every subtask. */
+  for (int j = 0; j < nodes; j++) {
+    const uint64_t *row = l->local + (uint64_t)j * subtasks;
+    base[j] = subtasks ? row[0] : 0;
+    for (uint64_t s = 1; s < subtasks; s++)
+      base[j] = row[s] < base[j] ? row[s] : base[j];
+  }
+  for (uint64_t s = 0, k = 0; s < subtasks; s++) {
+    while (s >= nb[k + 1])
+      k++;
+    uint32_t best = (uint32_t)k;
+    uint64_t most = 0;
+    for (int j = 0; j < nodes; j++)
+      if (l->local[(uint64_t)j * subtasks + s] - base[j] > most) {
+        most = l->local[(uint64_t)j * subtasks + s] - base[j];
+        best = (uint32_t)j;
+      }
+    node_of[s] = best;
+  }
+  roofline_run *mine = NULL;
+  long count = 0;
+  for (int k = nodes - 1; k >= 0 && count >= 0; k--) { /* node 0 last: its devices start after */
+    roofline_run *r = NULL;
+    long runs = node_runs(n, t, k, node_of, w, &r);
+    if (runs >= 0 && k > 0) {
+      nw_writer wr;
+      nw_w_init(&wr, MSG_POLICY);
+      nw_w_u64(&wr, t->id);
+      nw_w_u8(&wr, ROOFLINE_RUNS);
+      nw_w_u32(&wr, (uint32_t)runs);
+      for (long i = 0; i < runs; i++) {
+        nw_w_u32(&wr, r[i].dev);
+        nw_w_u64(&wr, r[i].first);
+        nw_w_u64(&wr, r[i].last);
+      }
+      if (!wr.oom)
+        n->stats.bytes_network += wr.len;
+      nw_node_send(n, k, NW_CHANNEL_CONTROL, &wr, 0);
+      free(r);
+    } else
+      mine = r;
+    count = runs;
+  }
+  free(w);
+  free(rate);
+  free(nb);
+  free(node_of);
+  if (count < 0)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  else
+    push_runs(n, t, mine, (size_t)count);
+  free(mine);
+}
+
 static void task_start(nw_node *n, nw_task_state *t) {
+  if (follows_data(n)) { /* every node sends node 0 its local bytes; node 0 deals */
+    if (n->cfg.id == 0)
+      pool_enter(n, t);
+    nw_locality_start(n, t, deal_by_data);
+    return;
+  }
   if (n->cfg.id != 0)
     return; /* waits for node 0's boundaries (on_message) */
   int total = nw_cluster_devices(n);
@@ -222,11 +398,7 @@ static void task_start(nw_node *n, nw_task_state *t) {
     return;
   }
   roofline_pool *p = n->sched;
-  if (p->running == 0) /* the pool was empty: nothing is owed */
-    for (int g = 0; g < total; g++)
-      p->credit[g] = 0;
-  p->running++;
-  t->policy_state = p; /* marks it counted (not owned: no policy_state_free) */
+  pool_enter(n, t);
   device_weights(n, t, w);
   boundaries(t->info.subtasks, w, total, p->credit, b);
   for (int g = 0; g < total; g++)
@@ -239,9 +411,43 @@ static void task_start(nw_node *n, nw_task_state *t) {
   free(b);
 }
 
+/* A node's runs from node 0 (ROOFLINE_RUNS). */
+static void on_runs(nw_node *n, int src, nw_reader *r, uint64_t task) {
+  uint32_t count = nw_r_u32(r);
+  if (r->bad || src != 0 || (r->len - r->pos) != (size_t)count * 20) {
+    r->bad = 1;
+    return;
+  }
+  nw_task_state *t = nw_node_task(n, task);
+  roofline_run *runs = malloc((count ? count : 1) * sizeof *runs);
+  if (!runs) {
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+    return;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    runs[i].dev = nw_r_u32(r);
+    runs[i].first = nw_r_u64(r);
+    runs[i].last = nw_r_u64(r);
+    if (runs[i].dev >= (uint32_t)n->cfg.devices || runs[i].first >= runs[i].last ||
+        (t && runs[i].last > t->info.subtasks))
+      r->bad = 1;
+  }
+  if (!r->bad && t && !t->finishing)
+    push_runs(n, t, runs, count);
+  free(runs);
+}
+
 static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
+  if (type == MSG_LOC_VECTOR) { /* a node's local bytes, for deal_by_data */
+    nw_locality_on_vector(n, src, r);
+    return;
+  }
   uint64_t task = nw_r_u64(r);
   uint8_t sub = nw_r_u8(r);
+  if (!r->bad && type == MSG_POLICY && sub == ROOFLINE_RUNS) {
+    on_runs(n, src, r, task);
+    return;
+  }
   uint32_t total = nw_r_u32(r);
   if (r->bad || type != MSG_POLICY || sub != ROOFLINE_ASSIGN || src != 0 ||
       (int)total != nw_cluster_devices(n) || (r->len - r->pos) / 8 < (size_t)total + 1) {
@@ -269,6 +475,7 @@ static void on_message(nw_node *n, int src, nw_msg_type type, nw_reader *r) {
 const nw_policy nw_policy_roofline = {
     .name = "roofline",
     .summary = "PRS's static split: each node's subtasks p to CPUs by equation (8), no stealing",
+    .uses_affinity = follows_data,
     .init = init,
     .fini = fini,
     .task_start = task_start,

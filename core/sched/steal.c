@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "resend.h"
 #include "steal_rules.h"
 
 /* A request's device word carries the stealer's round above the device index (which
@@ -645,10 +646,15 @@ void nw_steal_on_request(nw_node *n, int src, nw_reader *r) {
     nw_w_u64(&w, l.r[i].first);
     nw_w_u64(&w, l.r[i].last);
   }
-  nw_loot_free(&l);
   nw_w_u8(&w, (uint8_t)(got == 2));
   nw_w_u64(&w, copy);
   nw_w_u32(&w, (uint32_t)origin_dev);
+  /* What was fetched here for what it hands over goes with it (resend.h): the loot's
+   * prefetched subtasks', or the copy's original's. */
+  const nw_prepared *original = got == 2 ? nw_pipeline_current_of(n, origin_dev, from) : NULL;
+  if (got && nw_resend_write(&w, from, l.r, l.n, original) != NW_OK)
+    nw_node_fail(n, "node %d: out of memory", n->cfg.id);
+  nw_loot_free(&l);
   nw_node_send(n, src, NW_CHANNEL_CONTROL, &w, 0);
 }
 
@@ -673,6 +679,7 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
   uint64_t copy = nw_r_u64(r);
   int origin_dev = (int)nw_r_u32(r);
   nw_task_state *t = r->bad || !task ? NULL : nw_node_task(n, task);
+  nw_resend_read(r, t); /* the victim's fetches for what it hands over */
   if (r->bad || grant > 1 || (count > 0 && (!t || grant))) {
     nw_loot_free(&l); /* loot is work not done: its task runs here (the message waited for it) */
     r->bad = 1;
@@ -691,8 +698,11 @@ void nw_steal_on_response(nw_node *n, int src, nw_reader *r) {
     named->dev[dev].steal_wait_s += n->be.ops->now(n->be.be) - sd->sent_s;
     named->dev[dev].steal_answers++;
   }
-  if (current && grant && t && !t->finishing && copy < t->info.subtasks &&
-      !nw_pipeline_in_hand(n, (int)dev))
+  int accepted = current && grant && t && !t->finishing && copy < t->info.subtasks &&
+                 !nw_pipeline_in_hand(n, (int)dev);
+  if (grant && t && !accepted)
+    nw_resend_drop(t, copy); /* runs elsewhere: not fetched here */
+  if (accepted)
     accept_copy(n, t, (int)dev, src, origin_dev, copy);
   else if (l.n > 0)
     got_work(n, t, (int)dev, &l);

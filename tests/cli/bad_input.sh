@@ -128,7 +128,7 @@ unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'm
 conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
 conv2d_radius_zero) args=(run --app conv2d --app-param radius=0) want="conv2d: --app-param radius=0: not a whole number from 1 to 64" ;;
 conv2d_channels_five) args=(run --app conv2d --app-param channels=5) want="conv2d: --app-param channels=5: not a whole number from 1 to 4" ;;
-conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: --app-param sigma: unknown key (radius, channels)" ;;
+conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: --app-param sigma: unknown key (radius, channels, bottom_block)" ;;
 chain_no_subtasks) args=(run --app chain --n 10 --block 0) want="chain: --n (steps) and --block (subtasks per step) must be positive" ;;
 unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-priority: unknown value 'high' (one of: low, same)" ;;
 prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;
@@ -206,13 +206,16 @@ unknown_compression) args=(run --compression zip) want="--compression: unknown v
 gpu_rle_cost_negative) args=(run --platform "$tmp/bad-gpu-rle.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property rle_per_byte='-1e-9' is not a number of seconds >= 0" ;;
 pagerank_block_not_dividing) args=(run --app pagerank --n 1000 --block 512) want="pagerank: --block 512 does not divide --n 1000" ;;
 pagerank_iterations_zero) args=(run --app pagerank --app-param iterations=0) want="pagerank: --app-param iterations=0: not a whole number from 1 to 1000" ;;
-unknown_placement) args=(run --placement diagonal) want="--placement: unknown value 'diagonal' (one of: spread, node0, blocks, rows, columns, rows-columns)" ;;
+unknown_placement) args=(run --placement diagonal) want="--placement: unknown value 'diagonal' (one of: spread, node0, blocks, rows, columns, rows-columns, local)" ;;
 conv2d_placement_rows_columns) args=(run --app conv2d --n 64 --block 16 --placement rows-columns) want="--placement rows-columns: conv2d cannot place its inputs that way (it takes spread, blocks, node0, rows, columns)" ;;
 pagerank_placement_rows) args=(run --app pagerank --placement rows) want="--placement rows: pagerank cannot place its inputs that way (it takes spread, blocks, node0)" ;;
 pagerank_iterations_fraction) args=(run --app pagerank --app-param iterations=2.5) want="pagerank: --app-param iterations=2.5: not a whole number from 1 to 1000" ;;
 agglomerate_without_gpu) args=(run --platform "$small" --agglomerate 8 --n 64 --block 16) want="--agglomerate 8: node 0 runs no GPU (--devices cpu); agglomeration is a GPU mode" ;;
 agglomerate_too_large) args=(run --agglomerate 2000) want="--agglomerate: must be from 0 (off) to 1024" ;;
 agglomerate_real) args=(run --backend real --agglomerate 4 --n 64 --block 16) want="--agglomerate 4: no rank runs a GPU (--devices cpu); agglomeration is a GPU mode" ;;
+agglomerate_mode_unknown) args=(run --agglomerate 4 --agglomerate-mode sometimes) want="--agglomerate-mode: unknown value 'sometimes' (one of: dynamic, static)" ;;
+agglomerate_mode_static_off) args=(run --platform "$small" --devices gpu --agglomerate-mode static --n 64 --block 16) want="--agglomerate-mode static: needs --agglomerate N (1 to 1024)" ;;
+agglomerate_mode_static_real) args=(run --backend real --devices gpu --agglomerate 4 --agglomerate-mode static --n 64 --block 16) want="--agglomerate-mode static: the real backend agglomerates dynamically only" ;;
 platform_fill_flops_negative) args=(run --platform "$tmp/bad-fill.xml" --devices gpu --n 64 --block 16) want="host n0-gpu0: property fill_flops='-1' is not a number of flops >= 0" ;;
 platform_fill_threads_negative) args=(run --platform "$tmp/bad-threads.xml" --devices gpu --app adder --n 64 --block 16) want="host n0-gpu0: property fill_threads='-32' is not a number of threads >= 0" ;;
 roofline_p_above_one) args=(run --sched roofline --roofline-p 1.5) want="--roofline-p: '1.5' is neither auto nor a fraction from 0 to 1" ;;
@@ -227,6 +230,9 @@ cmeans_block_not_dividing) args=(run --app cmeans --n 100 --block 32) want="cmea
 cmeans_unknown_param) args=(run --app cmeans --n 64 --block 16 --app-param k=3) want="cmeans: --app-param k: unknown key (clusters, dims, iterations)" ;;
 cmeans_clusters_zero) args=(run --app cmeans --n 64 --block 16 --app-param clusters=0) want="cmeans: --app-param clusters=0: not a whole number from 1 to 1024" ;;
 cmeans_fewer_points_than_clusters) args=(run --app cmeans --n 8 --block 4) want="cmeans: --n 8 is fewer points than the 10 clusters" ;;
+gmm_unknown_param) args=(run --app gmm --n 64 --block 16 --app-param k=3) want="gmm: --app-param k: unknown key (clusters, dims, iterations)" ;;
+gmm_dims_zero) args=(run --app gmm --n 64 --block 16 --app-param dims=0) want="gmm: --app-param dims=0: not a whole number from 1 to 256" ;;
+gmm_too_many_sums) args=(run --app gmm --n 2048 --block 16 --app-param clusters=1024 --app-param dims=100) want="gmm: 1024 clusters of 100 dimensions give 5274624 sums per subtask; at most 4194304" ;;
 molecular2d_cells_not_square) args=(run --app molecular2d --n 4096 --block 512) want="molecular2d: --n 4096 / --block 512 gives 8 cells, not a square number (the cells form a G x G grid)" ;;
 molecular2d_block_not_dividing) args=(run --app molecular2d --n 1000 --block 64) want="molecular2d: --block 64 does not divide --n 1000" ;;
 molecular2d_steps_zero) args=(run --app molecular2d --n 4096 --block 256 --app-param steps=0) want="molecular2d: --app-param steps=0: not a whole number from 1 to 100000" ;;

@@ -354,6 +354,7 @@ settle_expect() {
 SEED_APPS=("matmul 128 32 copies=2" "conv2d 128 32 radius=2" "randprog 256 0 -" "chain 8 4 -"
   "chain-rw 8 4 -" "taskbench 8 4 iterations=2" "pagerank 1024 256 iterations=2"
   "lu 128 32 nested=0" "fft2d 64 16 -" "gemv 256 64 cols=128" "cmeans 256 64 clusters=4"
+  "gmm 256 64 dims=4"
   "molecular2d 1024 64 steps=2" "adder 1024 64 flops=100" "mdlite 256 32 steps=2")
 # Valid options to add to a seed (a flag has the value "-").
 EXTRAS=("nodes 1" "nodes 2" "nodes 3" "data phantom" "data functional" "seed 7"

@@ -4,7 +4,8 @@
  * that paint each placed byte with its node, so the test sees exactly which bytes went where:
  * every byte placed once; blocks, rows and columns of blocks each on one node; each unit's
  * node the seed's draw in order (so `spread`, the recorded experiments' placement, keeps its
- * stream); and which apps refuse which schemes (nw_app_check_placement).
+ * stream); `local` ranges in contiguous equal shares, node 0 first (the PRS paper's SPMD
+ * nodes); and which apps refuse which schemes (nw_app_check_placement).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,38 @@ static void check_refusals(void) {
   CHECK(nw_app_check_placement(&chain, &a, why, sizeof why) == 0);
   a.spread = 0;
   CHECK(nw_app_check_placement(&chain, &a, why, sizeof why) == 0);
+  /* local: the SPMD apps whose subtasks read their own slice; matmul's blocks cannot. */
+  nw_app cmeans = {.name = "cmeans"}, gemv = {.name = "gemv"};
+  a = (nw_app_args){.spread = 1, .placement = NW_PLACEMENT_LOCAL};
+  CHECK(nw_app_check_placement(&cmeans, &a, why, sizeof why) == 0);
+  CHECK(nw_app_check_placement(&gemv, &a, why, sizeof why) == 0);
+  CHECK(nw_app_check_placement(&matmul, &a, why, sizeof why) == -1);
+  CHECK(strcmp(why, "--placement local: matmul cannot place its inputs that way (it takes spread, "
+                    "blocks, node0, rows, columns, rows-columns)") == 0);
+  CHECK(nw_app_check_placement(&conv2d, &a, why, sizeof why) == -1);
+}
+
+/* `local`: `ranges` ranges of 3 bytes over the 5 nodes; node j's share is the ranges k with
+ * k * 5 / ranges == j, so each node's bytes are one contiguous run, nodes in order, their
+ * counts `want`. Any other scheme is the seed's draw per range (nw_app_spread_ranges). */
+static void check_local_ranges(uint64_t ranges, const int want[NODES]) {
+  reset();
+  CHECK(nw_app_place_ranges(NULL, NULL, ranges, 3, 7, NW_PLACEMENT_LOCAL) == NW_OK);
+  int count[NODES] = {0};
+  for (uint64_t k = 0; k < ranges; k++) {
+    int node = owner[k * 3];
+    CHECK(node >= 0 && node < NODES && owner[k * 3 + 1] == node && owner[k * 3 + 2] == node);
+    CHECK(k == 0 || owner[k * 3 - 1] <= node); /* contiguous, node 0 first */
+    if (node >= 0 && node < NODES)
+      count[node]++;
+  }
+  CHECK(owner[ranges * 3] == -1 && twice == 0);
+  for (int j = 0; j < NODES; j++)
+    CHECK(count[j] == want[j]);
+  reset();
+  CHECK(nw_app_place_ranges(NULL, NULL, ranges, 3, 7, NW_PLACEMENT_ROWS) == NW_OK);
+  for (uint64_t k = 0; k < ranges; k++)
+    CHECK(owner[k * 3] == draw(7, (int)k));
 }
 
 int main(void) {
@@ -122,5 +155,8 @@ int main(void) {
     CHECK(same);
   }
   check_refusals();
+  check_local_ranges(10, (const int[NODES]){2, 2, 2, 2, 2});
+  check_local_ranges(12, (const int[NODES]){3, 2, 3, 2, 2});
+  check_local_ranges(3, (const int[NODES]){1, 1, 0, 1, 0});
   return check_report("place");
 }
