@@ -278,6 +278,34 @@ avg_pipe() {
   calc "$sum / ${#nodes_list[@]}"
 }
 
+# pipe_bound: the note of the pipelining row. With pipelining off a device waits for a subtask's
+# data, then computes it; overlapping the two perfectly saves at most the shorter of its waits
+# and its busy time. The fitted model's pipeline-off runs: devices' busy and waiting seconds
+# summed over every node count, and the speed-up that full overlap would give at most.
+pipe_bound() {
+  local k f busy=0 wait=0 best=0
+  for k in "${nodes_list[@]}"; do
+    f=$tmp/f-cvpipelineoff-$k.json
+    read -r b w m <<<"$(awk '/^\t\t\t"busy_s":/ { b += $2 } /^\t\t\t"demand_wait_s":/ { w += $2 }
+      /^\t\t\t"busy_s":/ { cb = $2 } /^\t\t\t"demand_wait_s":/ { m += (cb > $2 ? cb : $2) }
+      END { printf "%.6f %.6f %.6f", b, w, m }' "$f")"
+    busy=$(calc "$busy + $b") wait=$(calc "$wait + $w") best=$(calc "$best + $m")
+  done
+  printf "pipelining off, the devices of the 1-14 node runs computed %.0f s and waited %.0f s for data: overlapping both in full would give at most %.2fx; the paper's 3-4x needs waits 2-3 times the compute" \
+    "$busy" "$wait" "$(calc "($busy + $wait) / $best")"
+}
+
+# floor_cv: the note of conv2d's 14-node speed-up row: the least time the fitted model's NICs
+# need for the 14-node run's bytes (each node's NIC at the fitted rate), and the one-node time
+# the paper's 11.83x would then take (app-scaling.sh's own run moves more: its note differs).
+floor_cv() {
+  local gb floor
+  gb=$(task_gb f cv 14 1)
+  floor=$(calc "$gb * 1e9 / (14 * $nic * 1e6)")
+  printf "not the network's floor: the 14-node run's %.1f GB over 14 NICs at %.0f MB/s take at least %.1f s, so 11.83x needs a 1-node run of %.0f s, and the model's takes %.1f s" \
+    "$gb" "$nic" "$floor" "$(calc "11.83 * $floor")" "$(ms f cv-1)"
+}
+
 # figure FIT|PRED|INFO NAME SOURCE LO HI COMMAND: one row; COMMAND prints the model's value,
 # TAG in it standing for the model; the paper's value is LO (to HI for a range; "-": none).
 rows=$tmp/rows
@@ -396,6 +424,8 @@ while IFS='|' read -r role name source lo hi o f; do
   "matmul multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made mm)" ;;
   "conv2d multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made cv)" ;;
   "matmul 2 nodes, GB sent per node") note=$(half_need) ;;
+  "conv2d pipelining speed-up, mean") note=$(pipe_bound) ;;
+  "conv2d 14 nodes, speed-up") note=$(floor_cv) ;;
   esac
   [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
     "$hi" "$stated" "$f" "$note"
