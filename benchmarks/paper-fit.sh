@@ -306,6 +306,23 @@ floor_cv() {
     "$gb" "$nic" "$floor" "$(calc "11.83 * $floor")" "$(ms f cv-1)"
 }
 
+# rate_note TWO ONE: the note of a "more successful steals" row, the paper's sentence read as a
+# rate instead (successes per attempt, two-level run TWO against one-level ONE, the fitted
+# model, mean over node counts; steal-levels.sh gives its own runs the same note).
+rate_note() {
+  local k sum=0 n=0 a1 s1 a2 s2
+  for k in "${nodes_list[@]}"; do
+    a1=$(key "$tmp/f-$2-$k.json" steals_attempted) s1=$(key "$tmp/f-$2-$k.json" steals_succeeded)
+    a2=$(key "$tmp/f-$1-$k.json" steals_attempted) s2=$(key "$tmp/f-$1-$k.json" steals_succeeded)
+    if awk -v a="$a1" -v b="$a2" -v s="$s1" 'BEGIN { exit !(a > 0 && b > 0 && s > 0) }'; then
+      sum=$(calc "$sum + 100 * (($s2 / $a2) / ($s1 / $a1) - 1)") n=$((n + 1))
+    fi
+  done
+  [ "$n" -gt 0 ] || return 0
+  printf "read as a rate (successes per attempt): %+.1f%%, mean over the %d node counts with steals" \
+    "$(calc "$sum / $n")" "$n"
+}
+
 # figure FIT|PRED|INFO NAME SOURCE LO HI COMMAND: one row; COMMAND prints the model's value,
 # TAG in it standing for the model; the paper's value is LO (to HI for a range; "-": none).
 rows=$tmp/rows
@@ -426,6 +443,8 @@ while IFS='|' read -r role name source lo hi o f; do
   "matmul 2 nodes, GB sent per node") note=$(half_need) ;;
   "conv2d pipelining speed-up, mean") note=$(pipe_bound) ;;
   "conv2d 14 nodes, speed-up") note=$(floor_cv) ;;
+  "matmul two-level: more successful steals, mean %") note=$(rate_note mm mm-one) ;;
+  "conv2d two-level: more successful steals, mean %") note=$(rate_note cv cvstealpolicyonelevel) ;;
   esac
   [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
     "$hi" "$stated" "$f" "$note"
