@@ -20,7 +20,7 @@ for fig in "matmul 65536|1024 2048 4096 8192 16384|2048 8192" \
   IFS='|' read -r spec blocks range <<<"$fig"
   read -r name n params <<<"$spec"
   read -r lo hi <<<"$range"
-  peak=0 low=
+  peak=0 low='' peak_b='' low_b=''
   for b in $blocks; do
     app_args "$name $n $b $params"
     if ! out=$(unicorn_run 14 "${APP_ARGS[@]}" 2>"$tmp/err"); then
@@ -30,17 +30,23 @@ for fig in "matmul 65536|1024 2048 4096 8192 16384|2048 8192" \
       continue
     fi
     g=$(json_eval 'd["gflops"]' <<<"$out")
+    printf '%s\n' "$out" >"$tmp/$name-$b.json"
     printf '%-7s %6s %10.1f\n' "$name" "$b" "$g" | tee -a "$tmp/runs"
     table_row granularity "$name" "$b" "$g"
-    peak=$(awk -v p="$peak" -v g="$g" 'BEGIN { print (g > p ? g : p) }')
-    if [ "$b" -ge "$lo" ] && [ "$b" -le "$hi" ]; then
-      low=$(awk -v l="$low" -v g="$g" 'BEGIN { print (l == "" || g < l ? g : l) }')
-    fi
+    if awk -v p="$peak" -v g="$g" 'BEGIN { exit !(g > p) }'; then peak=$g peak_b=$b; fi
+    if [ "$b" -ge "$lo" ] && [ "$b" -le "$hi" ] &&
+      awk -v l="$low" -v g="$g" 'BEGIN { exit !(l == "" || g < l) }'; then low=$g low_b=$b; fi
   done
   pct=$(awk -v l="$low" -v p="$peak" 'BEGIN { printf "%.1f", 100 * l / p }')
   echo "$name: lowest throughput for blocks $lo-$hi: $pct% of the peak"
+  # The note: how the slowest (low_b) and the fastest (peak_b) block sizes' subtasks fell on
+  # the devices.
+  deal() { # BLOCK: "S subtasks on D devices, GPUs ran a-b each, I none; busy X%"
+    json_eval '"%d subtasks on %d devices (GPUs %d-%d each, %d devices none), devices busy %.1f%% of the makespan" % (d["subtasks"], len(d["devices"]), min(x["subtasks"] for x in d["devices"] if x["kind"] == "gpu"), max(x["subtasks"] for x in d["devices"] if x["kind"] == "gpu"), sum(1 for x in d["devices"] if x["subtasks"] == 0), 100 * sum(x["busy_s"] for x in d["devices"]) / (len(d["devices"]) * d["makespan_s"]))' <"$tmp/$name-$1.json"
+  }
   paper_row Unicorn "Fig. 12" "$name $n, 14 nodes: lowest throughput for blocks $lo-$hi, % of the peak over all blocks" \
-    "section 5.5.2" 80 100 "within 20% of the peak" "$pct"
+    "section 5.5.2" 80 100 "within 20% of the peak" "$pct" \
+    "blocks of $low_b: $(deal "$low_b"); of $peak_b (the peak): $(deal "$peak_b")"
   # "On either side, system overheads begin to dominate": the sizes outside the range that ran
   # are each slower than the best inside it.
   side=$(awk -v lo="$lo" -v hi="$hi" '$1 == "'"$name"'" && $3 != "-" {
