@@ -211,7 +211,9 @@ read -r it14 tree14 itc14 _ <<<"${fig8[14:cpu]}"
 read -r _ tree2 _ _ <<<"${fig8[2:cpu]}"
 read -r itg14 _ itgc14 _ <<<"${fig8[14:gpu]}"
 what="PageRank 500M pages, 14 nodes, CPUs, seconds per iteration"
-paper_row Unicorn "Fig. 8" "$what, combining free" "abstract" 18 18 "about 18" "$it14"
+read -r it1 _ _ _ <<<"${fig8[1:cpu]}"
+paper_row Unicorn "Fig. 8" "$what, combining free" "abstract" 18 18 "about 18" "$it14" \
+  "of it the reduction stage (tree) takes $tree14 s, one level of it $tree2 s (2 nodes): the rank array crossing the platform's NIC at each level; one node computes an iteration in $it1 s"
 paper_row Unicorn "Fig. 8" "$what, combining at 10 GB/s" "abstract" 18 18 "about 18" \
   "$itc14" "the paper gives no combining rate; 10 GB/s assumed"
 paper_row Unicorn "Fig. 8" "PageRank 500M pages, CPUs: reduction stage (tree), 2 against 14 nodes" \
