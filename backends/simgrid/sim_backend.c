@@ -44,6 +44,7 @@
 #include "due_heap.h"
 #include "host_memory.h"
 #include "perfdata.h"
+#include "pipeline.h"
 #include "platform_check.h"
 #include "rle.h"
 #include "rng.h"
@@ -426,16 +427,6 @@ static void device_actor(int argc, char **argv) {
   }
 }
 
-/* --agglomerate: a GPU's dispatcher (Lifflander et al., "Dynamic Scheduling for Work
- * Agglomeration on Heterogeneous Clusters", section III, agglomerateWork). Whenever the GPU is
- * idle and its FIFO holds work, it takes the next launch by agglo.h's rule (min(queued, N) of
- * one task, high priority first and alone) and runs it: one launch latency, then the batch's
- * work at the GPU's speed (each subtask's roofline work, summed; at least fill_flops), and
- * every subtask completes when the launch does. While it runs, the lanes' next subtasks queue
- * up, so launches grow with the rate at which subtasks arrive, as in the paper. A measured
- * model's durations are per subtask, launch included, so agglomerated launches take the cost
- * model's instead. Functional mode runs the kind's batched host emulation for a batch of
- * several, its single emulation for one. */
 /* --agglomerate-mode static: whether a unit of `group` can still reach this GPU's FIFO before
  * its next launch (agglo.h): a lane of the GPU with nothing in the FIFO that holds one, handed
  * to it by the node and not yet in the FIFO, or still with the node (queued, prefetched,
@@ -450,7 +441,7 @@ static int fifo_may_grow(void *ctx, uint64_t group) {
     for (size_t i = 0; i < v->n; i++)
       if (nw_exec_task_id(v->queue[i]) == group)
         return 1;
-    if (nw_agglo_lane_may_push(sn->node, d, group))
+    if (nw_pipeline_may_add(sn->node, d, group))
       return 1;
   }
   return 0;
@@ -475,6 +466,16 @@ static int next_launch(sim_gpu *g, nw_exec **batch, int fixed) {
   return k;
 }
 
+/* --agglomerate: a GPU's dispatcher (Lifflander et al., "Dynamic Scheduling for Work
+ * Agglomeration on Heterogeneous Clusters", section III, agglomerateWork). Whenever the GPU is
+ * idle and its FIFO holds work, it takes the next launch by agglo.h's rule (min(queued, N) of
+ * one task, high priority first and alone) and runs it: one launch latency, then the batch's
+ * work at the GPU's speed (each subtask's roofline work, summed; at least fill_flops), and
+ * every subtask completes when the launch does. While it runs, the lanes' next subtasks queue
+ * up, so launches grow with the rate at which subtasks arrive, as in the paper. A measured
+ * model's durations are per subtask, launch included, so agglomerated launches take the cost
+ * model's instead. Functional mode runs the kind's batched host emulation for a batch of
+ * several, its single emulation for one. */
 static void gpu_dispatch_actor(int argc, char **argv) {
   (void)argc, (void)argv;
   sim_gpu *g = sg_actor_self_get_data();

@@ -3,11 +3,6 @@
 
 #include <stdlib.h>
 
-#include "exec_state.h"
-#include "node_state.h"
-#include "queue.h"
-#include "task_state.h"
-
 nw_status nw_agglo_init(nw_agglo *q, int max) {
   *q = (nw_agglo){NULL, 0, 0, max > 0 ? max : 1};
   return NW_OK;
@@ -100,20 +95,4 @@ int nw_agglo_holds_lane(const nw_agglo *q, int lane) {
     if (q->item[i].lane == lane)
       return 1;
   return 0;
-}
-
-int nw_agglo_lane_may_push(nw_node *n, int d, uint64_t group) {
-  const nw_device *v = &n->dev[d];
-  /* The current subtask counts until it is handed over (DEV_EXECUTING): once launched it is in
-   * the FIFO, in a launch, or done, and the lane's next unit is its prefetched or queued one.
-   * Not one whose data is in host memory but found no room on the GPU (gpu_stage.c): the room
-   * it waits for is held by the units in the FIFO, which only a launch frees. */
-  const nw_prepared *c = v->current;
-  int room_short = c && v->state == DEV_WAITING && !c->waiting && c->gpu_stage == GPU_UNSTAGED;
-  if (c && v->state != DEV_EXECUTING && c->task->id == group && !room_short)
-    return 1;
-  if (v->next && v->next->task->id == group)
-    return 1;
-  const nw_task_state *t = nw_node_task(n, group);
-  return t && nw_queue_length(n, d, t) > 0;
 }

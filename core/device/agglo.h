@@ -24,10 +24,10 @@
  * other until a launch; one that still holds a unit of the group (queued, prefetched or being
  * staged, but not waiting for room on the GPU, which the FIFO's units hold) can. The backend
  * answers that question through nw_agglo_more_fn, from which lanes the FIFO holds
- * (nw_agglo_holds_lane) and what the node's devices hold (nw_agglo_lane_may_push). As in the
- * paper's Molecular2D, where each scheduler counts the interaction objects mapped to it, the count
- * is of the work dealt to this GPU's lanes: a unit a lane steals later arrives after the edge-case
- * launch and forms one of its own.
+ * (nw_agglo_holds_lane) and what the node's devices hold (nw_pipeline_may_add, pipeline.h). As in
+ * the paper's Molecular2D, where each scheduler counts the interaction objects mapped to it, the
+ * count is of the work dealt to this GPU's lanes: a unit a lane steals later arrives after the
+ * edge-case launch and forms one of its own.
  */
 #ifndef NW_AGGLO_H
 #define NW_AGGLO_H
@@ -36,8 +36,6 @@
 #include <stdint.h>
 
 #include "narwhal.h"
-
-typedef struct nw_node nw_node;
 
 typedef struct nw_agglo_item {
   void *what;
@@ -73,9 +71,5 @@ typedef int (*nw_agglo_more_fn)(void *ctx, uint64_t group);
 int nw_agglo_take_static(nw_agglo *q, void **out, nw_agglo_more_fn more, void *ctx);
 /* Whether an item that `lane` put in is queued (the lane is blocked until a launch). */
 int nw_agglo_holds_lane(const nw_agglo *q, int lane);
-/* Whether device d of node n still holds a subtask of task `group` that it has not handed to
- * its backend: in its queue, prefetched, or its current one being prepared or staged. Reads the
- * node's state: call it where no other thread changes it (the simulator's actors take turns). */
-int nw_agglo_lane_may_push(nw_node *n, int d, uint64_t group);
 
 #endif

@@ -740,6 +740,22 @@ int nw_pipeline_in_hand(const nw_node *n, int d) {
   return n->dev[d].current != NULL || n->dev[d].state == DEV_EXECUTING;
 }
 
+int nw_pipeline_may_add(nw_node *n, int d, uint64_t task) {
+  const nw_device *v = &n->dev[d];
+  /* The current subtask counts until it is handed over (DEV_EXECUTING): once launched it is in
+   * the FIFO, in a launch, or done, and the lane's next unit is its prefetched or queued one.
+   * Not one whose data is in host memory but found no room on the GPU (gpu_stage.c): the room
+   * it waits for is held by the units in the FIFO, which only a launch frees. */
+  const nw_prepared *c = v->current;
+  int room_short = c && v->state == DEV_WAITING && !c->waiting && c->gpu_stage == GPU_UNSTAGED;
+  if (c && v->state != DEV_EXECUTING && c->task->id == task && !room_short)
+    return 1;
+  if (v->next && v->next->task->id == task)
+    return 1;
+  const nw_task_state *t = nw_node_task(n, task);
+  return t && nw_queue_length(n, d, t) > 0;
+}
+
 void nw_pipeline_give(nw_node *n, nw_task_state *t, int d, nw_range r) {
   if (nw_queue_push(n, d, t, r) != NW_OK) {
     nw_node_fail(n, "node %d: out of memory", n->cfg.id);

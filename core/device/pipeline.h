@@ -68,5 +68,10 @@ nw_prepared *nw_pipeline_next_of(const nw_node *n, int d, const nw_task_state *t
 int nw_pipeline_steal_next(nw_node *n, int d, const nw_task_state *t, uint64_t *s);
 /* Whether device d has a subtask in hand: executing it, or waiting for its data or room. */
 int nw_pipeline_in_hand(const nw_node *n, int d);
+/* Whether device d still holds a subtask of `task` that it has not handed to its backend: in
+ * its queue, prefetched, or its current one being prepared or staged (static agglomeration's
+ * edge case, agglo.h). Reads the node's state: call it where no other thread changes it (the
+ * simulator's actors take turns). */
+int nw_pipeline_may_add(nw_node *n, int d, uint64_t task);
 
 #endif

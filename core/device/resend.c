@@ -92,15 +92,15 @@ static void write_entry(nw_writer *w, uint64_t s, const nw_region *region, int n
 
 nw_status nw_resend_write(nw_writer *w, nw_task_state *t, const nw_range *r, size_t nr,
                           const nw_prepared *copy) {
-  int ns = t ? t->info.nspaces : 0;
-  uint32_t count = copy && any_bytes(copy->fetched, ns) ? 1 : 0;
-  for (size_t k = 0; t && k < t->resend.n; k++)
+  int ns = t->info.nspaces, with_copy = copy && any_bytes(copy->fetched, ns);
+  uint32_t count = (uint32_t)with_copy;
+  for (size_t k = 0; k < t->resend.n; k++)
     count += in_ranges(t->resend.e[k].subtask, r, nr);
   if (count == 0)
     return NW_OK;
   size_t start = w->len;
   nw_w_u32(w, count);
-  if (copy && any_bytes(copy->fetched, ns))
+  if (with_copy)
     write_entry(w, copy->subtask, copy->fetched, ns);
   for (size_t k = 0; k < t->resend.n;) {
     nw_fetched_before *e = &t->resend.e[k];
