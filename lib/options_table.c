@@ -103,7 +103,8 @@ const opt_def tool_option_defs[] = {
     {"locality", T_CHOICE, AT(F_INT, run.sched.locality), ON_OFF, .dflt = "off",
      .help = "locality-aware scheduling (paper 4.3.4): assign and steal by where the data is"},
     {"slow", T_STRING, .shown = "none", .set = opt_set_slow, .get = opt_get_slow,
-     .help = "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower)"},
+     .help = "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower; on hardware "
+             "its CPU kernels hold their core FACTOR x as long)"},
     {"fail", T_STRING, .shown = "none", .set = opt_set_faults, .get = opt_get_faults,
      .help = "lose nodes: NODE@SECONDS,... (sim: the node stops; real: its rank is killed); "
              "README, \"Faults\""},

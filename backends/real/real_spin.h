@@ -49,7 +49,7 @@ double real_monotonic(void);
  * event. */
 double real_thread_cpu_seconds(void);
 
-/* Threads that compute (a CPU device's, a work-group member's, the --slow load's) on a rank
+/* Threads that compute (a CPU device's, a work-group member's) on a rank
  * with peers run at a lower priority than the event loop, nice REAL_COMPUTE_NICE. Where a
  * rank has no core to spare, the loop then gets one as soon as it has work instead of after a
  * kernel's time slice. It matters most for large messages: MPI moves one only while both

@@ -285,14 +285,13 @@ double sim_pickup_delay(sim_node *sn) {
   return -sn->costs.pickup_s * log1p(-u);
 }
 
-/* Whether the cores the node's loop shares compute now: a kernel runs, or the load that
- * slows the node (--slow) does. On hardware that load is threads as busy as a kernel beside
- * the loop (real_load.c): with rank 1 of two one-core ranks slowed twofold, C-means's task
- * starts and the eager policy's assignments reached it after a median 2.9 and 2.8 ms, between
- * its kernels as during them, against 10 us and 0.4 ms simulated without this
- * (docs/experiments/kernel-drift.md). */
+/* Whether the cores the node's loop shares compute now: a kernel runs. (A slowed node's kernels
+ * run longer, and so does this; on hardware a slowed rank's kernels hold their core as long,
+ * real_backend.c, hold_slowed. Until that, busy threads slowed a rank on hardware and kept its
+ * loop from messages between kernels too, which this also charged:
+ * docs/experiments/kernel-drift.md.) */
 int sim_cores_busy(const sim_node *sn) {
-  return sn->kernels > 0 || nw_slowdown_factor(sn->w->cfg, sn->id, simgrid_get_clock()) > 1;
+  return sn->kernels > 0;
 }
 
 /* ---- the rendezvous of large messages (rt_eager_bytes)

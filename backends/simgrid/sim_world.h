@@ -249,7 +249,7 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
 /* The node's loop polls its transport (its queue is empty: it is about to wait, or stopped):
  * the rendezvous waiting for that go on. */
 void sim_loop_polls(sim_node *sn);
-/* Whether the cores sn's loop shares compute now: a kernel runs, or the load of --slow. */
+/* Whether the cores sn's loop shares compute now: a kernel runs. */
 int sim_cores_busy(const sim_node *sn);
 /* How long a message to sn's loop, waiting beside a running kernel, waits to be seen (a draw of
  * rt_pickup's exponential distribution from the node's own stream). */

@@ -366,3 +366,14 @@ double nw_slowdown_next_change(const nw_run_config *c, int node, double t) {
       next = c->slow[i].from_s;
   return next;
 }
+
+double nw_slowdown_stretch(const nw_run_config *c, int node, double start, double nominal_s) {
+  double t = start, left = nominal_s > 0 ? nominal_s : 0;
+  for (;;) {
+    double f = nw_slowdown_factor(c, node, t), next = nw_slowdown_next_change(c, node, t);
+    if (next <= t || next - t >= left * f)
+      return t + left * f;
+    left -= (next - t) / f;
+    t = next;
+  }
+}

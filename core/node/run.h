@@ -111,6 +111,11 @@ nw_status nw_slowdown_check_nodes(const nw_run_config *c, int nodes, char *why, 
 double nw_slowdown_factor(const nw_run_config *c, int node, double t);
 /* The earliest time after t at which node's factor changes, or a negative value. */
 double nw_slowdown_next_change(const nw_run_config *c, int node, double t);
+/* When work that takes `nominal_s` seconds at full speed, begun at `start`, ends on node:
+ * each stretch of it runs `factor` times slower, the factor changing as the slowdowns begin
+ * (the simulator splits a kernel the same way, sim_world.c). The real backend holds a slowed
+ * rank's kernel until then. */
+double nw_slowdown_stretch(const nw_run_config *c, int node, double start, double nominal_s);
 
 /* The cores of a node of `cores` cores and `gpus` GPUs left to the runtime's own threads:
  * --reserved-cores, else 2 when GPUs are used (at most all but one), else 0. */

@@ -17,7 +17,7 @@
 #    path): matmul as in 3, a loop with a core of its own; the runs its copies moved
 #    (copy_runs, the same in both runs) make it slower, by more than nothing and by no more
 #    than every run's price paid one after the other.
-# 6. rt_pickup, 7. rt_pickup@APP, 8. rt_pickup beside the load of --slow: see below.
+# 6. rt_pickup, 7. rt_pickup@APP, 8. no rt_pickup between a slowed node's kernels: see below.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -125,20 +125,22 @@ echo "matmul: $m8 s with rt_pickup@matmul 2 ms, $m9 s with rt_pickup@pagerank be
   fail "rt_pickup@APP: $m8 s and $m9 s, wanted $m6 s (the pooled 2 ms) for both"
 passed=7
 
-# 8. The load that slows a node (--slow) takes the loop's core as a kernel does: matmul as in 6
-#    with node 1 slowed twofold from the start, the messages an idle node 1 got from an idle
-#    node 0 waited a median of more than 0.3 ms to be handled (draws of mean rt_pickup, 2 ms,
-#    fall under 0.3 ms with odds of 14%); slowed only from 1000 s on, after the run, less than
-#    0.15 ms (the route and the handling). scripts/message-delays.py reads the traces.
+# 8. A slowed node (--slow) computes slower and that is all: between its kernels its loop sees
+#    messages as an unslowed node's does (on hardware its kernels hold their core longer,
+#    backends/real/real_backend.c, hold_slowed; nothing runs between them). Matmul as in 6 with
+#    node 1 slowed twofold from the start: the messages an idle node 1 got from an idle node 0
+#    waited a median under 0.15 ms (the route and the handling), as when slowed only from
+#    1000 s on, after the run; a pickup drawn beside a load (mean rt_pickup, 2 ms) would
+#    exceed 0.3 ms with odds of 86%. scripts/message-delays.py reads the traces.
 delays() {
   "$nw" "${mm[@]}" --platform "$tmp/pickup2.xml" --slow "$1" --trace "$tmp/t8.json" >/dev/null &&
     python3 "$src/scripts/message-delays.py" "$tmp/t8.json" |
     sed -nE 's/^  to node 1, kernel at sender no +at receiver no +: +[0-9]+ messages, median +([0-9]+) us.*/\1/p'
 }
-busy=$(delays 1:2) || fail "matmul, node 1 slowed"
+slowed=$(delays 1:2) || fail "matmul, node 1 slowed"
 idle=$(delays 1:2@1000) || fail "matmul, node 1 slowed after the run"
-echo "messages to an idle node 1 from an idle node 0: median $busy us slowed, $idle us not yet"
-[ -n "$busy" ] && [ -n "$idle" ] && [ "$busy" -gt 300 ] && [ "$idle" -lt 150 ] ||
-  fail "the load of --slow did not delay what the loop beside it sees ($busy us, $idle us)"
+echo "messages to an idle node 1 from an idle node 0: median $slowed us slowed, $idle us not yet"
+[ -n "$slowed" ] && [ -n "$idle" ] && [ "$slowed" -lt 150 ] && [ "$idle" -lt 150 ] ||
+  fail "a slowed node's loop saw messages late between its kernels ($slowed us, $idle us)"
 passed=8
 echo "loop_shares_core: 8 passed, 0 failed"
