@@ -9,7 +9,9 @@ one before a change), as validate does (one rank without bytes, several with), a
 configuration's error under each build, then per build the median, p95 and max |error|, how
 many are within max(12%, their rounds' spread), and the pairs the hardware tells apart that
 the simulation orders alike (p95 as validate takes it: nearest rank). The real side is the
-CSV's: only the simulator moves.
+CSV's: only the simulator moves. Where the CSV has a configuration's anchor (the machine's
+kernels around its best round against the calibration's model), its CPU kernels are stretched
+by it as validate does (platform property rt_kernel_scale, in DIR/resimulated/NAME.xml).
 """
 import csv
 import json
@@ -25,8 +27,24 @@ def die(msg):
     sys.exit(2)
 
 
-def simulate(nw, d, cal, conf):
-    cmd = [nw, 'run', '--backend', 'sim', '--platform', os.path.join(d, cal['name'] + '.xml'),
+def scaled_platform(d, cal, anchor):
+    """The calibration's platform with its CPU hosts' kernels stretched by anchor, under the
+    calibration's file name (its model is labelled with it)."""
+    cpu = '<prop id="kind" value="cpu"/>'
+    text = open(os.path.join(d, cal['name'] + '.xml')).read()
+    if cpu not in text:
+        die('%s.xml: no CPU host' % cal['name'])
+    os.makedirs(os.path.join(d, 'resimulated'), exist_ok=True)
+    path = os.path.join(d, 'resimulated', cal['name'] + '.xml')
+    with open(path, 'w') as f:
+        f.write(text.replace(cpu, cpu + '<prop id="rt_kernel_scale" value="%.9g"/>' % anchor))
+    return path
+
+
+def simulate(nw, d, cal, conf, anchor=None):
+    xml = (scaled_platform(d, cal, anchor) if anchor is not None
+           else os.path.join(d, cal['name'] + '.xml'))
+    cmd = [nw, 'run', '--backend', 'sim', '--platform', xml,
            '--perfmodel', os.path.join(d, cal['name'] + '.json'), '--nodes', str(cal['ranks'])]
     if cal['ranks'] == 1 and '--data' not in conf['args']:
         cmd += ['--data', 'phantom']
@@ -68,8 +86,9 @@ def main():
         c = confs[r['configuration']]
         real = float(r['real_s'])
         line = '%-44s real %.4f' % (c['name'][:44], real)
+        anchor = 1 + float(r['anchor']) if r.get('anchor') else None
         for nw in builds:
-            e = simulate(nw, d, cals[c['calibration']], c) / real - 1
+            e = simulate(nw, d, cals[c['calibration']], c, anchor) / real - 1
             err[nw].append(e)
             line += '  %+6.1f%%' % (100 * e)
         print(line)

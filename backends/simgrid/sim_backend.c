@@ -407,13 +407,15 @@ static void device_actor(int argc, char **argv) {
     /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
      * else computes: k parallel executions of flops/k take as long as one of them. The model
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
+    /* A CPU kernel at the machine's speed now, against its calibration's (rt_kernel_scale). */
+    double scale = !g && d->node->costs.kernel_scale > 0 ? d->node->costs.kernel_scale : 1;
     if (from_model)
-      sim_execute_slowed(d, modelled * sg_host_get_speed(d->host));
+      sim_execute_slowed(d, scale * modelled * sg_host_get_speed(d->host));
     else if (g)
       sim_execute_bounded(d, fmax(sim_roofline_work(d, e), g->fill_flops),
                           launch_bound(g, nw_exec_gpu_threads(e)));
     else
-      sim_execute_slowed(d, sim_roofline_work(d, e));
+      sim_execute_slowed(d, scale * sim_roofline_work(d, e));
     if (g && g->turns)
       sg_mutex_unlock(g->turns);
     double kernel_s = simgrid_get_clock() - kernel_from;

@@ -52,6 +52,13 @@
  *                            fresh page of a message's buffers between nodes as the C library
  *                            hands them out (sim_msg_pages.h): the sender's, spent before the
  *                            message leaves, the receiver's, before it is handled
+ *   rt_kernel_scale          a number > 0 (absent: 1): the node's CPU kernels take that many
+ *                            times what the model or the cost model gives them. `narwhal
+ *                            validate` sets it from a training workload run beside each real
+ *                            round (its calibration's anchor): the machine's kernels then ran
+ *                            that many times the calibration's (a virtual machine's host
+ *                            changes speed: 14-23% from one half hour to the next on the
+ *                            project's 2-core VM, docs/experiments/kernel-drift.md)
  *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP,
  *   rt_<kind>_per_byte_gather@APP and the other classes' prices
  *                            the same, fitted to application APP's calibration runs alone: a
@@ -94,6 +101,7 @@ typedef struct sim_costs {
   double control_behind; /* bytes; 0: a control message never waits for data */
   double eager_bytes;    /* bytes; 0: no data message waits for a rendezvous */
   double page_fresh_s;   /* a new view's page, first touched (rt_page_fresh) */
+  double kernel_scale;   /* CPU kernels' time over the model's (rt_kernel_scale; 1 absent) */
   int any;               /* some cost is not 0 */
 } sim_costs;
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # validate.sh NARWHAL: `narwhal validate` (tools/narwhal/validate.h).
 # 1. Bad validation files are refused with one line naming the file, exit 2.
-# 2. A two-configuration file (calibrated on matmul 256/64, run on matmul 384/96 under two
-#    policies, one round) prints the table, the summary lines and a group line, and writes the
-#    CSV with a row per configuration and errors that agree with its own columns, and (with
+# 2. A two-configuration file (calibrated on matmul 256/64, its anchor, run on matmul 384/96
+#    under two policies, one round) prints the table, the summary lines (with and without the
+#    anchors) and a group line, and writes the CSV with a row per configuration and errors that
+#    agree with its own columns, an anchored simulation no faster than the plain one where the
+#    machine was slower than at calibration and no slower where it was faster, and (with
 #    gnuplot) its figure.
 # 3. A configuration that runs a footprint its calibration measured is refused (exit 2), naming
 #    it: it is not held out.
@@ -31,6 +33,7 @@ bad=(
   '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 0, "workloads": ["matmul:256:64"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'ranks' must be a whole number from 1 to 64"
   '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256:64"], "args": ["--runs=2"]}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'args' may not hold --runs (validate sets it)"
   '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256:64"], "args": "--devices"}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': 'args' must be a list of at most 48 strings"
+  '{"narwhal-validate": 1, "calibrations": [{"name": "c", "ranks": 1, "workloads": ["matmul:256:64"], "anchor": "matmul:512:64"}], "configurations": ['"$(conf a 384 96 dmda)"']}|'"calibration 'c': anchor 'matmul:512:64' is not one of its workloads"
 )
 for i in "${!bad[@]}"; do
   text=${bad[$i]%%|*} want=${bad[$i]#*|}
@@ -43,18 +46,21 @@ for i in "${!bad[@]}"; do
 done
 passed=$((passed + 1))
 
-printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' "$cal" \
+anchored='"calibrations": [{"name": "c", "ranks": 1, "mpirun": ["--bind-to", "none"], "workloads": ["matmul:256:64"], "runs": 1, "anchor": "matmul:256:64"}]'
+printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' "$anchored" \
   "$(conf "mm dmda" 384 96 dmda)" "$(conf "mm eager" 384 96 eager)" >"$tmp/two.json"
 "$nw" validate "$tmp/two.json" --out "$tmp/out" >"$tmp/log" 2>&1 || fail "two configurations: $(tail -3 "$tmp/log")"
 cat "$tmp/log"
-grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal +kernels$' "$tmp/log" ||
+grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal +kernels +anchor +unanch$' "$tmp/log" ||
   fail "no table header"
-[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0 +[-+][0-9.]+%$' "$tmp/log")" = 2 ] ||
-  fail "not two table rows, each timed by the model and its kernels compared with it"
+[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0 +[-+][0-9.]+% +[-+][0-9.]+% +[-+][0-9.]+%$' "$tmp/log")" = 2 ] ||
+  fail "not two table rows, each timed by the model, its kernels compared with it, anchored"
 grep -qE "^kernels of the best real rounds against the calibration's model, over 2 configurations: median [-+][0-9.]+%, median \|difference\| [0-9.]+%, max [0-9.]+%$" "$tmp/log" ||
   fail "no kernels line"
 grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line"
+grep -qE '^\|error\| without the anchors \(2 configurations had one\): median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
+  fail "no summary line without the anchors"
 grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
 grep -qE '^pairs the hardware tells apart: ' "$tmp/log" || fail "no pairs line"
 csv=$tmp/out/validation.csv
@@ -66,6 +72,13 @@ awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad
 # nanoseconds, would not be).
 awk -F, 'NR == 1 && $8 != "kernels" { bad = 1 } NR > 1 && !($8 > -0.9 && $8 < 9) { bad = 1 }
   END { exit bad }' "$csv" || fail "the CSV's kernels column: $(cut -d, -f8 "$csv" | tr '\n' ' ')"
+# The anchor: the machine's kernels over the model's, less one (within a factor of 10), and the
+# simulated time it gives against the plain one: longer where the machine was slower.
+awk -F, 'NR == 1 && ($9 != "anchor" || $10 != "simulated_unanchored_s" || $11 != "error_unanchored") { bad = 1 }
+  NR > 1 { if (!($9 > -0.9 && $9 < 9)) bad = 1
+    if (($9 > 0 && $5 < $10) || ($9 < 0 && $5 > $10)) bad = 1
+    d = ($10 - $3) / $3 - $11; if (d > 1e-5 || d < -1e-5) bad = 1 }
+  END { exit bad }' "$csv" || fail "the CSV's anchor columns: $(cut -d, -f5,9- "$csv" | tr '\n' ' ')"
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
 # Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which
 # the validation.gp beside it loads (the figure's own test is unit.validate_plot).

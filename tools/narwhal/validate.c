@@ -60,7 +60,18 @@ typedef struct result {
    * where the model timed none of them. */
   double kernels;
   uint64_t touched; /* pages its last real round first-touched, all ranks (sizes --settle) */
+  /* Its calibration's anchor (vf_calibration.anchor) around its best round: the mean of the
+   * anchors' kernels over the model's just before and just after it; NAN without one. */
+  double anchor, anchor_before;
+  double sim_plain; /* simulated without the anchor (its calibration's platform as written) */
 } result;
+
+/* A calibration's anchor runs: the pages its last one first-touched (sizes --settle), and the
+ * configuration whose best round waits for the anchor after it (-1: none). */
+typedef struct anchor_state {
+  uint64_t touched;
+  int pending;
+} anchor_state;
 
 #define VALIDATE_USAGE                                                                             \
   "usage: narwhal validate FILE [--out DIR] [--rounds N] [--recalibrate] [--settle MIB]"
@@ -395,16 +406,89 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   return 0;
 }
 
-static int simulate(const options *o, const vf_file *f, int k, const char *self, result *r) {
+/* The calibration's anchor workload on the real backend with its model, as a configuration's
+ * round runs: *ratio is its kernels' CPU time over what the model predicted (NAN when the model
+ * timed none). The machine's speed then, against the calibration's (docs/validation.md). */
+static int anchor_run(const options *o, const vf_calibration *cal, const char *self,
+                      anchor_state *st, double *ratio) {
+  char app[64], n[32], block[32], log[1200], np[16], xml[1200], model[1200], cal_log[1200];
+  sscanf(cal->anchor, "%63[^:]:%31[^:]:%31s", app, n, block); /* checked by vf_load */
+  paths_of(o, cal, xml, model, cal_log, sizeof xml);
+  snprintf(log, sizeof log, "%s/anchor.log", o->out);
+  char *argv[MAX_ARGV];
+  int a = mpirun_prefix(cal, argv, np, sizeof np);
+  char *tail[] = {(char *)self, "run", "--backend", "real", "--perfmodel", model,    "--app", app,
+                  "--n",        n,     "--block",   block,  "--no-verify", "--json", NULL};
+  for (int i = 0; tail[i]; i++)
+    argv[a++] = tail[i];
+  argv[a] = NULL;
+  if (o->settle_mib > 0)
+    tool_settle_memory(tool_settle_mib_for((uint64_t)o->settle_mib, st->touched, 1));
+  uint64_t touched0 = tool_pages_touched(1);
+  char *out = NULL;
+  int code = run_child(argv, log, &out);
+  st->touched = tool_pages_touched(1) - touched0;
+  double measured = json_number(out, "kernels_measured_s");
+  double predicted = json_number(out, "kernels_predicted_s");
+  free(out);
+  if (code) {
+    char tail_line[400];
+    tool_say("validate: the anchor '%s' of calibration '%s' failed (exit %d): %s; see %s",
+             cal->anchor, cal->name, code, log_tail(log, tail_line, sizeof tail_line), log);
+    return 1;
+  }
+  *ratio = predicted > 0 && measured > 0 ? measured / predicted : NAN;
+  return 0;
+}
+
+/* An anchor just measured for a calibration: the configuration whose best round waited for
+ * it gets the mean of the anchors around that round. */
+static void anchor_after(anchor_state *st, result *res, double ratio) {
+  if (st->pending < 0)
+    return;
+  result *r = &res[st->pending];
+  r->anchor = (r->anchor_before + ratio) / 2;
+  st->pending = -1;
+}
+
+/* Writes the platform at src with every CPU host's kernels stretched by scale
+ * (rt_kernel_scale, backends/simgrid/sim_costs.h) to dst; -1 when it cannot (no CPU host). */
+static int write_scaled_platform(const char *src, const char *dst, double scale) {
+  static const char cpu[] = "<prop id=\"kind\" value=\"cpu\"/>";
+  FILE *in = fopen(src, "r");
+  char *text = in ? tool_read_stream(in) : NULL;
+  if (in)
+    fclose(in);
+  FILE *out = text && strstr(text, cpu) ? fopen(dst, "w") : NULL;
+  if (!out) {
+    free(text);
+    return -1;
+  }
+  const char *p = text, *hit;
+  while ((hit = strstr(p, cpu))) {
+    hit += sizeof cpu - 1;
+    fwrite(p, 1, (size_t)(hit - p), out);
+    fprintf(out, "<prop id=\"rt_kernel_scale\" value=\"%.9g\"/>", scale);
+    p = hit;
+  }
+  fputs(p, out);
+  free(text);
+  return fclose(out) == 0 ? 0 : -1;
+}
+
+/* The configuration simulated on platform xml: *sim its makespan, *unpriced its subtasks the
+ * model could not time. */
+static int simulate_on(const options *o, const vf_file *f, int k, const char *self, const char *xml,
+                       double *sim, double *unpriced) {
   const vf_config *c = &f->conf[k];
   const vf_calibration *cal = &f->cal[c->calibration];
-  char xml[1200], model[1200], log[1200], nodes[16];
-  paths_of(o, cal, xml, model, log, sizeof xml);
+  char own_xml[1200], model[1200], log[1200], nodes[16];
+  paths_of(o, cal, own_xml, model, log, sizeof own_xml);
   snprintf(log, sizeof log, "%s/sim.log", o->out);
   snprintf(nodes, sizeof nodes, "%d", cal->ranks);
   char *argv[MAX_ARGV];
   char *head[] = {(char *)self, "run",         "--backend", "sim",     "--platform",
-                  xml,          "--perfmodel", model,       "--nodes", nodes};
+                  (char *)xml,  "--perfmodel", model,       "--nodes", nodes};
   int a = 0;
   for (size_t i = 0; i < sizeof head / sizeof *head; i++)
     argv[a++] = head[i];
@@ -424,16 +508,44 @@ static int simulate(const options *o, const vf_file *f, int k, const char *self,
   add_args(argv, a, c, extra);
   char *out = NULL;
   int code = run_child(argv, log, &out);
-  r->sim = json_number(out, "makespan_s");
-  r->unpriced = json_number(out, "priced_by_cost_model");
+  *sim = json_number(out, "makespan_s");
+  *unpriced = json_number(out, "priced_by_cost_model");
   free(out);
-  if (code || !(r->sim > 0)) {
+  if (code || !(*sim > 0)) {
     char tail[400];
     tool_say("validate: configuration '%s' failed in simulation (exit %d): %s; see %s", c->name,
              code, log_tail(log, tail, sizeof tail), log);
     return 1;
   }
   return 0;
+}
+
+/* The configuration simulated on its calibration's platform as written (r->sim_plain) and,
+ * where its calibration has an anchor, with the CPU kernels stretched to the machine's speed
+ * around its best round (r->sim; else the same as sim_plain). */
+static int simulate(const options *o, const vf_file *f, int k, const char *self, result *r) {
+  const vf_calibration *cal = &f->cal[f->conf[k].calibration];
+  char xml[1200], model[1200], log[1200], scaled[1200];
+  paths_of(o, cal, xml, model, log, sizeof xml);
+  if (simulate_on(o, f, k, self, xml, &r->sim_plain, &r->unpriced))
+    return 1;
+  r->sim = r->sim_plain;
+  if (!isfinite(r->anchor))
+    return 0;
+  /* Under the calibration's own file name, which its model is labelled with (a model is used
+   * only on the platform it was measured on). */
+  snprintf(scaled, sizeof scaled, "%s/anchored", o->out);
+  if (mkdir(scaled, 0755) != 0 && errno != EEXIST) {
+    tool_say("validate: cannot make %s: %s", scaled, strerror(errno));
+    return 1;
+  }
+  snprintf(scaled, sizeof scaled, "%s/anchored/%s.xml", o->out, cal->name);
+  if (write_scaled_platform(xml, scaled, r->anchor)) {
+    tool_say("validate: cannot write %s from %s (a platform with a CPU host)", scaled, xml);
+    return 1;
+  }
+  double unpriced;
+  return simulate_on(o, f, k, self, scaled, &r->sim, &unpriced);
 }
 
 static double error_of(const result *r) {
@@ -498,7 +610,7 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
   if (!out)
     return -1;
   fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks,"
-               "kernels\n");
+               "kernels,anchor,simulated_unanchored_s,error_unanchored\n");
   for (int k = 0; k < f->nconf; k++) {
     csv_field(out, f->conf[k].name);
     fputc(',', out);
@@ -507,7 +619,10 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
             error_of(&res[k]), res[k].unpriced);
     if (isfinite(res[k].kernels)) /* else empty: no kernel the model timed */
       fprintf(out, "%.6f", res[k].kernels);
-    fputc('\n', out);
+    fputc(',', out);
+    if (isfinite(res[k].anchor)) /* else empty: no anchor */
+      fprintf(out, "%.6f", res[k].anchor - 1);
+    fprintf(out, ",%.9g,%.6f\n", res[k].sim_plain, (res[k].sim_plain - res[k].best) / res[k].best);
   }
   return fclose(out) == 0 ? 0 : -1;
 }
@@ -529,34 +644,50 @@ static void plot(const options *o, const char *csv, const result *res, int n) {
 }
 
 static void report(const options *o, const vf_file *f, const result *res) {
-  printf("\n%-36s %-22s %11s %7s %11s %8s %6s %8s\n", "configuration", "group", "real_s", "spread",
-         "simulated_s", "error", "uncal", "kernels");
+  printf("\n%-36s %-22s %11s %7s %11s %8s %6s %8s %8s %8s\n", "configuration", "group", "real_s",
+         "spread", "simulated_s", "error", "uncal", "kernels", "anchor", "unanch");
   double *err = malloc((size_t)f->nconf * sizeof *err);
+  double *plain = malloc((size_t)f->nconf * sizeof *plain);
   double *drift = malloc((size_t)f->nconf * sizeof *drift);
-  int within = 0, ndrift = 0;
+  int within = 0, within_plain = 0, ndrift = 0, nanchored = 0;
   for (int k = 0; k < f->nconf; k++) {
     const result *r = &res[k];
-    double e = error_of(r);
+    double e = error_of(r), ep = (r->sim_plain - r->best) / r->best;
     if (err)
       err[k] = fabs(e);
+    if (plain)
+      plain[k] = fabs(ep);
     within += fabs(e) <= fmax(0.12, spread_of(r));
+    within_plain += fabs(ep) <= fmax(0.12, spread_of(r));
+    nanchored += isfinite(r->anchor);
     printf("%-36.36s %-22.22s %11.6f %6.1f%% %11.6f %+7.1f%% %6.0f", f->conf[k].name,
            f->conf[k].group[0] ? f->conf[k].group : "-", r->best, 100 * spread_of(r), r->sim,
            100 * e, r->unpriced);
     if (isfinite(r->kernels)) {
-      printf(" %+7.1f%%\n", 100 * r->kernels);
+      printf(" %+7.1f%%", 100 * r->kernels);
       if (drift)
         drift[ndrift++] = r->kernels;
     } else {
-      printf(" %8s\n", "-");
+      printf(" %8s", "-");
     }
+    if (isfinite(r->anchor))
+      printf(" %+7.1f%% %+7.1f%%\n", 100 * (r->anchor - 1), 100 * ep);
+    else
+      printf(" %8s %8s\n", "-", "-");
   }
   if (err)
     printf("\n|error| over %d configurations: median %.1f%%, p95 %.1f%%, max %.1f%%; within "
            "max(12%%, own spread): %d of %d\n",
            f->nconf, 100 * vs_median(err, f->nconf), 100 * vs_quantile(err, f->nconf, 0.95),
            100 * vs_quantile(err, f->nconf, 1.0), within, f->nconf);
+  /* The same without the anchors: what the calibration alone predicts. */
+  if (plain && nanchored)
+    printf("|error| without the anchors (%d configurations had one): median %.1f%%, p95 %.1f%%, "
+           "max %.1f%%; within max(12%%, own spread): %d of %d\n",
+           nanchored, 100 * vs_median(plain, f->nconf), 100 * vs_quantile(plain, f->nconf, 0.95),
+           100 * vs_quantile(plain, f->nconf, 1.0), within_plain, f->nconf);
   free(err);
+  free(plain);
   /* How far the machine's kernels were, in the rounds, from the calibration's: an error the
    * simulation cannot help (the model is all it knows of them), told apart from its own. */
   if (drift && ndrift > 0) {
@@ -630,15 +761,38 @@ int validate_main(int argc, char **argv) {
   }
   for (int k = 0; res && k < f.nconf; k++) {
     res[k].best = -1;
-    res[k].kernels = NAN;
+    res[k].kernels = res[k].anchor = NAN;
   }
+  anchor_state *anchors = calloc((size_t)f.ncal, sizeof *anchors);
+  if (!code && !anchors) {
+    tool_say("validate: out of memory");
+    code = 1;
+  }
+  for (int c = 0; anchors && c < f.ncal; c++)
+    anchors[c].pending = -1;
   double all0, steal0, all1, steal1;
   cpu_ticks(&all0, &steal0);
   for (int r = 0; !code && r < rounds; r++) {
     printf("real round %d of %d...\n", r + 1, rounds);
-    for (int k = 0; !code && k < f.nconf; k++)
-      code = real_round(&o, &f, k, self, &res[k]);
+    for (int k = 0; !code && k < f.nconf; k++) {
+      int c = f.conf[k].calibration;
+      double before = NAN, best = res[k].best;
+      if (f.cal[c].anchor[0] && !(code = anchor_run(&o, &f.cal[c], self, &anchors[c], &before)))
+        anchor_after(&anchors[c], res, before);
+      if (!code)
+        code = real_round(&o, &f, k, self, &res[k]);
+      if (!code && f.cal[c].anchor[0] && res[k].best != best) { /* a new best round */
+        res[k].anchor_before = before;
+        anchors[c].pending = k;
+      }
+    }
+    for (int c = 0; !code && c < f.ncal; c++) { /* the anchor after each round's last */
+      double after;
+      if (anchors[c].pending >= 0 && !(code = anchor_run(&o, &f.cal[c], self, &anchors[c], &after)))
+        anchor_after(&anchors[c], res, after);
+    }
   }
+  free(anchors);
   /* A virtual machine's host may take its CPUs meanwhile: then no real time is the machine's
    * own, and spreads say how much. */
   cpu_ticks(&all1, &steal1);

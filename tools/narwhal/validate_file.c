@@ -100,7 +100,8 @@ static const char *calibrate_reserved(char **args, int n) {
 
 static int parse_calibration(const cJSON *j, int i, vf_calibration *c, const char *path, char *why,
                              size_t len) {
-  static const char *const known[] = {"name", "ranks", "mpirun", "workloads", "runs", "args", NULL};
+  static const char *const known[] = {"name", "ranks", "mpirun", "workloads",
+                                      "runs", "args",  "anchor", NULL};
   if (!cJSON_IsObject(j))
     return fail(why, len, path, "calibrations[%d] must be an object", i);
   const char *bad = unknown_key(j, known);
@@ -137,6 +138,14 @@ static int parse_calibration(const cJSON *j, int i, vf_calibration *c, const cha
       return fail(why, len, path, "calibration '%s': workload '%.100s' is not APP:N:BLOCK", c->name,
                   c->workloads[w]);
   }
+  if (name_of(j, "anchor", 1, c->anchor))
+    return fail(why, len, path, "calibration '%s': 'anchor' must be one of its workloads", c->name);
+  int found = !c->anchor[0];
+  for (int w = 0; !found && w < c->nworkloads; w++)
+    found = !strcmp(c->anchor, c->workloads[w]);
+  if (!found)
+    return fail(why, len, path, "calibration '%s': anchor '%.100s' is not one of its workloads",
+                c->name, c->anchor);
   return 0;
 }
 
