@@ -59,6 +59,8 @@ grep -qE "^kernels of the best real rounds against the calibration's model, over
   fail "no kernels line"
 grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line"
+grep -qE '^anchor of c \(matmul:256:64\): 2 runs, kernels against the model: median [-+][0-9.]+%$' "$tmp/log" ||
+  fail "no anchor line (one anchor before each of the two real runs)"
 grep -qE '^\|error\| without the anchors \(2 configurations had one\): median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line without the anchors"
 grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
@@ -72,12 +74,14 @@ awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad
 # nanoseconds, would not be).
 awk -F, 'NR == 1 && $8 != "kernels" { bad = 1 } NR > 1 && !($8 > -0.9 && $8 < 9) { bad = 1 }
   END { exit bad }' "$csv" || fail "the CSV's kernels column: $(cut -d, -f8 "$csv" | tr '\n' ' ')"
-# The anchor: the machine's kernels over the model's, less one (within a factor of 10), and the
-# simulated time it gives against the plain one: longer where the machine was slower.
+# The anchor: the machine's kernels over the model's, less one (within a factor of 10), the
+# same for both (one median per calibration), and the simulated time it gives against the plain
+# one: longer where the machine was slower, shorter where faster.
 awk -F, 'NR == 1 && ($9 != "anchor" || $10 != "simulated_unanchored_s" || $11 != "error_unanchored") { bad = 1 }
   NR > 1 { if (!($9 > -0.9 && $9 < 9)) bad = 1
-    if (($9 > 0 && $5 < $10) || ($9 < 0 && $5 > $10)) bad = 1
-    d = ($10 - $3) / $3 - $11; if (d > 1e-5 || d < -1e-5) bad = 1 }
+    if (($9 > 0 && $5 <= $10) || ($9 < 0 && $5 >= $10)) bad = 1
+    d = ($10 - $3) / $3 - $11; if (d > 1e-5 || d < -1e-5) bad = 1
+    if (NR == 2) a = $9; else if ($9 != a) bad = 1 }
   END { exit bad }' "$csv" || fail "the CSV's anchor columns: $(cut -d, -f5,9- "$csv" | tr '\n' ' ')"
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
 # Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which

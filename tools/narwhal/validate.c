@@ -60,17 +60,18 @@ typedef struct result {
    * where the model timed none of them. */
   double kernels;
   uint64_t touched; /* pages its last real round first-touched, all ranks (sizes --settle) */
-  /* Its calibration's anchor (vf_calibration.anchor) around its best round: the mean of the
-   * anchors' kernels over the model's just before and just after it; NAN without one. */
-  double anchor, anchor_before;
+  /* Its calibration's anchor (vf_calibration.anchor): the median, over the real rounds, of
+   * the anchor's kernels over the model's; NAN without one. */
+  double anchor;
   double sim_plain; /* simulated without the anchor (its calibration's platform as written) */
 } result;
 
-/* A calibration's anchor runs: the pages its last one first-touched (sizes --settle), and the
- * configuration whose best round waits for the anchor after it (-1: none). */
+/* A calibration's anchor runs: the pages its last one first-touched (sizes --settle), and
+ * what each measured (anchor_run). */
 typedef struct anchor_state {
   uint64_t touched;
-  int pending;
+  int n, cap;
+  double *ratio;
 } anchor_state;
 
 #define VALIDATE_USAGE                                                                             \
@@ -438,17 +439,19 @@ static int anchor_run(const options *o, const vf_calibration *cal, const char *s
     return 1;
   }
   *ratio = predicted > 0 && measured > 0 ? measured / predicted : NAN;
+  if (!isfinite(*ratio))
+    return 0;
+  if (st->n == st->cap) {
+    int cap = st->cap ? 2 * st->cap : 64;
+    double *more = realloc(st->ratio, (size_t)cap * sizeof *more);
+    if (!more) {
+      tool_say("validate: out of memory");
+      return 1;
+    }
+    st->ratio = more, st->cap = cap;
+  }
+  st->ratio[st->n++] = *ratio;
   return 0;
-}
-
-/* An anchor just measured for a calibration: the configuration whose best round waited for
- * it gets the mean of the anchors around that round. */
-static void anchor_after(anchor_state *st, result *res, double ratio) {
-  if (st->pending < 0)
-    return;
-  result *r = &res[st->pending];
-  r->anchor = (r->anchor_before + ratio) / 2;
-  st->pending = -1;
 }
 
 /* Writes the platform at src with every CPU host's kernels stretched by scale
@@ -522,7 +525,7 @@ static int simulate_on(const options *o, const vf_file *f, int k, const char *se
 
 /* The configuration simulated on its calibration's platform as written (r->sim_plain) and,
  * where its calibration has an anchor, with the CPU kernels stretched to the machine's speed
- * around its best round (r->sim; else the same as sim_plain). */
+ * in the real rounds (r->sim; else the same as sim_plain). */
 static int simulate(const options *o, const vf_file *f, int k, const char *self, result *r) {
   const vf_calibration *cal = &f->cal[f->conf[k].calibration];
   char xml[1200], model[1200], log[1200], scaled[1200];
@@ -768,30 +771,34 @@ int validate_main(int argc, char **argv) {
     tool_say("validate: out of memory");
     code = 1;
   }
-  for (int c = 0; anchors && c < f.ncal; c++)
-    anchors[c].pending = -1;
   double all0, steal0, all1, steal1;
   cpu_ticks(&all0, &steal0);
+  /* The anchors: before each real run of a calibration's configurations. One anchor beside
+   * one round varied by 10-17% on the 2-core VM; their median over the rounds is the
+   * machine's speed in them, the drift since the calibration (docs/validation.md). */
   for (int r = 0; !code && r < rounds; r++) {
     printf("real round %d of %d...\n", r + 1, rounds);
     for (int k = 0; !code && k < f.nconf; k++) {
       int c = f.conf[k].calibration;
-      double before = NAN, best = res[k].best;
-      if (f.cal[c].anchor[0] && !(code = anchor_run(&o, &f.cal[c], self, &anchors[c], &before)))
-        anchor_after(&anchors[c], res, before);
+      double ratio;
+      if (f.cal[c].anchor[0])
+        code = anchor_run(&o, &f.cal[c], self, &anchors[c], &ratio);
       if (!code)
         code = real_round(&o, &f, k, self, &res[k]);
-      if (!code && f.cal[c].anchor[0] && res[k].best != best) { /* a new best round */
-        res[k].anchor_before = before;
-        anchors[c].pending = k;
-      }
-    }
-    for (int c = 0; !code && c < f.ncal; c++) { /* the anchor after each round's last */
-      double after;
-      if (anchors[c].pending >= 0 && !(code = anchor_run(&o, &f.cal[c], self, &anchors[c], &after)))
-        anchor_after(&anchors[c], res, after);
     }
   }
+  for (int k = 0; !code && k < f.nconf; k++) {
+    const anchor_state *st = &anchors[f.conf[k].calibration];
+    if (st->n > 0)
+      res[k].anchor = vs_median(st->ratio, st->n);
+  }
+  for (int c = 0; !code && c < f.ncal; c++)
+    if (anchors[c].n > 0)
+      printf("anchor of %s (%s): %d runs, kernels against the model: median %+.1f%%\n",
+             f.cal[c].name, f.cal[c].anchor, anchors[c].n,
+             100 * (vs_median(anchors[c].ratio, anchors[c].n) - 1));
+  for (int c = 0; anchors && c < f.ncal; c++)
+    free(anchors[c].ratio);
   free(anchors);
   /* A virtual machine's host may take its CPUs meanwhile: then no real time is the machine's
    * own, and spreads say how much. */

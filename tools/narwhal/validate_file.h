@@ -18,10 +18,10 @@
  * -np, e.g. a binding), workloads (APP:N:BLOCK, as `narwhal calibrate --workload`), runs
  * (optional, default 5), args (optional: more options of `narwhal calibrate`, such as
  * "--devices", "cpu+gpu"; not those validate sets), anchor (optional: one of its workloads,
- * run before each real run of its configurations and after each round's last, whose kernels
- * against the model say how fast the machine is then: the simulation of a configuration
- * stretches its CPU kernels by the mean of the two anchors around its best round, platform
- * property rt_kernel_scale). Its platform and model go to OUT/NAME.xml and OUT/NAME.json.
+ * run before each real run of its configurations, whose kernels against the model say how fast
+ * the machine is then: the simulation of its configurations stretches their CPU kernels by the
+ * median of those, platform property rt_kernel_scale). Its platform and model go to
+ * OUT/NAME.xml and OUT/NAME.json.
  * A configuration: name (unique), calibration (a calibration's name: its ranks and platform),
  * group (optional: configurations of one group are ranked against each other), args (options
  * of `narwhal run`, without --backend, --platform, --perfmodel, --nodes or --json, which
