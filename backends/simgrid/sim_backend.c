@@ -408,7 +408,7 @@ static void device_actor(int argc, char **argv) {
      * else computes: k parallel executions of flops/k take as long as one of them. The model
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
     /* A CPU kernel at the machine's speed now, against its calibration's (rt_kernel_scale). */
-    double scale = !g && d->node->costs.kernel_scale > 0 ? d->node->costs.kernel_scale : 1;
+    double scale = g ? 1 : d->node->costs.kernel_scale;
     if (from_model)
       sim_execute_slowed(d, scale * modelled * sg_host_get_speed(d->host));
     else if (g)

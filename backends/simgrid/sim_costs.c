@@ -90,15 +90,15 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
     st = read_as(h, platform, "rt_eager_bytes", "number of bytes", &c->eager_bytes, why, why_len);
   if (st == NW_OK)
     st = read_as(h, platform, "rt_cache_bytes", "number of bytes", &c->cache_bytes, why, why_len);
-  if (st == NW_OK)
+  c->kernel_scale = 1; /* absent: the model's own times */
+  if (st == NW_OK && sg_host_get_property_value(h, "rt_kernel_scale")) {
     st = read_as(h, platform, "rt_kernel_scale", "number", &c->kernel_scale, why, why_len);
-  if (st == NW_OK && c->kernel_scale == 0) /* absent; a written 0 is refused below too */
-    c->kernel_scale = sg_host_get_property_value(h, "rt_kernel_scale") ? -1 : 1;
-  if (st == NW_OK && !(c->kernel_scale > 0)) {
-    snprintf(why, why_len,
-             "platform %.300s: host %s: property rt_kernel_scale is not a number above 0", platform,
-             sg_host_get_name(h));
-    st = NW_ERR_ARG;
+    if (st == NW_OK && !(c->kernel_scale > 0)) {
+      snprintf(why, why_len,
+               "platform %.300s: host %s: property rt_kernel_scale is not a number above 0",
+               platform, sg_host_get_name(h));
+      st = NW_ERR_ARG;
+    }
   }
   if (st == NW_OK && c->spin_share > 1) {
     snprintf(

@@ -408,10 +408,11 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
 }
 
 /* The calibration's anchor workload on the real backend with its model, as a configuration's
- * round runs: *ratio is its kernels' CPU time over what the model predicted (NAN when the model
- * timed none). The machine's speed then, against the calibration's (docs/validation.md). */
+ * round runs: adds its kernels' CPU time over what the model predicted to st (nothing when
+ * the model timed none): the machine's speed then, against the calibration's
+ * (docs/validation.md). */
 static int anchor_run(const options *o, const vf_calibration *cal, const char *self,
-                      anchor_state *st, double *ratio) {
+                      anchor_state *st) {
   char app[64], n[32], block[32], log[1200], np[16], xml[1200], model[1200], cal_log[1200];
   sscanf(cal->anchor, "%63[^:]:%31[^:]:%31s", app, n, block); /* checked by vf_load */
   paths_of(o, cal, xml, model, cal_log, sizeof xml);
@@ -438,8 +439,7 @@ static int anchor_run(const options *o, const vf_calibration *cal, const char *s
              cal->anchor, cal->name, code, log_tail(log, tail_line, sizeof tail_line), log);
     return 1;
   }
-  *ratio = predicted > 0 && measured > 0 ? measured / predicted : NAN;
-  if (!isfinite(*ratio))
+  if (!(predicted > 0 && measured > 0))
     return 0;
   if (st->n == st->cap) {
     int cap = st->cap ? 2 * st->cap : 64;
@@ -450,7 +450,7 @@ static int anchor_run(const options *o, const vf_calibration *cal, const char *s
     }
     st->ratio = more, st->cap = cap;
   }
-  st->ratio[st->n++] = *ratio;
+  st->ratio[st->n++] = measured / predicted;
   return 0;
 }
 
@@ -780,9 +780,8 @@ int validate_main(int argc, char **argv) {
     printf("real round %d of %d...\n", r + 1, rounds);
     for (int k = 0; !code && k < f.nconf; k++) {
       int c = f.conf[k].calibration;
-      double ratio;
       if (f.cal[c].anchor[0])
-        code = anchor_run(&o, &f.cal[c], self, &anchors[c], &ratio);
+        code = anchor_run(&o, &f.cal[c], self, &anchors[c]);
       if (!code)
         code = real_round(&o, &f, k, self, &res[k]);
     }
