@@ -268,12 +268,15 @@ static void cpu_idle(void *ctx) {
 
 /* NARWHAL_EVENT_COSTS=PREFIX: a recorded calibration run appends, to PREFIX.RANK, a line
  * "# APP N BLOCK", then a line per event whose CPU time it measured, "KIND BYTES RUNS SECONDS
- * GATHERED VIEW_PAGES SPACE_PAGES FAULTS" (GATHERED: of BYTES, those it gathered into messages
- * it sent; VIEW_PAGES: the pages of new views it touched first, whose price SECONDS excludes;
- * SPACE_PAGES: those of the node's copies of spaces, which SECONDS includes; FAULTS: the page
- * faults its thread took meanwhile, getrusage), what `narwhal calibrate` fits rt_KIND to (a fit's
- * diagnosis: docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot
- * be opened (said once on stderr; the run goes on). */
+ * GATHERED VIEW_PAGES SPACE_PAGES FAULTS START WALL" (GATHERED: of BYTES, those it gathered
+ * into messages it sent; VIEW_PAGES: the pages of new views it touched first, whose price
+ * SECONDS excludes; SPACE_PAGES: those of the node's copies of spaces, which SECONDS includes;
+ * FAULTS: the page faults its thread took meanwhile, getrusage; START: when its handling began,
+ * on the run's clock, on which a Chrome --trace's ts is microseconds since its otherData.t0_s;
+ * WALL: its wall time; the last two line a trace's spans up with what the loop did): what
+ * `narwhal calibrate` fits rt_KIND to (a fit's diagnosis:
+ * docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot be
+ * opened (said once on stderr; the run goes on). */
 static FILE *open_event_costs(int rank, const nw_run_config *cfg) {
   const char *prefix = getenv("NARWHAL_EVENT_COSTS");
   if (!prefix || !prefix[0])
@@ -341,9 +344,9 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
     double gathered = (double)(nw_node_stats(rs->node)->bytes_gathered - gathered0);
     uint64_t space = nw_node_stats(rs->node)->space_pages_fresh - space0;
     if (rs->event_costs) /* the costs' raw data, for a fit's diagnosis */
-      fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f %llu %llu %ld\n", nw_stats_event_name(kind),
-              bytes, runs, t, gathered, (unsigned long long)pages, (unsigned long long)space,
-              thread_minor_faults() - faults0);
+      fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f %llu %llu %ld %.6f %.9g\n",
+              nw_stats_event_name(kind), bytes, runs, t, gathered, (unsigned long long)pages,
+              (unsigned long long)space, thread_minor_faults() - faults0, start - rs->t0, s);
     nw_rt_costs_sample(c, kind, bytes, gathered, runs, (double)space, t);
   }
   c->events[kind]++;

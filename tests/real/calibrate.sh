@@ -23,14 +23,22 @@ settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256
 [ -n "$settled" ] && awk -v a="${settled% *}" -v b="${settled#* }" 'BEGIN { exit !(a > 1 && b > 1) }' ||
   fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
 # NARWHAL_EVENT_COSTS: a line "# APP N BLOCK" per recorded run on each rank, then a line per
-# measured event, KIND BYTES RUNS SECONDS GATHERED VIEW_PAGES SPACE_PAGES FAULTS, as many
+# measured event, KIND BYTES RUNS SECONDS GATHERED VIEW_PAGES SPACE_PAGES FAULTS START WALL
+# (its handling's start on the run's clock, within the run, and its wall time), as many
 # messages as the fit
 # says it used (--keep all: every recorded run's).
 fitted=$(sed -nE 's/^  rt_message: .* over ([0-9]+) events.*/\1/p' "$tmp/out")
-logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+$')
-bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^([a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+|# [a-z0-9_]+ [0-9]+ [0-9]+)$')
+logged=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cE '^message [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+ -?[0-9.]+ [0-9.e+-]+$')
+bad=$(cat "$tmp/events.0" "$tmp/events.1" 2>/dev/null | grep -cvE '^([a-z_]+ [0-9]+ [0-9]+ [0-9.e+-]+ [0-9]+ [0-9]+ [0-9]+ -?[0-9]+ -?[0-9.]+ [0-9.e+-]+|# [a-z0-9_]+ [0-9]+ [0-9]+)$')
 [ -n "$fitted" ] && [ "$logged" = "$fitted" ] && [ "$bad" = 0 ] ||
   fail "NARWHAL_EVENT_COSTS logged $logged messages ($bad malformed lines), the fit used ${fitted:-?}"
+# START and WALL: one loop handles a rank's events one at a time, so within a run each event
+# starts no earlier than the one before it ended (1 us for the printed rounding).
+for r in 0 1; do
+  overlap=$(awk '/^#/ { end = -1e9; next } { if ($9 + 1e-6 < end || $10 < 0) n++; end = $9 + $10 }
+    END { print n + 0 }' "$tmp/events.$r")
+  [ "$overlap" = 0 ] || fail "NARWHAL_EVENT_COSTS rank $r: $overlap events start before the one before them ended"
+done
 hosts=$(grep -c '<host id="n[0-9]*-cpu"' "$tmp/cal.xml")
 [ "$hosts" = 2 ] || fail "the platform has $hosts CPU hosts, wanted 2 (one per rank)"
 for p in rt_message rt_exec_done rt_driver rt_launch rt_done; do
