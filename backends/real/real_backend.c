@@ -273,7 +273,7 @@ static void cpu_idle(void *ctx) {
  * SECONDS excludes; SPACE_PAGES: those of the node's copies of spaces, which SECONDS includes;
  * FAULTS: the page faults its thread took meanwhile, getrusage; START: when its handling began,
  * on the run's clock, on which a Chrome --trace's ts is microseconds since its otherData.t0_s;
- * WALL: its wall time; the last two line a trace's spans up with what the loop did): what
+ * WALL: its wall time; with START it places the loop's work beside a trace's spans): what
  * `narwhal calibrate` fits rt_KIND to (a fit's diagnosis:
  * docs/experiments/settle-by-first-touches.md). NULL when unset or when the file cannot be
  * opened (said once on stderr; the run goes on). */

@@ -24,7 +24,7 @@ settled=$(sed -nE 's/^Memory settled before each run \(--settle 1,.*: matmul:256
   fail "settled '${settled:-}' (wanted more than 1 MiB for each workload): $(grep -i settled "$tmp/out")"
 # NARWHAL_EVENT_COSTS: a line "# APP N BLOCK" per recorded run on each rank, then a line per
 # measured event, KIND BYTES RUNS SECONDS GATHERED VIEW_PAGES SPACE_PAGES FAULTS START WALL
-# (its handling's start on the run's clock, within the run, and its wall time), as many
+# (its handling's start on the run's clock, and its wall time), as many
 # messages as the fit
 # says it used (--keep all: every recorded run's).
 fitted=$(sed -nE 's/^  rt_message: .* over ([0-9]+) events.*/\1/p' "$tmp/out")
