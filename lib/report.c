@@ -131,6 +131,14 @@ static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
     cJSON_AddNumberToObject(sp, "seconds", t->spin_s);
     cJSON_AddNumberToObject(sp, "cpu_seconds", t->spin_cpu_s);
   }
+  if (t->shm_polls) {
+    cJSON *sp = cJSON_AddObjectToObject(rc, "shm_poll");
+    cJSON_AddNumberToObject(sp, "count", (double)t->shm_polls);
+    cJSON_AddNumberToObject(sp, "seconds", t->shm_poll_s);
+    cJSON_AddNumberToObject(sp, "cpu_seconds", t->shm_poll_cpu_s);
+    cJSON_AddNumberToObject(sp, "idle_cpu_seconds", t->shm_poll_idle_cpu_s);
+    cJSON_AddNumberToObject(sp, "bytes", t->shm_bytes);
+  }
 }
 
 void report_json(const tool_options *o, const nw_run_result *r) {

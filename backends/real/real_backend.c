@@ -84,16 +84,18 @@ typedef struct rank_state {
   pthread_cond_t drv_cv;
   _Atomic(nw_driver_call *) drv_returned; /* read without the lock while the driver spins */
   int drv_sleeping;                       /* under drv_mu */
-  nw_rt_costs costs;       /* the runtime's own costs: the event loop's, then the devices' */
-  pthread_mutex_t node_mu; /* held while handling events: see the header comment */
-  pthread_mutex_t net_mu;  /* held around every MPI call once the threads run */
-  real_placement place;    /* the reserved cores' split of the rank's cores */
-  atomic_int finished;     /* the node finished: events are no longer handled */
-  atomic_int handling;     /* a thread holds node_mu in drain */
-  real_spin_stats spins;   /* the event loop's spins begun while a kernel ran (measure_cpu) */
-  double last_poll;        /* when the loop last polled the network beside a kernel; 0: not */
-  double page_s;           /* a new page's first touch (real_pages.h; recorded runs only) */
-  FILE *event_costs;       /* NARWHAL_EVENT_COSTS: each measured event's cost (recorded runs) */
+  nw_rt_costs costs;          /* the runtime's own costs: the event loop's, then the devices' */
+  pthread_mutex_t node_mu;    /* held while handling events: see the header comment */
+  pthread_mutex_t net_mu;     /* held around every MPI call once the threads run */
+  real_placement place;       /* the reserved cores' split of the rank's cores */
+  atomic_int finished;        /* the node finished: events are no longer handled */
+  atomic_int handling;        /* a thread holds node_mu in drain */
+  real_spin_stats spins;      /* the event loop's spins begun while a kernel ran (measure_cpu) */
+  real_spin_stats polls;      /* ... and those begun with a transfer within the host under way */
+  real_spin_stats polls_idle; /* such ones begun with no kernel running (measure_cpu) */
+  double last_poll;           /* when the loop last polled the network beside a kernel; 0: not */
+  double page_s;              /* a new page's first touch (real_pages.h; recorded runs only) */
+  FILE *event_costs;          /* NARWHAL_EVENT_COSTS: each measured event's cost (recorded runs) */
 } rank_state;
 
 static nw_event *new_event(nw_event_kind kind) {
@@ -440,16 +442,33 @@ static int poll_net(void *arg) {
   return active;
 }
 
+/* Whether a transfer with a rank of this host is under way; 0 where the transport is busy
+ * with another thread (not measured then). */
+static int local_moving(rank_state *rs) {
+  if (!rs->net || pthread_mutex_trylock(&rs->net_mu) != 0)
+    return 0;
+  int moving = real_net_local_moving(rs->net);
+  pthread_mutex_unlock(&rs->net_mu);
+  return moving;
+}
+
 /* The loop's spins are measured where the run keeps a model (calibration) and only those that
  * begin while a kernel runs: the simulator charges a spin against the kernels beside it at the
  * share of a core it took on hardware (sim_costs.h, rt_spin_share); an idle core's spin costs
- * nothing there. Two reads of the thread's CPU clock per wait, so not in other runs. */
+ * nothing there. A spin begun while a transfer with a rank of this host is under way polls
+ * until it ends (real_net_poll), which the simulator charges as such (rt_shm_poll_share,
+ * rt_shm_poll_per_byte, sim_shm_poll.h): those are measured apart, and with no kernel running
+ * as well (their CPU time per byte moved within the host). Two reads of the thread's CPU clock per
+ * wait, so not in other runs. */
 static void event_loop(rank_state *rs) {
   unsigned polls = 0;
   while (!atomic_load(&rs->finished)) {
-    int measured = rs->measure_cpu && rs->cpus && real_cpu_pool_running(rs->cpus) > 0;
-    real_queue_wait_measured(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S,
-                             measured ? &rs->spins : NULL);
+    int beside = rs->measure_cpu && rs->cpus && real_cpu_pool_running(rs->cpus) > 0;
+    int moving = rs->measure_cpu && local_moving(rs);
+    real_spin_stats *st = moving   ? (beside ? &rs->polls : &rs->polls_idle)
+                          : beside ? &rs->spins
+                                   : NULL;
+    real_queue_wait_measured(&rs->q, rs->net ? poll_net : NULL, rs, POLL_S, st);
     if (drain(rs, 0)) {
       polls = 0;
       rs->last_poll = 0; /* a gap that held handling is the loop's work, not its absence */
@@ -932,6 +951,11 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   rs.costs.spins = rs.spins.spins; /* the event loop has ended (joined above) */
   rs.costs.spin_s = rs.spins.wall_s;
   rs.costs.spin_cpu_s = rs.spins.cpu_s;
+  rs.costs.shm_polls = rs.polls.spins;
+  rs.costs.shm_poll_s = rs.polls.wall_s;
+  rs.costs.shm_poll_cpu_s = rs.polls.cpu_s;
+  rs.costs.shm_poll_idle_cpu_s = rs.polls_idle.cpu_s;
+  rs.costs.shm_bytes = rs.net ? (double)real_net_local_bytes(rs.net) : 0;
   for (int d = 0; d < cpus; d++)
     real_team_destroy(rs.dev[d].team);
 

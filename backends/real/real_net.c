@@ -64,8 +64,9 @@ struct real_net {
   outgoing *inflight; /* posted, not yet complete */
   incoming *arriving; /* receives posted, not yet complete, oldest first */
   incoming **arriving_tail;
-  nw_sendq data; /* data messages not yet posted, by priority */
-  int receiving; /* 0 after the node finished: what arrives is dropped */
+  nw_sendq data;        /* data messages not yet posted, by priority */
+  int receiving;        /* 0 after the node finished: what arrives is dropped */
+  uint64_t local_bytes; /* sent to and received from ranks of this host so far */
   char error[256];
 };
 
@@ -166,6 +167,8 @@ void real_net_send(real_net *net, int dst, nw_channel ch, void *buf, size_t len)
     free(buf);
     return;
   }
+  if (net->same_host[dst] && dst != net->rank)
+    net->local_bytes += (uint64_t)len;
   outgoing *o = must(calloc(1, sizeof *o));
   *o = (outgoing){.dst = dst,
                   .tag = ch == NW_CHANNEL_CONTROL ? NW_CHANNEL_CONTROL : NW_CHANNEL_DATA,
@@ -185,6 +188,8 @@ void real_net_send(real_net *net, int dst, nw_channel ch, void *buf, size_t len)
 
 /* A received message becomes an event (or is dropped after the node finished). */
 static void deliver(real_net *net, int src, void *buf, int len) {
+  if (net->same_host[src] && src != net->rank)
+    net->local_bytes += (uint64_t)len;
   if (!net->receiving) {
     free(buf);
     return;
@@ -290,6 +295,20 @@ int real_net_poll(void *arg) {
 
 int real_net_pending(const real_net *net) {
   return net->inflight != NULL || net->arriving != NULL;
+}
+
+uint64_t real_net_local_bytes(const real_net *net) {
+  return net->local_bytes;
+}
+
+int real_net_local_moving(const real_net *net) {
+  for (const outgoing *o = net->inflight; o; o = o->next)
+    if (net->same_host[o->dst])
+      return 1;
+  for (const incoming *in = net->arriving; in; in = in->next)
+    if (net->same_host[in->src])
+      return 1;
+  return 0;
 }
 
 void real_net_finish(real_net *net) {

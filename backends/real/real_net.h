@@ -52,6 +52,11 @@ void real_net_send(real_net *net, int dst, nw_channel channel, void *buf, size_t
 int real_net_poll(void *net);
 /* Whether sends or receives of this rank are under way (posted, not complete). */
 int real_net_pending(const real_net *net);
+/* Whether a transfer with a rank of this host is under way (sent or being received): it moves
+ * only while a thread polls (real_net_poll). Under the lock that guards the transport. */
+int real_net_local_moving(const real_net *net);
+/* Bytes of the messages sent to and received from ranks of this host so far. */
+uint64_t real_net_local_bytes(const real_net *net);
 /* After the node finished: see the header comment. Messages received meanwhile are dropped. */
 void real_net_finish(real_net *net);
 /* Demand sends that went before a prefetch queued earlier (core/data/sendq.h). */

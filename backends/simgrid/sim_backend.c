@@ -53,6 +53,7 @@
 #include "sim_faults.h"
 #include "sim_init.h"
 #include "sim_mtc.h"
+#include "sim_shm_poll.h"
 #include "sim_world.h"
 
 /* Kernel launch latency of a modelled GPU when its host has no launch_latency property: a few
@@ -183,10 +184,13 @@ static const nw_backend_ops sim_ops = {op_now,           op_send,   op_launch, o
  * cores (rt_loop_weight), computed on the node's CPU host beside the kernels, which run there
  * at 1 / rt_loop_weight of its priority (execute). */
 static void spend(sim_node *sn, double seconds) {
-  if (sn->costs.loop_weight <= 0)
+  if (sn->costs.loop_weight <= 0) {
     sg_actor_sleep_for(seconds);
-  else
-    sg_actor_execute(seconds * sg_host_get_speed(sn->host));
+    return;
+  }
+  sim_shm_pause(sn); /* one thread: it handles, then polls again */
+  sg_actor_execute(seconds * sg_host_get_speed(sn->host));
+  sim_shm_resume(sn);
 }
 
 /* After an event, with nothing queued, the real loop polls for rt_spin seconds before it
@@ -196,6 +200,8 @@ static int spin(sim_node *sn) {
   /* More flops than the spin can compute at one core's speed: it ends by cancellation. Where
    * calibration measured the share of a core a spin took from a running kernel (the real loop
    * yields between polls), it takes no more than that. */
+  if (sim_shm_polling(sn)) /* it polls a transfer already, charged apart */
+    return sg_sem_acquire_timeout(sn->q.sem, sn->costs.spin_s) == 0;
   sg_exec_t x = sg_actor_exec_init(4 * sn->costs.spin_s * sg_host_get_speed(sn->host));
   if (sn->costs.spin_share > 0)
     sg_exec_set_bound(x, sn->costs.spin_share * sg_host_get_speed(sn->host));
@@ -229,7 +235,8 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
    * touched first (sim_msg_pages.h); the buffer goes back once the message is handled. Its
    * size on the wire is in the event's stamp (sim_deliver). */
   sim_msg_buffer received = {0};
-  if (ev->kind == NW_EVENT_MESSAGE && ev->src != sn->id && c->page_fresh_s > 0)
+  if (ev->kind == NW_EVENT_MESSAGE && ev->src != sn->id && c->page_fresh_s > 0 &&
+      !sim_shm_take_buffer(sn, ev->buf, &received)) /* or its transfer touched them */
     before += (double)sim_msg_pages_alloc(&sn->msg_pages, (uint64_t)ev->stamp, &received) *
               c->page_fresh_s;
   if (before > 0)
@@ -635,7 +642,11 @@ static void sender_actor(int argc, char **argv) {
     sn->out_dst = e->dst;
     sn->out_start = simgrid_get_clock();
     sn->out_bytes = bulk;
-    sg_mailbox_put(sg_mailbox_by_name(sn->w->node[e->dst].data_mbox), sn, (long)bulk);
+    sim_node *to = &sn->w->node[e->dst];
+    if (sim_shm_shared(sn, to)) /* the loops copy it, poll by poll */
+      sim_shm_transfer(sn, to, e, bulk);
+    else
+      sg_mailbox_put(sg_mailbox_by_name(to->data_mbox), sn, (long)bulk);
     sn->out_dst = -1;
     sim_deliver(sn->w, e);
     nw_sendq_done(&sn->out, c);
@@ -832,6 +843,7 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
                         sizeof res->error);
     if (st != NW_OK)
       break;
+    w->node[i].machine = sg_host_get_property_value(h, "rt_machine");
     w->node[i].dram_bw = sim_host_property(h, "dram_bw", 0);
     if (w->node[i].dram_bw < 0 || !isfinite(w->node[i].dram_bw)) {
       snprintf(res->error, sizeof res->error,
@@ -978,11 +990,14 @@ static void start_actors(sim_world *w) {
   sim_spawn("driver", w->node[0].host, driver_actor, w, 0, STACK_DEFAULT);
 }
 
-/* The many-task models are sim_mtc.c's, freed there; the rest is the world's. */
+/* The many-task models are sim_mtc.c's and the shared-memory transfers' leftovers
+ * sim_shm_poll.c's, freed there; the rest is the world's. */
 static void free_world(sim_world *w) {
-  for (int i = 0; w->node && i < w->nodes; i++)
+  for (int i = 0; w->node && i < w->nodes; i++) {
     for (int g = 0; g < w->node[i].ngpu; g++)
       sim_mtc_free(&w->node[i].gpu[g]);
+    sim_shm_free(&w->node[i]);
+  }
   sim_world_free(w);
 }
 

@@ -80,6 +80,10 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   if (st == NW_OK)
     st = read_one(h, platform, "rt_spin_share", &c->spin_share, why, why_len);
   if (st == NW_OK)
+    st = read_cost(h, platform, "rt_shm_poll_share", app, &c->shm_poll_share, why, why_len);
+  if (st == NW_OK)
+    st = read_cost(h, platform, "rt_shm_poll_per_byte", app, &c->shm_poll_per_byte, why, why_len);
+  if (st == NW_OK)
     st = read_cost(h, platform, "rt_pickup", app, &c->pickup_s, why, why_len);
   if (st == NW_OK)
     st = read_one(h, platform, "rt_page_fresh", &c->page_fresh_s, why, why_len);
@@ -100,11 +104,12 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
       st = NW_ERR_ARG;
     }
   }
-  if (st == NW_OK && c->spin_share > 1) {
-    snprintf(
-        why, why_len,
-        "platform %.300s: host %s: property rt_spin_share=%g is not a share of a core (0 to 1)",
-        platform, sg_host_get_name(h), c->spin_share);
+  if (st == NW_OK && (c->spin_share > 1 || c->shm_poll_share > 1)) {
+    int spin = c->spin_share > 1;
+    snprintf(why, why_len,
+             "platform %.300s: host %s: property %s=%g is not a share of a core (0 to 1)", platform,
+             sg_host_get_name(h), spin ? "rt_spin_share" : "rt_shm_poll_share",
+             spin ? c->spin_share : c->shm_poll_share);
     st = NW_ERR_ARG;
   }
   if (c->loop_weight <= 0)

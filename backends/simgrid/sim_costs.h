@@ -27,6 +27,18 @@
  *                            (only with rt_loop_weight)
  *   rt_spin_share            the share of a core (0, 1] such a spin took from a kernel running
  *                            beside it, as measured (absent: the loop's weight decides)
+ *   rt_machine               a name (not a cost): the machine the node's rank ran on; two
+ *                            nodes with the same one move data through shared memory, which
+ *                            moves only while both event loops poll (sim_shm_poll.h; only with
+ *                            rt_loop_weight)
+ *   rt_shm_poll_share        the share of a core (0, 1] the loop's polling of such a transfer
+ *                            took from a kernel running beside it, as measured (absent: the
+ *                            loop's weight decides)
+ *   rt_shm_poll_per_byte     seconds of each loop's polling per byte such a transfer moves
+ *                            (absent: 1 / the route's bandwidth, and the receive buffer's fresh
+ *                            pages at rt_page_fresh on top); both this and rt_shm_poll_share
+ *                            also per application (@APP, before the pooled ones): they depend
+ *                            on its messages and on the kernel beside the loop
  *   rt_pickup                the mean of how long a message that comes while the loop waits
  *                            beside a running kernel waits to be seen (only with
  *                            rt_loop_weight), drawn from an exponential distribution: on
@@ -60,7 +72,8 @@
  *                            changes speed: 14-23% from one half hour to the next on the
  *                            project's 2-core VM, docs/experiments/kernel-drift.md)
  *   rt_<kind>@APP, rt_<kind>_per_byte@APP, rt_<kind>_per_run@APP, rt_launch@APP, rt_done@APP,
- *   rt_<kind>_per_byte_gather@APP and the other classes' prices
+ *   rt_<kind>_per_byte_gather@APP and the other classes' prices, rt_shm_poll_share@APP,
+ *   rt_shm_poll_per_byte@APP
  *                            the same, fitted to application APP's calibration runs alone: a
  *                            run of APP takes them where present (an application's messages
  *                            cost per byte what its copies' shapes and first touches make them)
@@ -97,12 +110,14 @@ typedef struct sim_costs {
   double reduce_s_per_byte, rle_s_per_byte;
   double loop_weight, spin_s;
   double spin_share;     /* 0: a spin takes the loop's weight's share of a core */
-  double pickup_s;       /* a message's wait to be seen beside a running kernel (rt_pickup) */
-  double control_behind; /* bytes; 0: a control message never waits for data */
-  double eager_bytes;    /* bytes; 0: no data message waits for a rendezvous */
-  double page_fresh_s;   /* a new view's page, first touched (rt_page_fresh) */
-  double kernel_scale;   /* CPU kernels' time over the model's (rt_kernel_scale; 1 absent) */
-  int any;               /* some cost is not 0 */
+  double shm_poll_share; /* the same for polling a transfer within the machine (sim_shm_poll.h) */
+  double shm_poll_per_byte; /* its polling's CPU seconds per byte moved; 0: not measured */
+  double pickup_s;          /* a message's wait to be seen beside a running kernel (rt_pickup) */
+  double control_behind;    /* bytes; 0: a control message never waits for data */
+  double eager_bytes;       /* bytes; 0: no data message waits for a rendezvous */
+  double page_fresh_s;      /* a new view's page, first touched (rt_page_fresh) */
+  double kernel_scale;      /* CPU kernels' time over the model's (rt_kernel_scale; 1 absent) */
+  int any;                  /* some cost is not 0 */
 } sim_costs;
 
 /* Reads host h's properties into c, for application app (may be NULL): an event's and the

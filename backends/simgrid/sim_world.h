@@ -152,6 +152,14 @@ typedef struct sim_node {
    * pollers, the rendezvous waiting for its next poll. */
   int loop_idle, loop_ended;
   struct sim_poller *pollers;
+  /* The machine its rank ran on (its CPU host's rt_machine property; NULL: not said), and its
+   * loop's copying of transfers with nodes of the same machine (sim_shm_poll.h): how many it
+   * polls now, whether it handles an event instead, and the transfers waiting for it to be
+   * done with that (a semaphore made at the first wait). */
+  const char *machine;
+  int shm_moving, shm_paused, shm_waiters;
+  sg_sem_t shm_resumed;
+  struct sim_shm_buffer *shm_buffers; /* receive buffers of messages not yet handled */
 } sim_node;
 
 /* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */

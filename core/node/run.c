@@ -146,6 +146,11 @@ void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x) {
   sum->spins += x->spins;
   sum->spin_s += x->spin_s;
   sum->spin_cpu_s += x->spin_cpu_s;
+  sum->shm_polls += x->shm_polls;
+  sum->shm_poll_s += x->shm_poll_s;
+  sum->shm_poll_cpu_s += x->shm_poll_cpu_s;
+  sum->shm_poll_idle_cpu_s += x->shm_poll_idle_cpu_s;
+  sum->shm_bytes += x->shm_bytes;
   sum->poll_gaps += x->poll_gaps;
   sum->poll_gap_s += x->poll_gap_s;
   sum->poll_gap_sq_s2 += x->poll_gap_sq_s2;

@@ -72,6 +72,14 @@ typedef struct nw_rt_costs {
    * has no core of its own, cpu / wall is the share of a core it took from the kernels. */
   uint64_t spins;
   double spin_s, spin_cpu_s;
+  /* The same for its spins begun beside a running kernel while a transfer with a rank of the
+   * same host was under way (they poll until it ends; not counted above): cpu / wall is the
+   * share of a core such polling took from the kernels. */
+  uint64_t shm_polls;
+  double shm_poll_s, shm_poll_cpu_s;
+  /* The CPU time of such spins begun with no kernel running, and the bytes of the messages the
+   * rank sent to and received from ranks of its host: all the polling, per byte moved. */
+  double shm_poll_idle_cpu_s, shm_bytes;
   /* The gaps between the event loop's network polls while a kernel ran on its rank: how many,
    * their sum and their sum of squares. A message that arrives at a random time waits for the
    * next poll sum_sq / (2 sum) on average (the residual of a gap), and where the loop shares

@@ -6,7 +6,7 @@
 # simulated run on them equals the reference; it prices a new page's first touch
 # (rt_page_fresh); --settle grows to what a workload's warm-up first-touched. Bad workloads exit
 # 2 with one line. Ranks whose loop shares its core get
-# rt_pickup. NARWHAL_EVENT_COSTS logs what the fits were fitted to.
+# rt_pickup, and ranks of one host rt_machine and rt_shm_poll_per_byte. NARWHAL_EVENT_COSTS logs what the fits were fitted to.
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
 tmp=$(mktemp -d)
@@ -125,5 +125,16 @@ if [ "$(nproc)" -ge 2 ]; then
   own=$(grep -oE '<prop id="rt_pickup@pagerank" value="[0-9.e+-]*"' "$tmp/one.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
   [ -n "$own" ] && awk -v a="$own" -v b="$pickup" 'BEGIN { d = a - b; exit !(d <= 1e-5 * b && -d <= 1e-5 * b) }' ||
     fail "rt_pickup@pagerank '${own:-}', wanted the pooled $pickup (PageRank's runs are all the runs)"
+  # Both ranks ran on this host: each node names it (rt_machine), so the simulator moves their
+  # data as the loops' polling, priced per byte as the runs measured it (rt_shm_poll_per_byte:
+  # PageRank's ranks exchange megabytes; a positive number of seconds, under a microsecond a
+  # byte) and said in a line.
+  host=$(hostname)
+  machines=$(grep -c "<prop id=\"rt_machine\" value=\"$host\"/>" "$tmp/one.xml")
+  [ "$machines" = 2 ] || fail "rt_machine='$host' on $machines of the 2 nodes"
+  per_byte=$(grep -oE '<prop id="rt_shm_poll_per_byte" value="[0-9.e+-]*"' "$tmp/one.xml" | head -1 | grep -oE '[0-9.e+-]+"$' | tr -d '"')
+  awk -v p="${per_byte:-0}" 'BEGIN { exit !(p > 0 && p < 1e-6) }' ||
+    fail "rt_shm_poll_per_byte '${per_byte:-}', wanted a positive number of seconds below 1e-6"
+  grep -q 'rt_shm_poll_per_byte: [0-9.e+-]* s over [0-9.e+-]* MB' "$tmp/one.xml" || fail "no rt_shm_poll_per_byte line"
 fi
 echo "calibrate: 1 passed, 0 failed"

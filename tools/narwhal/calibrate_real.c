@@ -251,6 +251,21 @@ static double mean_pickup(const nw_rt_costs *rt) {
   return rt->poll_gap_s > 0 ? rt->poll_gap_sq_s2 / (2 * rt->poll_gap_s) : 0;
 }
 
+/* The loop's polling of transfers with a rank of its host (real_backend.c's event_loop): the
+ * share of a core it took beside a running kernel, its CPU time over its wall time there, and
+ * all of it, kernel beside or not, per byte the ranks moved between them: what the copying in
+ * the polls costs (fragments, the receive buffers' first touches, the waits for the other
+ * loop), which the ranks' ping-pong between cached buffers understates. 0: not measured. */
+static void shm_polling(const nw_rt_costs *rt, double *share, double *per_byte) {
+  *share = *per_byte = 0;
+  if (rt->shm_poll_s > 0 && rt->shm_polls > 0) {
+    double x = rt->shm_poll_cpu_s / rt->shm_poll_s;
+    *share = x > 1 ? 1 : x > 0 ? x : 0;
+  }
+  if (rt->shm_bytes > 0)
+    *per_byte = (rt->shm_poll_cpu_s + rt->shm_poll_idle_cpu_s) / rt->shm_bytes;
+}
+
 static void fill_app_costs(tool_platform *p, const app_measured *a) {
   for (int i = 0; i < a->apps && p->apps < TOOL_PLATFORM_MAX_APPS; i++) {
     if (!plain_name(a->name[i]))
@@ -267,6 +282,9 @@ static void fill_app_costs(tool_platform *p, const app_measured *a) {
     /* As the pooled rt_pickup (fill_platform), from this application's poll gaps alone; the
      * writer leaves it out where the loop has a core of its own (no pooled one either). */
     c->pickup_s = mean_pickup(rt);
+    /* The same for polling, which depends on the messages (PageRank's many small ones cost
+     * 1.4-1.7 ns a byte on two one-core ranks, conv2d's blocks 0.3) and on the kernel beside. */
+    shm_polling(rt, &c->shm_poll_share, &c->shm_poll_per_byte);
   }
 }
 
@@ -344,12 +362,18 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
      * which the simulated loop cannot see, so it spins for what the real ones lasted. */
     p->spin_s = m->rt.spin_s / (double)m->rt.spins;
   }
+  /* The same for its polls of a transfer with a rank of its host, which the simulator charges
+   * as the transfer (sim_shm_poll.h). */
+  if (p->loop_weight > 0)
+    shm_polling(&m->rt, &p->shm_poll_share, &p->shm_poll_per_byte);
   if (p->loop_weight > 0)
     p->pickup_s = mean_pickup(&m->rt);
   /* A new view's page, first touched: the mean of every rank's probe in every run. */
   if (m->rt.page_probes > 0)
     p->page_fresh_s = m->rt.page_probe_s / (double)m->rt.page_probes;
   double lat = pair_median(mc, mc->latency), bw = pair_median(mc, mc->bandwidth);
+  _Static_assert(TOOL_PLATFORM_MACHINE_MAX == NW_REAL_HOST_MAX, "host names' size");
+  p->machine = (const char(*)[TOOL_PLATFORM_MACHINE_MAX])mc->host;
   p->nic_latency = lat / 2;
   p->nic_bandwidth = bw > 0 ? bw : 1e9;
   p->control_behind = pair_median(mc, mc->behind);
@@ -375,7 +399,7 @@ static void fill_platform(tool_platform *p, const nw_real_machine *mc, const mea
 
 static char *describe(const tool_platform *p, const nw_real_machine *mc, const measured *m,
                       const calib_args *c, char **all_argv) {
-  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160 + (size_t)p->apps * 1024 +
+  size_t cap = 8192 + (size_t)mc->ranks * (size_t)mc->ranks * 160 + (size_t)p->apps * 2048 +
                (size_t)c->nworkloads * 160,
          len = 0;
   char *s = malloc(cap);
@@ -450,6 +474,9 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
           ac->done_s);
     if (p->loop_weight > 0 && ac->pickup_s > 0)
       ADD("  rt_pickup@%s: %.4g s\n", ac->name, ac->pickup_s);
+    if (p->loop_weight > 0 && ac->shm_poll_per_byte > 0)
+      ADD("  rt_shm_poll_share@%s: %.3g; rt_shm_poll_per_byte@%s: %.4g s\n", ac->name,
+          ac->shm_poll_share, ac->name, ac->shm_poll_per_byte);
   }
   if (p->loop_weight > 0)
     ADD("The event loop has no core of its own: the compute threads take all %d; it gets %.3g "
@@ -460,6 +487,14 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     ADD("Its spins beside a running kernel took %.3g of a core (rt_spin_share: its CPU time "
         "over their wall time, %llu spins, %.4g s; rt_spin is their mean length).\n",
         p->spin_share, (unsigned long long)m->rt.spins, m->rt.spin_s);
+  if (p->shm_poll_share > 0 || p->shm_poll_per_byte > 0)
+    ADD("Its polls of a transfer with a rank of its host beside a running kernel took %.3g of a "
+        "core (rt_shm_poll_share: %llu polls, %.4g s), and all its polls of such transfers "
+        "%.4g s of CPU a byte they moved (rt_shm_poll_per_byte: %.4g s over %.4g MB); nodes "
+        "of one machine (rt_machine) move data only while both loops poll.\n",
+        p->shm_poll_share, (unsigned long long)m->rt.shm_polls, m->rt.shm_poll_s,
+        p->shm_poll_per_byte, m->rt.shm_poll_cpu_s + m->rt.shm_poll_idle_cpu_s,
+        m->rt.shm_bytes / 1e6);
   if (p->pickup_s > 0)
     ADD("A message that came while it waited beside a running kernel waited %.4g s to be seen "
         "(rt_pickup: the mean residual of %llu gaps between its polls, %.4g s in all).\n",

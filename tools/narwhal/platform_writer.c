@@ -1,6 +1,7 @@
 /* platform_writer.c: see platform_writer.h. */
 #include "platform_writer.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,22 @@ static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
             c->name, c->launch_s, c->name, c->done_s);
   if (loop_shares && c->pickup_s > 0)
     fprintf(f, "\n        <prop id=\"rt_pickup@%s\" value=\"%.6g\"/>", c->name, c->pickup_s);
+  if (loop_shares && c->shm_poll_share > 0)
+    fprintf(f, "<prop id=\"rt_shm_poll_share@%s\" value=\"%.6g\"/>", c->name, c->shm_poll_share);
+  if (loop_shares && c->shm_poll_per_byte > 0)
+    fprintf(f, "<prop id=\"rt_shm_poll_per_byte@%s\" value=\"%.6g\"/>", c->name,
+            c->shm_poll_per_byte);
+}
+
+/* Whether a host name goes into an attribute as it is: letters, digits, '.', '-' and '_' (what
+ * host names are made of); another one is left out, and its node shares no machine. */
+static int name_ok(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-' && *s != '_')
+      return 0;
+  return 1;
 }
 
 static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
@@ -68,6 +85,12 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
     fprintf(f, "<prop id=\"rt_spin_share\" value=\"%.6g\"/>", p->spin_share);
   if (p->loop_weight > 0 && p->pickup_s > 0)
     fprintf(f, "<prop id=\"rt_pickup\" value=\"%.6g\"/>", p->pickup_s);
+  if (p->loop_weight > 0 && p->shm_poll_share > 0)
+    fprintf(f, "<prop id=\"rt_shm_poll_share\" value=\"%.6g\"/>", p->shm_poll_share);
+  if (p->loop_weight > 0 && p->shm_poll_per_byte > 0)
+    fprintf(f, "<prop id=\"rt_shm_poll_per_byte\" value=\"%.6g\"/>", p->shm_poll_per_byte);
+  if (p->machine && name_ok(p->machine[i]))
+    fprintf(f, "\n        <prop id=\"rt_machine\" value=\"%s\"/>", p->machine[i]);
   if (p->control_behind > 0)
     fprintf(f, "\n        <prop id=\"rt_control_behind\" value=\"%.6g\"/>", p->control_behind);
   if (p->eager_bytes > 0)

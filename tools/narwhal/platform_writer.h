@@ -14,6 +14,7 @@
 
 #define TOOL_PLATFORM_MAX_APPS 32
 #define TOOL_PLATFORM_MAX_COPY_WIDTHS 16 /* the simulator reads as many (SIM_COPY_RATES_MAX) */
+#define TOOL_PLATFORM_MACHINE_MAX 64     /* a machine's name, with its terminating NUL */
 
 typedef struct tool_app_costs {
   char name[64];
@@ -24,6 +25,9 @@ typedef struct tool_app_costs {
    * measured): the poll gaps depend on the kernel beside the loop (PageRank's 1.5 ms against
    * 0.96 ms over ten applications' runs, on one-core ranks). */
   double pickup_s;
+  /* Its polling of transfers within the host (0: not measured): rt_shm_poll_share@APP and
+   * rt_shm_poll_per_byte@APP. */
+  double shm_poll_share, shm_poll_per_byte;
 } tool_app_costs;
 
 typedef struct tool_platform {
@@ -62,6 +66,15 @@ typedef struct tool_platform {
   /* The share of a core the loop took from a running kernel while it spun, measured (0: not
    * measured; the simulator then lets the spin take its weight's share). */
   double spin_share;
+  /* Where it shares them: the share of a core its polls of a transfer with a rank of the same
+   * machine took from a running kernel (0: not measured; rt_shm_poll_share, sim_costs.h). */
+  double shm_poll_share;
+  /* ... and the CPU seconds all its polling of such transfers took per byte they moved (0: not
+   * measured; rt_shm_poll_per_byte). */
+  double shm_poll_per_byte;
+  /* Node i's machine, the host its rank ran on (rt_machine: nodes of one machine share its
+   * memory; sim_shm_poll.h); NULL: not written. */
+  const char (*machine)[TOOL_PLATFORM_MACHINE_MAX];
   /* Where it shares them: how long a message that came while it waited beside a running
    * kernel waited to be seen, on average (0: not measured; rt_pickup, sim_costs.h). */
   double pickup_s;
