@@ -38,6 +38,17 @@ static nw_status read_cost(sg_host_t h, const char *platform, const char *key, c
   return read_one(h, platform, key, out, why, why_len);
 }
 
+/* A share of a core is at most 1. */
+static nw_status share_ok(sg_host_t h, const char *platform, const char *key, double share,
+                          char *why, size_t why_len) {
+  if (share <= 1)
+    return NW_OK;
+  snprintf(why, why_len,
+           "platform %.300s: host %s: property %s=%g is not a share of a core (0 to 1)", platform,
+           sg_host_get_name(h), key, share);
+  return NW_ERR_ARG;
+}
+
 nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim_costs *c,
                          char *why, size_t why_len) {
   memset(c, 0, sizeof *c);
@@ -104,14 +115,10 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
       st = NW_ERR_ARG;
     }
   }
-  if (st == NW_OK && (c->spin_share > 1 || c->shm_poll_share > 1)) {
-    int spin = c->spin_share > 1;
-    snprintf(why, why_len,
-             "platform %.300s: host %s: property %s=%g is not a share of a core (0 to 1)", platform,
-             sg_host_get_name(h), spin ? "rt_spin_share" : "rt_shm_poll_share",
-             spin ? c->spin_share : c->shm_poll_share);
-    st = NW_ERR_ARG;
-  }
+  if (st == NW_OK)
+    st = share_ok(h, platform, "rt_spin_share", c->spin_share, why, why_len);
+  if (st == NW_OK)
+    st = share_ok(h, platform, "rt_shm_poll_share", c->shm_poll_share, why, why_len);
   if (c->loop_weight <= 0)
     c->spin_s = c->pickup_s = 0; /* a loop with a core of its own polls on that core */
   c->any |= c->space_pages_priced || c->launch_s > 0 || c->done_s > 0 || c->reduce_s_per_byte > 0 ||

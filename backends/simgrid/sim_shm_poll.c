@@ -34,8 +34,6 @@ static void wait_polling(sim_node *a, sim_node *b) {
 /* Starts q seconds of n's polling on its CPU host, at the loop's priority (1: kernels run at
  * 1 / rt_loop_weight of it, sim_world.c). */
 static sg_exec_t step(sim_node *n, double q) {
-  if (!(q > 0))
-    return NULL;
   double speed = sg_host_get_speed(n->host);
   sg_exec_t x = sg_actor_exec_init(q * speed);
   sg_exec_set_host(x, n->host);
@@ -73,16 +71,14 @@ void sim_shm_transfer(sim_node *a, sim_node *b, const envelope *e, double bytes)
   a->shm_moving++;
   b->shm_moving++;
   /* The copy in steps, the receiver's fresh pages spread over them: fragments arrive and are
-   * copied out as they come. */
-  double left = copy > 0 ? copy : fresh, stretch = copy > 0 ? 1 + fresh / copy : 1;
-  while (left > 0) {
+   * copied out as they come. (A route between two nodes has a bandwidth: a message of any
+   * bytes has a copy to make.) */
+  for (double left = copy; left > 0;) {
     wait_polling(a, b);
     double q = left < SIM_SHM_STEP_S ? left : SIM_SHM_STEP_S;
-    sg_exec_t x = step(a, copy > 0 ? q : 0), y = step(b, q * stretch);
-    if (x)
-      sg_exec_wait(x);
-    if (y)
-      sg_exec_wait(y);
+    sg_exec_t x = step(a, q), y = step(b, q * (1 + fresh / copy));
+    sg_exec_wait(x);
+    sg_exec_wait(y);
     left -= q;
   }
   a->shm_moving--;

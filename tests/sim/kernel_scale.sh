@@ -20,7 +20,7 @@ for x in 2 0.5 0 -1; do
 done
 "$gen" --nodes 1 --cores 2 >"$tmp/plain.xml"
 mm=(run --backend sim --app matmul --n 1024 --block 256 --data phantom --json)
-busy() { printf '%s' "$1" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.12g", s }'; }
+busy() { field_sum "$1" busy_s; }
 base=$("$nw" "${mm[@]}" --platform "$tmp/plain.xml") || fail "the unscaled run failed"
 for x in 2 0.5; do
   out=$("$nw" "${mm[@]}" --platform "$tmp/s$x.xml") || fail "the run at $x failed"

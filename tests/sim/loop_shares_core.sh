@@ -64,8 +64,7 @@ mm=(run --backend sim --app matmul --n 1024 --block 256 --placement node0 --json
 o1=$("$nw" "${mm[@]}" --platform "$tmp/own2.xml") || fail "matmul, own core"
 o2=$("$nw" "${mm[@]}" --platform "$tmp/shared2.xml") || fail "matmul, shared core"
 m1=$(field "$o1" makespan_s) m2=$(field "$o2" makespan_s)
-busy1=$(printf '%s' "$o1" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.9f", s }')
-busy2=$(printf '%s' "$o2" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.9f", s }')
+busy1=$(field_sum "$o1" busy_s) busy2=$(field_sum "$o2" busy_s)
 bytes=$(field "$o2" bytes_received)
 echo "matmul: busy $busy1 s, makespan $m1 s with a core of its own; busy $busy2 s, $m2 s sharing it ($bytes bytes received)"
 awk -v a="$busy1" -v b="$busy2" -v x="$bytes" 'BEGIN { exit !(x > 0 && b - a >= 0.1 * x * 4e-9) }' ||

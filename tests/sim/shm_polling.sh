@@ -26,7 +26,7 @@ passed=0
 gen=$src/platforms/gen-platform.sh
 # shellcheck source=../lib/json_field.sh
 . "$(dirname "$0")/../lib/json_field.sh"
-busy() { printf '%s' "$1" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk -F: '{ s += $2 } END { printf "%.9f", s }'; }
+busy() { field_sum "$1" busy_s; }
 
 base=(--nodes 2 --cores 1 --nic-bw 1GBps --backbone-bw 1GBps --cpu-prop rt_message_per_byte=1e-10)
 "$gen" "${base[@]}" --cpu-prop rt_loop_weight=9.31 >"$tmp/none.xml"
