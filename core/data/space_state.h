@@ -20,6 +20,7 @@ typedef struct nw_space_state {
   uint64_t id, size, pitch;
   int master, creator;
   unsigned char *data; /* this node's copy, laid out as the space (functional mode only) */
+  void *data_block;    /* the allocation `data` starts a page into (space.c: calloc_pages) */
   nw_region owned;     /* regions this node owns: its part of the ownership directory */
   nw_chunked resident; /* owned + fetched: the temporary ownership directory (chunked.h) */
   nw_region inflight;  /* requested, not yet arrived */
