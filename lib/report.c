@@ -103,7 +103,8 @@ void report_text(const tool_options *o, const nw_run_result *r) {
 /* The runtime's own costs the real backend measured (nw_rt_costs), by kind of event:
  * count, wall seconds handling them, bytes moved; the CPU subtasks' two hand-offs; and, in a run
  * that keeps a model, the event loop's spins begun beside a running kernel (count, wall and
- * the loop's CPU seconds). Absent when nothing was measured (the simulator). */
+ * the loop's CPU seconds). In simulation, what the platform's runtime costs charged, in the
+ * same terms (sim_world.h); absent when nothing was measured or charged. */
 static void add_runtime_costs(cJSON *j, const nw_rt_costs *t) {
   uint64_t any = t->launches + t->dones;
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)

@@ -160,6 +160,10 @@ typedef struct sim_node {
   int shm_moving, shm_paused, shm_waiters;
   sg_sem_t shm_resumed;
   struct sim_shm_buffer *shm_buffers; /* receive buffers of messages not yet handled */
+  /* What its loop was charged, in the real backend's terms (nw_rt_costs: per kind of event,
+   * the events, the simulated seconds handling them, the bytes they moved and the CPU seconds
+   * charged; the hand-offs): printed as runtime_costs, beside a real run's measured ones. */
+  nw_rt_costs charged;
 } sim_node;
 
 /* A link fault found on the platform (sim_faults.c): the link, or the halves of a SPLITDUPLEX. */

@@ -178,7 +178,8 @@ static int usage_error(const char *msg, const char *path) {
 }
 
 /* Whether `key` is a top-level key of `narwhal run --json`: the keys of an empty result's
- * report (runtime_costs, which only the real backend prints, too). */
+ * report (runtime_costs, which only runs that measure or charge the runtime's costs print,
+ * too). */
 static int run_json_has(const char *key) {
   tool_options o;
   memset(&o, 0, sizeof o);
