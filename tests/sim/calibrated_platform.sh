@@ -4,7 +4,8 @@
 # 1. Runtime costs: a chain of 50 tiny tasks on one core, with every event costing c, then 2c.
 #    Going from c to 2c adds exactly c per event handled inside the makespan (an integer
 #    count k, every event of the run but the few before the first submission and after the
-#    last completion); cost 0 runs as an uncalibrated platform. Costs fitted to one
+#    last completion); cost 0 runs as an uncalibrated platform. The run's runtime_costs say
+#    what was charged: each event handled, 2c of CPU each. Costs fitted to one
 #    application (KEY@APP) are that application's alone.
 # 2. Kernel durations: with a model saying a subtask's kernel takes T, the devices are busy
 #    subtasks x (T + the two hand-offs) (within 0.1%) on a platform that also charges event
@@ -37,6 +38,16 @@ awk -v a="$m1" -v b="$m2" -v e="$events" 'BEGIN {
   exit !(k - r < 1e-6 && r - k < 1e-6 && r <= e && r >= 0.9 * e) }' ||
   fail "the makespan did not grow by 1 ms per event handled"
 awk -v a="$m0" 'BEGIN { exit !(a < 0.01) }' || fail "the cost-free platform charged $m0 s"
+# 1a. What was charged is reported as the real backend reports what it measured (runtime_costs):
+#     every event handled, 2 ms of CPU each; none on the cost-free platform.
+charged=$(field_sum "$o2" cpu_seconds) counted=$(printf '%s' "$o2" | tr -d '\n' |
+  grep -oE '"(message|exec_done|timer|driver|copy_done)":[[:space:]]*\{[[:space:]]*"events":[[:space:]]*[0-9]+' |
+  grep -oE '[0-9]+$' | awk '{ s += $1 } END { print s + 0 }')
+echo "runtime_costs: $counted events, $charged s of CPU charged"
+awk -v c="$charged" -v n="$counted" -v e="$events" 'BEGIN {
+  exit !(n == e && c > n * 2e-3 * 0.999999 && c < n * 2e-3 * 1.000001) }' ||
+  fail "runtime_costs said $counted events and $charged s, not $events at 2 ms"
+case $o0 in *runtime_costs*) fail "the cost-free platform's run reported runtime_costs" ;; esac
 
 # 1b. An application's own costs (KEY@APP, written by calibrate per workload's application)
 #     replace the pooled ones for that application only: chain with 2 ms as its own runs exactly
@@ -65,4 +76,4 @@ busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
 echo "busy seconds of all devices: $busy (wanted $subtasks x (0.25 + 3e-4 + 5e-4))"
 awk -v b="$busy" -v n="$subtasks" 'BEGIN { w = n * 0.2508; exit !(n == 16 && b > w * 0.999 && b < w * 1.001) }' ||
   fail "busy $busy s for $subtasks subtasks of 0.25 s and 0.8 ms of hand-offs"
-echo "calibrated_platform: 3 passed, 0 failed"
+echo "calibrated_platform: 4 passed, 0 failed"
