@@ -7,7 +7,8 @@
 #    machine where the loop has a core of its own (no rt_loop_weight).
 # 2. One machine, polling priced at the network's rate (rt_shm_poll_per_byte = 1 / 1 GB/s):
 #    the kernels lose core time to the polling beside them (device busy time up by at least a
-#    tenth of a loop's polling of every byte received), where the network took none.
+#    tenth of a loop's polling of every byte received), where the network took none; the run's
+#    runtime_costs.shm_poll says what was charged (both sides of each data message).
 # 3. One machine, polling at 100 ns a byte (a block's copy 0.1 s per loop, a hundredfold the
 #    network's): slower than machines apart by at least one block's copy (node 1's first
 #    subtask waits for its inputs) and by no more than every byte's copy one after another.
@@ -54,6 +55,14 @@ b_apart=$(busy "$o_apart") b_rate=$(busy "$o_rate") bytes=$(field "$o_rate" byte
 echo "busy $b_apart s machines apart, $b_rate s polling at 1 ns a byte ($bytes bytes received)"
 awk -v a="$b_apart" -v b="$b_rate" -v x="$bytes" 'BEGIN { exit !(x > 0 && b - a >= 0.1 * x * 1e-9) }' ||
   fail "polling beside the kernels did not slow them"
+# What it charged, as runtime_costs.shm_poll: each data message polled on both sides, every
+# byte on the wire (headers too) at 1 ns on each side.
+sp=$(printf '%s' "$o_rate" | tr -d '\n' | grep -oE '"shm_poll":[[:space:]]*\{[^}]*\}')
+n=$(field "$sp" count) c=$(field "$sp" cpu_seconds) w=$(field "$sp" bytes) d=$(field "$o_rate" messages_data)
+echo "shm_poll reported: $n transfers polled, $w bytes, $c s of CPU; $d data messages"
+awk -v n="$n" -v c="$c" -v w="$w" -v d="$d" -v x="$bytes" 'BEGIN {
+  exit !(n == 2 * d && w >= 2 * x && w < 2.01 * x && c > w * 1e-9 * 0.999999 && c < w * 1e-9 * 1.000001) }' ||
+  fail "runtime_costs.shm_poll did not say what the polling was charged"
 passed=2
 
 "$gen" "${base[@]}" --cpu-prop rt_loop_weight=9.31 --cpu-prop rt_machine=1 \
