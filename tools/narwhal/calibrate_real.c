@@ -562,7 +562,7 @@ static int calibrate_run(const calib_args *c, const tool_options *o, const nw_ap
    * its tasks, outside the makespan, reading its result into a buffer of its own whose pages
    * the fetch's handler faults in: 36 to 150 ms in one message event at the end of each run
    * (fft2d 4096/512's last: 53248 faults for 20480 pages of the space), which pulled the fit
-   * of every message's cost per page written first to 4.4 us, three times a fault. */
+   * of every message's cost per page written first to 4.4 us, two to three times a fault. */
   if (k >= 0)
     run.args.verify = 0;
   nw_run_result res;
