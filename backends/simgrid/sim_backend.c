@@ -271,7 +271,7 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   ch->s[k] += simgrid_get_clock() - t0;
   ch->bytes[k] += bytes + view;
   ch->cpu[k].events++;
-  ch->cpu[k].cpu_s += (before > 0 ? before : 0) + (after > 0 ? after : 0);
+  ch->cpu[k].cpu_s += before + after; /* each a sum of costs >= 0 */
   sim_msg_pages_free(&sn->msg_pages, &received);
 }
 
