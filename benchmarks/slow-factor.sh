@@ -2,8 +2,9 @@
 # slow-factor.sh [BUILD_DIR] [ROUNDS]: what `--slow NODE:FACTOR` does to a run on this machine's
 # real backend. Matmul 3072/768 on one rank and on two (both ranks slowed), at FACTOR 1 (no
 # --slow), 2, 3 and 4, ROUNDS rounds (default 3) interleaved over every point; prints each
-# point's best makespan and its ratio to the unslowed run of the same layout, which should be
-# FACTOR: the simulator divides the node's speed by it (docs/experiments/held-out-slow-and-drift.md).
+# point's best makespan and its ratio to the unslowed run of the same layout: FACTOR on one rank,
+# less on two, whose messages do not slow (the simulator divides the node's speed by FACTOR and
+# gives about as much less: docs/experiments/slowdown-cpu-hold.md).
 set -eu
 build=${1:-build}
 rounds=${2:-3}

@@ -286,10 +286,10 @@ double sim_pickup_delay(sim_node *sn) {
 }
 
 /* Whether the cores the node's loop shares compute now: a kernel runs. (A slowed node's kernels
- * run longer, and so does this; on hardware a slowed rank's kernels hold their core as long,
- * real_backend.c, hold_slowed. Until that, busy threads slowed a rank on hardware and kept its
- * loop from messages between kernels too, which this also charged:
- * docs/experiments/kernel-drift.md.) */
+ * run longer, and so does this; on hardware a slowed rank's kernels hold their core until they
+ * have spent FACTOR times their CPU time, real_backend.c, hold_slowed. Until that, busy threads
+ * slowed a rank on hardware and kept its loop from messages between kernels too, which this also
+ * charged: docs/experiments/kernel-drift.md.) */
 int sim_cores_busy(const sim_node *sn) {
   return sn->kernels > 0;
 }

@@ -10,6 +10,10 @@
 #  2. With --slow 0:3 and no load, busy per subtask >= 2.9x the model's mean (a kernel's wall
 #     time is at least its thread's CPU time). Without the hold, or with the hold's time in
 #     the sample, about 1.
+#  3. A kernel that waits (the bag application's sleep_us: 20 ms asleep, next to no CPU) is
+#     not stretched by --slow 0:4: the hold spends four times the kernel's CPU time, not its
+#     wall time, so a slowed run's makespan is < 2x an unslowed one's (holding four times the
+#     wall time, as before, gives about 4x; the simulator divides only the node's speed).
 set -u
 mpirun_sh=$1 mpiexec=$2 nw=$3
 tmp=$(mktemp -d)
@@ -57,4 +61,16 @@ r=$(ratio "slowed 3x" --slow 0:3) || exit 1
 echo "slowed 3x: busy per subtask / model mean $r"
 awk -v r="$r" 'BEGIN { exit !(r >= 2.9) }' ||
   fail "--slow 0:3 held the kernels $r x their CPU time, not 3x"
-echo "kernel_cpu_time: 2 passed, 0 failed"
+passed=2
+
+# makespan ARGS...: a one-rank run of 4 bag tasks of 2 subtasks, each asleep 20 ms.
+makespan() {
+  "$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" run --backend real --app bag --n 4 --block 2 \
+    --app-param sleep_us=20000 --app-param flops=1000 --json "$@" |
+    grep -oE '"makespan_s":[[:space:]]*[0-9.eE+-]+' | grep -oE '[0-9.eE+-]+$'
+}
+plain=$(makespan) && slowed=$(makespan --slow 0:4) || fail "a bag run failed"
+echo "waiting kernels: makespan $plain s, slowed 4x $slowed s"
+awk -v p="$plain" -v s="$slowed" 'BEGIN { exit !(p > 0 && s < 2 * p) }' ||
+  fail "--slow 0:4 stretched kernels that wait: $slowed s against $plain s"
+echo "kernel_cpu_time: 3 passed, 0 failed"
