@@ -356,7 +356,7 @@ static void handle_measured(rank_state *rs, nw_event *ev, double *clock, double 
       fprintf(rs->event_costs, "%s %.0f %.0f %.9g %.0f %llu %llu %ld %.6f %.9g\n",
               nw_stats_event_name(kind), bytes, runs, t, gathered, (unsigned long long)pages,
               (unsigned long long)space, thread_minor_faults() - faults0, start - rs->t0, s);
-    nw_rt_costs_sample(c, kind, bytes, gathered, runs, (double)space, t);
+    nw_rt_costs_sample(c, kind, bytes, gathered, runs, (double)space, (double)pages, t);
   }
   c->events[kind]++;
   c->s[kind] += s;

@@ -258,11 +258,12 @@ static void handle_charged(sim_node *sn, nw_event *ev) {
   double view = (double)(nw_stats_view_bytes(st) - copied) + gathered;
   double p1 = per_byte(c, k, bytes + view, gathered);
   double copies = view * p1 + (p1 > p0 ? bytes * (p1 - p0) : 0);
-  double after = copies + (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
-                 (double)(st->view_pages_fresh - pages) * c->page_fresh_s +
-                 (double)(st->space_pages_fresh - space) * c->event_s_per_space_page[k] +
-                 (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
-                 (double)(st->bytes_rle - coded) * c->rle_s_per_byte + sn->pack_s;
+  double after =
+      copies + (double)(st->copy_runs - runs) * c->event_s_per_run[k] +
+      (double)(st->view_pages_fresh - pages) * (c->page_fresh_s + c->event_s_per_view_page[k]) +
+      (double)(st->space_pages_fresh - space) * c->event_s_per_space_page[k] +
+      (double)(st->bytes_reduced - reduced) * c->reduce_s_per_byte +
+      (double)(st->bytes_rle - coded) * c->rle_s_per_byte + sn->pack_s;
   sn->pack_s = 0;
   if (after > 0)
     spend(sn, after);

@@ -54,11 +54,12 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
   memset(c, 0, sizeof *c);
   nw_status st = NW_OK;
   for (int k = 1; k < NW_STATS_EVENT_KINDS && st == NW_OK; k++) {
-    char key[24], per_byte[40], per_run[40], per_page[48];
+    char key[24], per_byte[40], per_run[40], per_page[48], per_view[48];
     snprintf(key, sizeof key, "rt_%s", nw_stats_event_name(k));
     snprintf(per_byte, sizeof per_byte, "%s_per_byte", key);
     snprintf(per_run, sizeof per_run, "%s_per_run", key);
     snprintf(per_page, sizeof per_page, "%s_per_space_page", key);
+    snprintf(per_view, sizeof per_view, "%s_per_view_page", key);
     st = read_cost(h, platform, key, app, &c->event_s[k], why, why_len);
     if (st == NW_OK)
       st = read_cost(h, platform, per_byte, app, &c->event_s_per_byte[k], why, why_len);
@@ -66,6 +67,8 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
       st = read_cost(h, platform, per_run, app, &c->event_s_per_run[k], why, why_len);
     if (st == NW_OK)
       st = read_cost(h, platform, per_page, app, &c->event_s_per_space_page[k], why, why_len);
+    if (st == NW_OK)
+      st = read_cost(h, platform, per_view, app, &c->event_s_per_view_page[k], why, why_len);
     for (int cls = 0; cls < NW_COST_CLASSES && st == NW_OK; cls++) {
       char priced[64];
       snprintf(priced, sizeof priced, "%s%s", per_byte, nw_cost_class_suffix(cls));

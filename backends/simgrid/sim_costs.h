@@ -9,6 +9,10 @@
  *                         (nw_stats.space_pages_fresh: a page fault each on hardware, where a
  *                         copy is mapped lazily; counted in phantom runs too where a platform
  *                         prices them)
+ *   rt_<kind>_per_view_page  seconds per page of a new private view it touched first, above
+ *                         rt_page_fresh (nw_stats.view_pages_fresh: the probe prices a page
+ *                         with nothing else running; in a handler, with the view's unmapping
+ *                         when it goes, LU's commits paid 0.8-1.2 us a page more)
  *   rt_<kind>_per_byte_gather, rt_<kind>_per_byte_beyond, rt_<kind>_per_byte_gather_beyond,
  *   rt_cache_bytes        an event of a price class (nw_cost_class: it gathered most of its
  *                         bytes into messages it sent, it moved rt_cache_bytes or more, or
@@ -103,6 +107,9 @@ typedef struct sim_costs {
   /* per page of the node's copies of spaces it wrote first (rt_KIND_per_space_page) */
   double event_s_per_space_page[NW_STATS_EVENT_KINDS];
   int space_pages_priced; /* some kind's is not 0 */
+  /* per page of a new private view it touched first, above page_fresh_s
+   * (rt_KIND_per_view_page) */
+  double event_s_per_view_page[NW_STATS_EVENT_KINDS];
   /* per byte of an event of price class cls (nw_cost_class; 0: event_s_per_byte) */
   double event_s_per_byte_class[NW_COST_CLASSES][NW_STATS_EVENT_KINDS];
   double cache_bytes; /* 0: no event is beyond the cache */

@@ -178,6 +178,12 @@ void nw_cost_sums_add(nw_cost_sums *t, const nw_cost_sums *x, int sign) {
   t->pages_bytes += sign * x->pages_bytes;
   t->pages_runs += sign * x->pages_runs;
   t->pages_cpu_s += sign * x->pages_cpu_s;
+  t->views += sign * x->views;
+  t->views_sq += sign * x->views_sq;
+  t->views_bytes += sign * x->views_bytes;
+  t->views_runs += sign * x->views_runs;
+  t->views_pages += sign * x->views_pages;
+  t->views_cpu_s += sign * x->views_cpu_s;
 }
 
 int nw_cost_class(double bytes, double gathered, double cache_bytes) {
@@ -191,7 +197,7 @@ const char *nw_cost_class_suffix(int cls) {
 }
 
 void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
-                        double pages, double cpu_s) {
+                        double pages, double views, double cpu_s) {
   nw_cost_sums one = {1,
                       bytes,
                       bytes * bytes,
@@ -206,7 +212,13 @@ void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, do
                       pages * pages,
                       pages * bytes,
                       pages * runs,
-                      pages * cpu_s};
+                      pages * cpu_s,
+                      views,
+                      views * views,
+                      views * bytes,
+                      views * runs,
+                      views * pages,
+                      views * cpu_s};
   nw_cost_sums_add(&c->cpu[k], &one, 1);
   int cls = nw_cost_class(bytes, gathered, c->cache_bytes);
   if (cls >= 0)

@@ -37,13 +37,15 @@ int nw_cost_class(double bytes, double gathered, double cache_bytes);
 const char *nw_cost_class_suffix(int cls);
 
 /* One kind of event's samples of CPU time (y), over the bytes it moved (x), the row runs its
- * copies took (r) and the pages of the node's copies of spaces it wrote first (p,
- * nw_stats.space_pages_fresh: each a page fault): how many, and the sums a least-squares fit
- * over 1, x, r and p needs. */
+ * copies took (r), the pages of the node's copies of spaces it wrote first (p,
+ * nw_stats.space_pages_fresh: each a page fault) and the pages of its new private views it
+ * touched first (v, nw_stats.view_pages_fresh): how many, and the sums a least-squares fit
+ * over 1, x, r, p and v needs. */
 typedef struct nw_cost_sums {
   uint64_t events;
   double bytes, bytes_sq, runs, runs_sq, runs_bytes, cpu_s, cpu_sq, bytes_cpu_s, runs_cpu_s;
   double pages, pages_sq, pages_bytes, pages_runs, pages_cpu_s;
+  double views, views_sq, views_bytes, views_runs, views_pages, views_cpu_s;
 } nw_cost_sums;
 
 /* What the real backend measures of the runtime's own costs, for `narwhal calibrate`, which
@@ -104,10 +106,10 @@ void nw_cost_sums_add(nw_cost_sums *t, const nw_cost_sums *x, int sign);
 
 /* Adds one event of kind k whose handler took cpu_s seconds of CPU time moving bytes (of which
  * it gathered `gathered` into messages it sent) in runs row runs, writing `pages` pages of the
- * node's copies of spaces first, to the CPU-time sums of c, and to those of its price class
- * (nw_cost_class) where it has one. */
+ * node's copies of spaces first and touching `views` pages of new private views first, to the
+ * CPU-time sums of c, and to those of its price class (nw_cost_class) where it has one. */
 void nw_rt_costs_sample(nw_rt_costs *c, int k, double bytes, double gathered, double runs,
-                        double pages, double cpu_s);
+                        double pages, double views, double cpu_s);
 
 /* Adds x into sum, field by field (run.c). */
 void nw_rt_costs_add(nw_rt_costs *sum, const nw_rt_costs *x);

@@ -6,7 +6,8 @@
 #    count k, every event of the run but the few before the first submission and after the
 #    last completion); cost 0 runs as an uncalibrated platform. The run's runtime_costs say
 #    what was charged: each event handled, 2c of CPU each. Costs fitted to one
-#    application (KEY@APP) are that application's alone.
+#    application (KEY@APP) are that application's alone. A new view's page costs rt_page_fresh
+#    and rt_KIND_per_view_page above it.
 # 2. Kernel durations: with a model saying a subtask's kernel takes T, the devices are busy
 #    subtasks x (T + the two hand-offs) (within 0.1%) on a platform that also charges event
 #    costs: a measured duration is the kernel's alone (as the real backend measures it), and
@@ -60,6 +61,23 @@ mx=$(field "$("$nw" "${chain[@]}" --platform "$tmp/other.xml")" makespan_s)
 echo "chain's own 2 ms: $mo s (pooled 2 ms: $m2 s); matmul's own 2 ms: $mx s (pooled 1 ms: $m1 s)"
 [ "$mo" = "$m2" ] && [ "$mx" = "$m1" ] || fail "an application's own costs were not taken for it alone"
 
+# 1c. A new view's page costs rt_page_fresh, and rt_KIND_per_view_page above it in an event of
+#     that kind: adding 2 us a view page to every kind adds 2 us of CPU charged per page of the
+#     run's view_pages_fresh.
+perview() { for k in message exec_done timer driver copy_done; do printf -- '--cpu-prop rt_%s_per_view_page=%s ' "$k" "$1"; done; }
+"$gen" --nodes 1 --cores 2 --cpu-prop rt_page_fresh=1e-6 >"$tmp/v1.xml"
+# shellcheck disable=SC2046
+"$gen" --nodes 1 --cores 2 --cpu-prop rt_page_fresh=1e-6 $(perview 2e-6) >"$tmp/v2.xml"
+lu=(run --backend sim --app lu --n 1152 --block 96 --json)
+ov1=$("$nw" "${lu[@]}" --platform "$tmp/v1.xml") || fail "lu with rt_page_fresh"
+ov2=$("$nw" "${lu[@]}" --platform "$tmp/v2.xml") || fail "lu with rt_KIND_per_view_page"
+c1=$(field_sum "$ov1" cpu_seconds) c2=$(field_sum "$ov2" cpu_seconds)
+pages=$(field "$ov2" view_pages_fresh)
+echo "lu 1152/96: $pages new view pages; CPU charged $c1 s, $c2 s with 2 us a view page more"
+awk -v a="$c1" -v b="$c2" -v p="$pages" 'BEGIN {
+  d = b - a; w = p * 2e-6; exit !(p > 1000 && d > w * 0.999999 && d < w * 1.000001) }' ||
+  fail "rt_KIND_per_view_page added $c2 - $c1 s for $pages pages, not 2 us each"
+
 # shellcheck disable=SC2046
 "$gen" --nodes 1 --cores 2 $(costs 1e-4) --cpu-prop rt_launch=3e-4 --cpu-prop rt_done=5e-4 \
   >"$tmp/cal.xml"
@@ -74,4 +92,4 @@ busy=$(printf '%s' "$out" | grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' |
 echo "busy seconds of all devices: $busy (wanted $subtasks x (0.25 + 3e-4 + 5e-4))"
 awk -v b="$busy" -v n="$subtasks" 'BEGIN { w = n * 0.2508; exit !(n == 16 && b > w * 0.999 && b < w * 1.001) }' ||
   fail "busy $busy s for $subtasks subtasks of 0.25 s and 0.8 ms of hand-offs"
-echo "calibrated_platform: 4 passed, 0 failed"
+echo "calibrated_platform: 5 passed, 0 failed"

@@ -419,10 +419,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
   ADD("Kernels and runtime costs from %s of %d run(s) of each workload. Handling an event of a "
       "kind that moves x "
       "bytes (a message's length, a driver call's copy, commit copies) in r row runs (a memcpy "
-      "each), writing q pages of the node's copies of spaces first (a page fault each), takes "
-      "rt_KIND + x * rt_KIND_per_byte + r * rt_KIND_per_run + q * rt_KIND_per_space_page s of "
-      "the handling thread's CPU time, least squares (the wall-time mean beside it counts waits "
-      "for a shared core too):\n",
+      "each), writing q pages of the node's copies of spaces first (a page fault each) and "
+      "touching v pages of new views first, takes rt_KIND + x * rt_KIND_per_byte + r * "
+      "rt_KIND_per_run + q * rt_KIND_per_space_page + v * (rt_page_fresh + "
+      "rt_KIND_per_view_page) s of the handling thread's CPU time, least squares (the wall-time "
+      "mean beside it counts waits for a shared core too):\n",
       c->keep_all ? "all" : "the fastest", c->runs);
   if (c->settle_mib) {
     ADD("Memory settled before each run (--settle %llu, or a quarter more than the workload's "
@@ -434,10 +435,10 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     ADD(".\n");
   }
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
-    ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page over %llu events (mean %.4g s "
-        "CPU, %.4g s wall)\n",
+    ADD("  rt_%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page + %.4g s/view page over %llu "
+        "events (mean %.4g s CPU, %.4g s wall)\n",
         nw_stats_event_name(k), p->event[k].fixed, p->event[k].per_byte, p->event[k].per_run,
-        p->event[k].per_page, (unsigned long long)m->rt.events[k],
+        p->event[k].per_page, p->event[k].per_view_page, (unsigned long long)m->rt.events[k],
         m->rt.events[k] ? m->rt.cpu[k].cpu_s / (double)m->rt.events[k] : 0.0,
         m->rt.events[k] ? m->rt.s[k] / (double)m->rt.events[k] : 0.0);
   if (p->cache_bytes > 0)
@@ -461,9 +462,11 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
     const tool_app_costs *ac = &p->app[a];
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
       if (ac->events[k])
-        ADD("  rt_%s@%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page over %llu events\n",
+        ADD("  rt_%s@%s: %.4g s + %.4g s/byte + %.4g s/run + %.4g s/page + %.4g s/view page over "
+            "%llu events\n",
             nw_stats_event_name(k), ac->name, ac->event[k].fixed, ac->event[k].per_byte,
-            ac->event[k].per_run, ac->event[k].per_page, (unsigned long long)ac->events[k]);
+            ac->event[k].per_run, ac->event[k].per_page, ac->event[k].per_view_page,
+            (unsigned long long)ac->events[k]);
     for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
       for (int cls = 0; cls < NW_COST_CLASSES; cls++)
         if (ac->events[k] && ac->event[k].per_byte_class[cls] > 0)

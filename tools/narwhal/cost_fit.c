@@ -6,8 +6,9 @@
 
 #define FIT_MIN_MEAN_BYTES 4096.0
 
-/* The regressors: 0 the intercept, 1 bytes, 2 row runs, 3 pages first written; index 4 is y. */
-#define FIT_TERMS 4
+/* The regressors: 0 the intercept, 1 bytes, 2 row runs, 3 pages of copies of spaces first
+ * written, 4 pages of new views first touched; index 5 is y. */
+#define FIT_TERMS 5
 
 /* Least squares over the regressors in `use` from the sums s[i][j] of their products and syy;
  * 1 with beta and the residual sum of squares when solvable and every coefficient is >= 0. */
@@ -60,23 +61,54 @@ static void fit_sums(const nw_cost_sums *x, int cpu, double beta_out[FIT_TERMS])
   double r = cpu ? x->runs : 0, rr = cpu ? x->runs_sq : 0, rb = cpu ? x->runs_bytes : 0;
   double p = cpu ? x->pages : 0, pp = cpu ? x->pages_sq : 0, pb = cpu ? x->pages_bytes : 0;
   double pr = cpu ? x->pages_runs : 0;
-  double s[FIT_TERMS + 1][FIT_TERMS + 1] = {{n, x->bytes, r, p, sy},
-                                            {x->bytes, x->bytes_sq, rb, pb, x->bytes_cpu_s},
-                                            {r, rb, rr, pr, cpu ? x->runs_cpu_s : 0},
-                                            {p, pb, pr, pp, cpu ? x->pages_cpu_s : 0},
-                                            {0, 0, 0, 0, 0}};
+  double v = cpu ? x->views : 0, vv = cpu ? x->views_sq : 0, vb = cpu ? x->views_bytes : 0;
+  double vr = cpu ? x->views_runs : 0, vp = cpu ? x->views_pages : 0;
+  double s[FIT_TERMS + 1][FIT_TERMS + 1] = {{n, x->bytes, r, p, v, sy},
+                                            {x->bytes, x->bytes_sq, rb, pb, vb, x->bytes_cpu_s},
+                                            {r, rb, rr, pr, vr, cpu ? x->runs_cpu_s : 0},
+                                            {p, pb, pr, pp, vp, cpu ? x->pages_cpu_s : 0},
+                                            {v, vb, vr, vp, vv, cpu ? x->views_cpu_s : 0},
+                                            {0, 0, 0, 0, 0, 0}};
   for (int i = 0; i < FIT_TERMS; i++)
     s[FIT_TERMS][i] = s[i][FIT_TERMS];
   /* Without the squares of the times (wall-time fits), every fit's residual is unknown: keep
    * the ordering below, which prefers the fuller fit. */
   double syy = cpu ? x->cpu_sq : 0;
   int ok_term[FIT_TERMS] = {1, x->bytes / n >= FIT_MIN_MEAN_BYTES, cpu && x->runs > 0,
-                            cpu && x->pages > 0};
-  static const int fits[][FIT_TERMS + 1] = {
-      /* count, then the regressors */
-      {4, 0, 1, 2, 3}, {3, 0, 1, 2}, {3, 0, 1, 3}, {3, 0, 2, 3}, {3, 1, 2, 3},
-      {2, 0, 1},       {2, 0, 2},    {2, 0, 3},    {2, 1, 2},    {2, 1, 3},
-      {2, 2, 3},       {1, 1},       {1, 2},       {1, 3},       {1, 0}};
+                            cpu && x->pages > 0, cpu && x->views > 0};
+  /* Every subset, the fuller first, the intercept alone last. */
+  static const int fits[][FIT_TERMS + 1] = {/* count, then the regressors */
+                                            {5, 0, 1, 2, 3, 4},
+                                            {4, 0, 1, 2, 3},
+                                            {4, 0, 1, 2, 4},
+                                            {4, 0, 1, 3, 4},
+                                            {4, 0, 2, 3, 4},
+                                            {4, 1, 2, 3, 4},
+                                            {3, 0, 1, 2},
+                                            {3, 0, 1, 3},
+                                            {3, 0, 1, 4},
+                                            {3, 0, 2, 3},
+                                            {3, 0, 2, 4},
+                                            {3, 0, 3, 4},
+                                            {3, 1, 2, 3},
+                                            {3, 1, 2, 4},
+                                            {3, 1, 3, 4},
+                                            {3, 2, 3, 4},
+                                            {2, 0, 1},
+                                            {2, 0, 2},
+                                            {2, 0, 3},
+                                            {2, 0, 4},
+                                            {2, 1, 2},
+                                            {2, 1, 3},
+                                            {2, 1, 4},
+                                            {2, 2, 3},
+                                            {2, 2, 4},
+                                            {2, 3, 4},
+                                            {1, 1},
+                                            {1, 2},
+                                            {1, 3},
+                                            {1, 4},
+                                            {1, 0}};
   double best = INFINITY;
   for (size_t f = 0; f < sizeof fits / sizeof *fits; f++) {
     int m = fits[f][0];
@@ -127,13 +159,14 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, tool_event_cost *out) {
   out->per_byte = beta[1];
   out->per_run = beta[2];
   out->per_page = beta[3];
+  out->per_view_page = beta[4];
   if (whole)
     return;
   for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
-    /* min over d of the sum of (t - a - c r - p q - d x)^2 over the class's events */
+    /* min over d of the sum of (t - a - c r - p q - w v - d x)^2 over the class's events */
     const nw_cost_sums *y = &r->split[cls][k];
     double num = y->bytes_cpu_s - out->fixed * y->bytes - out->per_run * y->runs_bytes -
-                 out->per_page * y->pages_bytes;
+                 out->per_page * y->pages_bytes - out->per_view_page * y->views_bytes;
     out->per_byte_class[cls] = y->events > 0 && y->bytes_sq > 0 && num > 0 ? num / y->bytes_sq : 0;
   }
 }

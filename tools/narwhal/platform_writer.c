@@ -19,6 +19,9 @@ static void write_app_costs(FILE *f, const tool_app_costs *c, int loop_shares) {
             e, c->name, x->fixed, e, c->name, x->per_byte, e, c->name, x->per_run);
     if (x->per_page > 0)
       fprintf(f, "<prop id=\"rt_%s_per_space_page@%s\" value=\"%.6g\"/>", e, c->name, x->per_page);
+    if (x->per_view_page > 0)
+      fprintf(f, "<prop id=\"rt_%s_per_view_page@%s\" value=\"%.6g\"/>", e, c->name,
+              x->per_view_page);
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
       if (x->per_byte_class[cls] > 0)
         fprintf(f, "<prop id=\"rt_%s_per_byte%s@%s\" value=\"%.6g\"/>", e,
@@ -66,6 +69,10 @@ static void write_cpu_host(FILE *f, const tool_platform *p, int i) {
     if (p->event[k].per_page > 0)
       fprintf(f, "\n        <prop id=\"rt_%s_per_space_page\" value=\"%.6g\"/>",
               nw_stats_event_name(k), p->event[k].per_page);
+  for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
+    if (p->event[k].per_view_page > 0)
+      fprintf(f, "\n        <prop id=\"rt_%s_per_view_page\" value=\"%.6g\"/>",
+              nw_stats_event_name(k), p->event[k].per_view_page);
   for (int k = 1; k < NW_STATS_EVENT_KINDS; k++)
     for (int cls = 0; cls < NW_COST_CLASSES; cls++)
       if (p->event[k].per_byte_class[cls] > 0)
