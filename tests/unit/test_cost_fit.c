@@ -214,15 +214,18 @@ int main(void) {
   }
 
   /* 10. New views' pages: commits of 0.3-2.6 MB at 0.22 ns/B, into a new view (a page each
-   *     4 KiB, 0.8 us each above the probe's price the samples are kept without) one time in
-   *     three, into a recycled one otherwise, as LU's were; and, with 5% noise, within 5%.
-   *     No view ever new: no view price. */
-  for (int viewed = 2; viewed >= 0; viewed--) {
+   *     4 KiB, 0.8 us each above the probe's 1.5 us, which the samples are kept without) one
+   *     time in three, into a recycled one otherwise, as LU's were; and, with 5% noise, within
+   *     5%. No view ever new: no view price. A price above the probe's (3 us), or no probe to
+   *     compare it with: no view price either (a fit to views that go with another cost). */
+  for (int viewed = 4; viewed >= 0; viewed--) {
     memset(&r, 0, sizeof r);
+    r.page_probes = viewed == 4 ? 0 : 2;
+    r.page_probe_s = 3e-6;
     unsigned noise = 12345;
     for (int i = 0; i < 90; i++) {
       double x = 331776.0 * (1 + i % 8), v = viewed && i % 3 == 0 ? x / 4096 : 0;
-      double y = 2.2e-10 * x + 8e-7 * v;
+      double y = 2.2e-10 * x + (viewed == 3 ? 3e-6 : 8e-7) * v;
       if (viewed == 1) {
         noise = noise * 1103515245u + 12345u;
         y *= 1 + 0.05 * ((double)(noise >> 16 & 0x7fff) / 16383.5 - 1);
@@ -230,7 +233,11 @@ int main(void) {
       add_viewed(&r, k, x, 0, 1, 0, v, y, 1);
     }
     fit_kind(&r, k, &a, &b, &c, d);
-    if (viewed == 2) {
+    if (viewed == 4) {
+      expect("10: no probe, no view price", fit.per_view_page, 0, 1e-12);
+    } else if (viewed == 3) {
+      expect("10: above the probe's price, no view price", fit.per_view_page, 0, 1e-12);
+    } else if (viewed == 2) {
       expect("10: per view page", fit.per_view_page, 8e-7, 1e-3);
       expect("10: per byte, view pages apart", b, 2.2e-10, 1e-3);
     } else if (viewed == 1) {

@@ -9,6 +9,7 @@
 /* The regressors: 0 the intercept, 1 bytes, 2 row runs, 3 pages of copies of spaces first
  * written, 4 pages of new views first touched; index 5 is y. */
 #define FIT_TERMS 5
+#define FIT_VIEWS 4
 
 /* Least squares over the regressors in `use` from the sums s[i][j] of their products and syy;
  * 1 with beta and the residual sum of squares when solvable and every coefficient is >= 0. */
@@ -50,8 +51,9 @@ static int subset_fit(const double s[FIT_TERMS + 1][FIT_TERMS + 1], double syy, 
 }
 
 /* The fit over the events that x describes (for wall times, x.cpu_s and x.bytes_cpu_s hold
- * the wall-time sums, the other sums over times 0, and cpu is 0): beta[term]. */
-static void fit_sums(const nw_cost_sums *x, int cpu, double beta_out[FIT_TERMS]) {
+ * the wall-time sums, the other sums over times 0, and cpu is 0): beta[term]. A fit whose
+ * price of a view page is above view_cap is not taken. */
+static void fit_sums(const nw_cost_sums *x, int cpu, double view_cap, double beta_out[FIT_TERMS]) {
   for (int i = 0; i < FIT_TERMS; i++)
     beta_out[i] = 0;
   double n = (double)x->events;
@@ -75,7 +77,7 @@ static void fit_sums(const nw_cost_sums *x, int cpu, double beta_out[FIT_TERMS])
    * the ordering below, which prefers the fuller fit. */
   double syy = cpu ? x->cpu_sq : 0;
   int ok_term[FIT_TERMS] = {1, x->bytes / n >= FIT_MIN_MEAN_BYTES, cpu && x->runs > 0,
-                            cpu && x->pages > 0, cpu && x->views > 0};
+                            cpu && x->pages > 0, cpu && x->views > 0 && view_cap > 0};
   /* Every subset, the fuller first, the intercept alone last. */
   static const int fits[][FIT_TERMS + 1] = {/* count, then the regressors */
                                             {5, 0, 1, 2, 3, 4},
@@ -120,6 +122,10 @@ static void fit_sums(const nw_cost_sums *x, int cpu, double beta_out[FIT_TERMS])
     if (!ok || !subset_fit(s, syy, use, m, beta, &sse) ||
         (best < INFINITY && !(sse < best - 1e-12 * fabs(best))))
       continue;
+    for (int i = 0; i < m; i++)
+      ok &= use[i] != FIT_VIEWS || beta[i] <= view_cap;
+    if (!ok)
+      continue;
     best = sse;
     for (int i = 0; i < FIT_TERMS; i++)
       beta_out[i] = 0;
@@ -154,7 +160,11 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, tool_event_cost *out) {
     nw_cost_sums_add(&in, &r->split[cls][k], -1);
   }
   int whole = !cpu || in.events == 0 || in.events == x.events;
-  fit_sums(whole ? &x : &in, whole ? cpu : 1, beta);
+  /* A new view's page costs its fault, which the probe priced, and its share of the view's
+   * unmapping: not more than a second fault. A higher price is a fit to a few events whose
+   * views' pages go with some other cost (one-rank cmeans' 62 messages, 48 us a page). */
+  double view_cap = r->page_probes > 0 ? r->page_probe_s / (double)r->page_probes : 0;
+  fit_sums(whole ? &x : &in, whole ? cpu : 1, view_cap, beta);
   out->fixed = beta[0];
   out->per_byte = beta[1];
   out->per_run = beta[2];
