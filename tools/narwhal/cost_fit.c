@@ -162,8 +162,7 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, tool_event_cost *out) {
   int whole = !cpu || in.events == 0 || in.events == x.events;
   /* A new view's page costs its fault, which the probe priced, and its share of the view's
    * unmapping: not more than a second fault. A higher price is a fit to a few events whose
-   * views' pages go with some other cost (cmeans' messages: 48 us a page on one rank, 18 on two).
-   */
+   * views' pages go with some other cost (cmeans' messages: 48 us a page on one rank). */
   double view_cap = r->page_probes > 0 ? r->page_probe_s / (double)r->page_probes : 0;
   fit_sums(whole ? &x : &in, whole ? cpu : 1, view_cap, beta);
   out->fixed = beta[0];
