@@ -104,7 +104,7 @@ const opt_def tool_option_defs[] = {
      .help = "locality-aware scheduling (paper 4.3.4): assign and steal by where the data is"},
     {"slow", T_STRING, .shown = "none", .set = opt_set_slow, .get = opt_get_slow,
      .help = "external load: NODE:FACTOR[@SECONDS],... (node computes FACTOR x slower; on hardware "
-             "its CPU kernels hold their core FACTOR x as long)"},
+             "its CPU kernels hold their core until they have spent FACTOR x their CPU time)"},
     {"fail", T_STRING, .shown = "none", .set = opt_set_faults, .get = opt_get_faults,
      .help = "lose nodes: NODE@SECONDS,... (sim: the node stops; real: its rank is killed); "
              "README, \"Faults\""},
