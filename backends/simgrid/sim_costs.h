@@ -12,7 +12,7 @@
  *   rt_<kind>_per_view_page  seconds per page of a new private view it touched first, above
  *                         rt_page_fresh (nw_stats.view_pages_fresh: the probe prices a page
  *                         with nothing else running; in a handler, with the view's unmapping
- *                         when it goes, LU's commits paid 0.8-1.2 us a page more)
+ *                         when it goes, LU's commits paid 0.8-1.0 us a page more)
  *   rt_<kind>_per_byte_gather, rt_<kind>_per_byte_beyond, rt_<kind>_per_byte_gather_beyond,
  *   rt_cache_bytes        an event of a price class (nw_cost_class: it gathered most of its
  *                         bytes into messages it sent, it moved rt_cache_bytes or more, or

@@ -23,7 +23,7 @@ typedef struct tool_event_cost {
  * per byte) and the pages of the copies of spaces it wrote first (each a page fault: a handler
  * that copies a fetched tile into pages never written costs four to ten times one that copies
  * it into written ones), and the pages of its new views it touched first, above the probe's
- * price that the samples are kept without (LU's commits into fresh views paid 0.8-1.2 us a page
+ * price that the samples are kept without (LU's commits into fresh views paid 0.8-1.0 us a page
  * more than the probe of fresh pages with nothing else running: the C library's fresh blocks
  * are also unmapped and their pages freed when the views go). Of the least-squares fits over
  * some of the five terms whose coefficients are all >= 0, the one with the least residual (the
