@@ -50,6 +50,33 @@ static int subset_fit(const double s[FIT_TERMS + 1][FIT_TERMS + 1], double syy, 
   return 1;
 }
 
+/* The fit over the regressors in the bit mask sub, into beta_out where all it needs is usable
+ * (ok_term), it is solvable with every coefficient >= 0, a view page's price is at most
+ * view_cap, and its residual is below *best, which it then lowers; 1 when taken. */
+static int take_subset(const double s[FIT_TERMS + 1][FIT_TERMS + 1], double syy, const int *ok_term,
+                       double view_cap, int sub, double *best, double beta_out[FIT_TERMS]) {
+  int use[FIT_TERMS], m = 0;
+  for (int i = 0; i < FIT_TERMS; i++)
+    if (sub >> i & 1) {
+      if (!ok_term[i])
+        return 0;
+      use[m++] = i;
+    }
+  double beta[FIT_TERMS], sse;
+  if (!subset_fit(s, syy, use, m, beta, &sse) ||
+      (*best < INFINITY && !(sse < *best - 1e-12 * fabs(*best))))
+    return 0;
+  for (int i = 0; i < m; i++)
+    if (use[i] == FIT_VIEWS && beta[i] > view_cap)
+      return 0;
+  *best = sse;
+  for (int i = 0; i < FIT_TERMS; i++)
+    beta_out[i] = 0;
+  for (int i = 0; i < m; i++)
+    beta_out[use[i]] = beta[i];
+  return 1;
+}
+
 /* The fit over the events that x describes (for wall times, x.cpu_s and x.bytes_cpu_s hold
  * the wall-time sums, the other sums over times 0, and cpu is 0): beta[term]. A fit whose
  * price of a view page is above view_cap is not taken. */
@@ -78,62 +105,16 @@ static void fit_sums(const nw_cost_sums *x, int cpu, double view_cap, double bet
   double syy = cpu ? x->cpu_sq : 0;
   int ok_term[FIT_TERMS] = {1, x->bytes / n >= FIT_MIN_MEAN_BYTES, cpu && x->runs > 0,
                             cpu && x->pages > 0, cpu && x->views > 0 && view_cap > 0};
-  /* Every subset, the fuller first, the intercept alone last. */
-  static const int fits[][FIT_TERMS + 1] = {/* count, then the regressors */
-                                            {5, 0, 1, 2, 3, 4},
-                                            {4, 0, 1, 2, 3},
-                                            {4, 0, 1, 2, 4},
-                                            {4, 0, 1, 3, 4},
-                                            {4, 0, 2, 3, 4},
-                                            {4, 1, 2, 3, 4},
-                                            {3, 0, 1, 2},
-                                            {3, 0, 1, 3},
-                                            {3, 0, 1, 4},
-                                            {3, 0, 2, 3},
-                                            {3, 0, 2, 4},
-                                            {3, 0, 3, 4},
-                                            {3, 1, 2, 3},
-                                            {3, 1, 2, 4},
-                                            {3, 1, 3, 4},
-                                            {3, 2, 3, 4},
-                                            {2, 0, 1},
-                                            {2, 0, 2},
-                                            {2, 0, 3},
-                                            {2, 0, 4},
-                                            {2, 1, 2},
-                                            {2, 1, 3},
-                                            {2, 1, 4},
-                                            {2, 2, 3},
-                                            {2, 2, 4},
-                                            {2, 3, 4},
-                                            {1, 1},
-                                            {1, 2},
-                                            {1, 3},
-                                            {1, 4},
-                                            {1, 0}};
   double best = INFINITY;
-  for (size_t f = 0; f < sizeof fits / sizeof *fits; f++) {
-    int m = fits[f][0];
-    const int *use = fits[f] + 1;
-    int ok = 1;
-    for (int i = 0; i < m; i++)
-      ok &= ok_term[use[i]];
-    double beta[FIT_TERMS], sse;
-    if (!ok || !subset_fit(s, syy, use, m, beta, &sse) ||
-        (best < INFINITY && !(sse < best - 1e-12 * fabs(best))))
-      continue;
-    for (int i = 0; i < m; i++)
-      ok &= use[i] != FIT_VIEWS || beta[i] <= view_cap;
-    if (!ok)
-      continue;
-    best = sse;
-    for (int i = 0; i < FIT_TERMS; i++)
-      beta_out[i] = 0;
-    for (int i = 0; i < m; i++)
-      beta_out[use[i]] = beta[i];
-    if (!cpu)
-      break; /* no residuals to compare: the first that fits */
-  }
+  /* Every subset of the regressors, the fuller first; of one, the intercept alone last. A
+   * wall-time fit takes the first that fits: it has no residuals to compare. */
+  for (int size = FIT_TERMS; size >= 1; size--)
+    for (int mask = 2; mask <= 1 << FIT_TERMS; mask++) {
+      int sub = mask == 1 << FIT_TERMS ? 1 : mask;
+      if (__builtin_popcount((unsigned)sub) == size &&
+          take_subset(s, syy, ok_term, view_cap, sub, &best, beta_out) && !cpu)
+        return;
+    }
   if (best == INFINITY)
     beta_out[0] = sy / n;
 }
@@ -169,7 +150,7 @@ void tool_fit_event_cost(const nw_rt_costs *r, int k, tool_event_cost *out) {
   out->per_byte = beta[1];
   out->per_run = beta[2];
   out->per_page = beta[3];
-  out->per_view_page = beta[4];
+  out->per_view_page = beta[FIT_VIEWS];
   if (whole)
     return;
   for (int cls = 0; cls < NW_COST_CLASSES; cls++) {
