@@ -20,7 +20,9 @@ fail() { echo "calibrated_platform: 0 passed, 1 failed: $*"; exit 1; }
 gen=$src/platforms/gen-platform.sh
 # shellcheck source=../lib/json_field.sh
 . "$(dirname "$0")/../lib/json_field.sh"
-costs() { for k in rt_message rt_exec_done rt_timer rt_driver rt_copy_done; do printf -- '--cpu-prop %s=%s ' "$k" "$1"; done; }
+# props SUFFIX VALUE: the property rt_KIND SUFFIX = VALUE for every kind of event.
+props() { for k in message exec_done timer driver copy_done; do printf -- '--cpu-prop rt_%s%s=%s ' "$k" "$1" "$2"; done; }
+costs() { props "" "$1"; }
 "$gen" --nodes 1 --cores 1 >"$tmp/c0.xml"
 # shellcheck disable=SC2046
 "$gen" --nodes 1 --cores 1 $(costs 1e-3) >"$tmp/c1.xml"
@@ -51,7 +53,7 @@ case $o0 in *runtime_costs*) fail "the cost-free platform's run reported runtime
 # 1b. An application's own costs (KEY@APP, written by calibrate per workload's application)
 #     replace the pooled ones for that application only: chain with 2 ms as its own runs exactly
 #     as with 2 ms pooled; costs of another application's leave it at 1 ms.
-own() { for k in rt_message rt_exec_done rt_timer rt_driver rt_copy_done; do printf -- '--cpu-prop %s@%s=%s ' "$k" "$1" "$2"; done; }
+own() { props "@$1" "$2"; }
 # shellcheck disable=SC2046
 "$gen" --nodes 1 --cores 1 $(costs 1e-3) $(own chain 2e-3) >"$tmp/own.xml"
 # shellcheck disable=SC2046
@@ -64,10 +66,9 @@ echo "chain's own 2 ms: $mo s (pooled 2 ms: $m2 s); matmul's own 2 ms: $mx s (po
 # 1c. A new view's page costs rt_page_fresh, and rt_KIND_per_view_page above it in an event of
 #     that kind: adding 2 us a view page to every kind adds 2 us of CPU charged per page of the
 #     run's view_pages_fresh.
-perview() { for k in message exec_done timer driver copy_done; do printf -- '--cpu-prop rt_%s_per_view_page=%s ' "$k" "$1"; done; }
 "$gen" --nodes 1 --cores 2 --cpu-prop rt_page_fresh=1e-6 >"$tmp/v1.xml"
 # shellcheck disable=SC2046
-"$gen" --nodes 1 --cores 2 --cpu-prop rt_page_fresh=1e-6 $(perview 2e-6) >"$tmp/v2.xml"
+"$gen" --nodes 1 --cores 2 --cpu-prop rt_page_fresh=1e-6 $(props _per_view_page 2e-6) >"$tmp/v2.xml"
 lu=(run --backend sim --app lu --n 1152 --block 96 --json)
 ov1=$("$nw" "${lu[@]}" --platform "$tmp/v1.xml") || fail "lu with rt_page_fresh"
 ov2=$("$nw" "${lu[@]}" --platform "$tmp/v2.xml") || fail "lu with rt_KIND_per_view_page"
