@@ -4,7 +4,8 @@
 # the simulator loads and runs with: the platform has a node per rank with the runtime-cost
 # properties, the model every recorded subtask (2 runs x 16 per workload), and a functional
 # simulated run on them equals the reference; it prices a new page's first touch
-# (rt_page_fresh); --settle grows to what a workload's warm-up first-touched. Bad workloads exit
+# (rt_page_fresh); --settle grows to what a workload's warm-up first-touched; --keep best and
+# best-kernels keep one run's samples, best-kernels every run's runtime costs. Bad workloads exit
 # 2 with one line. Ranks whose loop shares its core get
 # rt_pickup, and ranks of one host rt_machine and rt_shm_poll_per_byte. NARWHAL_EVENT_COSTS logs what the fits were fitted to.
 set -u
@@ -104,6 +105,22 @@ best=$(grep -oE '"count":[[:space:]]*[0-9]+' "$tmp/best.json" | awk -F: '{ s += 
 out=$(sed -nE 's/.*calibrate: ([0-9]+) samples left out as outliers.*/\1/p' "$tmp/best.out")
 [ "$best" -ge $((16 - ${out:-0})) ] && [ "$best" -lt 32 ] ||
   fail "--keep best kept $best samples (${out:-0} outliers in all runs), wanted one run's 16"
+# --keep best-kernels: the fastest run's samples again (one run's 16), but every run's runtime
+# costs: three runs' subtask completions (rt_exec_done over 3 x 16 events, or more where a
+# multi-assigned copy lost), where --keep best fitted one run's.
+"$mpirun_sh" "$mpiexec" 1 --bind-to none "$nw" calibrate --platform-out "$tmp/bk.xml" \
+  --perfmodel "$tmp/bk.json" --workload matmul:256:64 --runs 3 --keep best-kernels >"$tmp/bk.out" 2>&1 ||
+  fail "calibrate --keep best-kernels exited non-zero"
+bk=$(grep -oE '"count":[[:space:]]*[0-9]+' "$tmp/bk.json" | awk -F: '{ s += $2 } END { print s + 0 }')
+out=$(sed -nE 's/.*calibrate: ([0-9]+) samples left out as outliers.*/\1/p' "$tmp/bk.out")
+[ "$bk" -ge $((16 - ${out:-0})) ] && [ "$bk" -lt 32 ] ||
+  fail "--keep best-kernels kept $bk samples (${out:-0} outliers in all runs), wanted one run's 16"
+done_best=$(sed -nE 's/^  rt_exec_done: .* over ([0-9]+) events.*/\1/p' "$tmp/best.xml")
+done_bk=$(sed -nE 's/^  rt_exec_done: .* over ([0-9]+) events.*/\1/p' "$tmp/bk.xml")
+[ "${done_best:-0}" -ge 16 ] && [ "${done_best:-0}" -lt 32 ] && [ "${done_bk:-0}" -ge 48 ] ||
+  fail "rt_exec_done fitted over ${done_best:-?} events (--keep best, wanted 16 to 31) and ${done_bk:-?} (--keep best-kernels, wanted 48 or more)"
+grep -q 'Kernels from the fastest, runtime costs from all of 3 run(s)' "$tmp/bk.xml" ||
+  fail "the platform's comment does not say what --keep best-kernels kept"
 err=$("$nw" calibrate --platform-out "$tmp/x.xml" --perfmodel "$tmp/x.json" \
   --workload matmul:abc:64 2>&1)
 code=$?
