@@ -51,10 +51,10 @@ printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' 
   "$(conf "mm dmda" 384 96 dmda)" "$(conf "mm eager" 384 96 eager)" >"$tmp/two.json"
 "$nw" validate "$tmp/two.json" --out "$tmp/out" >"$tmp/log" 2>&1 || fail "two configurations: $(tail -3 "$tmp/log")"
 cat "$tmp/log"
-grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal +kernels +anchor +unanch$' "$tmp/log" ||
+grep -qE '^configuration +group +real_s +spread +simulated_s +error +uncal +kernels +anchor +unanch +wall$' "$tmp/log" ||
   fail "no table header"
-[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0 +[-+][0-9.]+% +[-+][0-9.]+% +[-+][0-9.]+%$' "$tmp/log")" = 2 ] ||
-  fail "not two table rows, each timed by the model, its kernels compared with it, anchored"
+[ "$(grep -cE '^mm (dmda|eager) +g +[0-9.]+ +[0-9.]+% +[0-9.]+ +[-+][0-9.]+% +0 +[-+][0-9.]+% +[-+][0-9.]+% +[-+][0-9.]+% +[-+][0-9.]+%$' "$tmp/log")" = 2 ] ||
+  fail "not two table rows, each timed by the model, its kernels compared with it, anchored, their wall time beyond their CPU time"
 grep -qE "^kernels of the best real rounds against the calibration's model, over 2 configurations: median [-+][0-9.]+%, median \|difference\| [0-9.]+%, max [0-9.]+%$" "$tmp/log" ||
   fail "no kernels line"
 grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
@@ -83,6 +83,12 @@ awk -F, 'NR == 1 && ($9 != "anchor" || $10 != "simulated_unanchored_s" || $11 !=
     d = ($10 - $3) / $3 - $11; if (d > 1e-5 || d < -1e-5) bad = 1
     if (NR == 2) a = $9; else if ($9 != a) bad = 1 }
   END { exit bad }' "$csv" || fail "the CSV's anchor columns: $(cut -d, -f5,9- "$csv" | tr '\n' ' ')"
+# The kernels' wall time beyond their CPU time (validate_wall.h; its figure's own test is
+# unit.validate_wall): a thread's CPU time is never more than its wall time, so at least 0 (less
+# 5% for the clocks' granularity); no upper bound: these kernels last 0.1 ms, and on a loaded
+# machine their devices were busy 2-5 times their CPU time.
+awk -F, 'NR == 1 && $12 != "kernels_wall" { bad = 1 } NR > 1 && !($12 != "" && $12 > -0.05) { bad = 1 }
+  END { exit bad }' "$csv" || fail "the CSV's kernels_wall column: $(cut -d, -f12 "$csv" | tr '\n' ' ')"
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
 # Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which
 # the validation.gp beside it loads (the figure's own test is unit.validate_plot).
