@@ -17,8 +17,9 @@
  *    from the same numbers, and each run's kernels are compared with the model's prediction.
  * 4. Each is simulated on its calibration's platform and model.
  * 5. A table: configuration, group, real s, spread, simulated s, error, subtasks the model could
- *    not time, the best round's kernels against the model (measured / predicted - 1); then the
- *    median, p95 and largest |error|, and the median of the kernels' difference; per group, Kendall's tau between the
+ *    not time, the best round's kernels against the model (measured / predicted - 1), and
+ *    their wall time beyond their CPU time (validate_wall.h); then the median, p95 and largest
+ *    |error|, and the median of the kernels' difference; per group, Kendall's tau between the
  *    real and simulated orders, whether the winner is the same, and the pairs the hardware
  *    tells apart (their difference larger than both spreads) that the simulation orders alike.
  *    DIR/validation.csv, and with gnuplot DIR/validation.png (simulated against real, one point
