@@ -56,18 +56,26 @@ typedef struct workload {
   uint64_t n, block;
 } workload;
 
+/* --keep: which recorded runs' measurements the model and the platform take. best (default):
+ * the run with the smallest makespan, the least disturbed by the machine's noise, as a best-of-N
+ * measurement of hardware is; all: every run's; best-kernels: the fastest run's kernels, every
+ * run's runtime costs (a run is fastest partly because its runtime costs drew low: a two-rank
+ * matmul's polling price 2.55e-10 s a byte from the fastest runs, 4.66e-10 from all, while a
+ * best-of-N real time still wants the quiet machine's kernels). */
+typedef enum keep_choice { KEEP_BEST, KEEP_ALL, KEEP_BEST_KERNELS, KEEP_CHOICES } keep_choice;
+static const struct {
+  const char *name, *said; /* the option's value; the platform comment's words */
+} keep_choices[KEEP_CHOICES] = {
+    [KEEP_BEST] = {"best", "Kernels and runtime costs from the fastest"},
+    [KEEP_ALL] = {"all", "Kernels and runtime costs from all"},
+    [KEEP_BEST_KERNELS] = {"best-kernels", "Kernels from the fastest, runtime costs from all"},
+};
+
 typedef struct calib_args {
   char platform_out[1024];
   int runs;
-  int keep_all;          /* --keep all: every recorded run's measurements; best (default): the run
-                          * with the smallest makespan, the least disturbed by the machine's noise, as
-                          * a best-of-N measurement of hardware is */
-  int keep_best_kernels; /* --keep best-kernels: the fastest run's kernels, every run's runtime
-                          * costs. A run is fastest partly because its runtime costs drew low (a
-                          * two-rank matmul's polling price 2.55e-10 s a byte from the fastest
-                          * runs, 4.66e-10 from all), while a best-of-N real time still wants
-                          * the quiet machine's kernels. */
-  uint64_t settle_mib;   /* --settle: MiB each rank touches and unmaps before each run; 0: none */
+  keep_choice keep;    /* --keep */
+  uint64_t settle_mib; /* --settle: MiB each rank touches and unmaps before each run; 0: none */
   int nworkloads;
   workload w[MAX_WORKLOADS];
   uint64_t settled_mib[MAX_WORKLOADS]; /* what rank 0 settled before each's runs, at most */
@@ -153,12 +161,14 @@ static int parse_args(int argc, char **argv, calib_args *c, char *why, size_t le
         return 1;
     } else if (!strcmp(o, "--keep")) {
       i++;
-      if (strcmp(argv[i], "best") && strcmp(argv[i], "all") && strcmp(argv[i], "best-kernels")) {
+      c->keep = KEEP_CHOICES;
+      for (int k = 0; k < KEEP_CHOICES; k++)
+        if (!strcmp(argv[i], keep_choices[k].name))
+          c->keep = (keep_choice)k;
+      if (c->keep == KEEP_CHOICES) {
         snprintf(why, len, "--keep '%.100s': best, all or best-kernels", argv[i]);
         return 1;
       }
-      c->keep_all = !strcmp(argv[i], "all");
-      c->keep_best_kernels = !strcmp(argv[i], "best-kernels");
     } else if (!strcmp(o, "--settle")) {
       uint64_t mib;
       if (parse_u64(argv[++i], &mib) || mib > (1u << 20)) {
@@ -436,10 +446,7 @@ static char *describe(const tool_platform *p, const nw_real_machine *mc, const m
       "rt_KIND_per_run + q * rt_KIND_per_space_page + v * (rt_page_fresh + "
       "rt_KIND_per_view_page) s of the handling thread's CPU time, least squares (the wall-time "
       "mean beside it counts waits for a shared core too):\n",
-      c->keep_all            ? "Kernels and runtime costs from all"
-      : c->keep_best_kernels ? "Kernels from the fastest, runtime costs from all"
-                             : "Kernels and runtime costs from the fastest",
-      c->runs);
+      keep_choices[c->keep].said, c->runs);
   if (c->settle_mib) {
     ADD("Memory settled before each run (--settle %llu, or a quarter more than the workload's "
         "warm-up first-touched; rank 0):",
@@ -609,7 +616,7 @@ static int calibrate_run(const calib_args *c, const tool_options *o, const nw_ap
     measured this_m = run_measured(&res);
     *outliers += nw_perfmodel_rejected(run_model);
     nw_rt_costs_add(&w->rt_all, &this_m.rt);
-    if (c->keep_all && w->model) { /* keep all: merge */
+    if (c->keep == KEEP_ALL && w->model) { /* keep all: merge */
       if (nw_perfmodel_merge(w->model, run_model) == NW_OK)
         add_measured(&w->m, &this_m);
       w->makespan = res.makespan_s;
@@ -686,7 +693,7 @@ int tool_calibrate(int argc, char **argv, char **all_argv) {
     if (kept[i].model && !code && nw_perfmodel_merge(model, kept[i].model) != NW_OK)
       code =
           only_rank0_fails(1, "calibrate: cannot merge a workload's model (size conflict)", rank);
-    if (kept[i].model && !code && c.keep_best_kernels)
+    if (kept[i].model && !code && c.keep == KEEP_BEST_KERNELS)
       kept[i].m.rt = kept[i].rt_all; /* the fastest run's GPU rate stays, as its kernels */
     if (kept[i].model && !code) {
       add_measured(&m, &kept[i].m);
