@@ -44,7 +44,8 @@ for pack in off on; do
   table_row agglomeration-lu "$pack" "${m[1]}" "${m[32]}" "$saved" "$mean"
   paper_row Lifflander "text" \
     "LU 10240, 256 blocks, S1070 model, copies $([ $pack = on ] && echo packed || echo "one by one"): time saved by agglomerating up to 32, %" \
-    "section V-B" 7.5 7.5 "" "$saved"
+    "section V-B" 7.5 7.5 "" "$saved" \
+    "$(awk -v m="$mean" 'BEGIN { printf "a launch held %.2f updates on average (agglomeration_mean)%s", m, m < 1.1 ? ": nothing to batch" : "" }')"
 done
 
 # Molecular2D: the speed-up of agglomerating, per problem size and copy mode.
@@ -98,21 +99,25 @@ echo "LU by block size, S1070 model (simulated s; mean launch with agglomeration
 printf '%6s %6s %10s %10s %10s %8s\n' n block cpu single agglom mean_launch
 table_csv agglomeration-lu-blocks n block makespan_cpu_s makespan_single_s makespan_agglomerated_s \
   agglomeration_mean
-lu() { # N BLOCK OPTION...: "makespan agglomeration_mean" of one run
-  local o
+lu() { # N BLOCK OPTION...: "makespan agglomeration_mean busy" of one run, busy the devices'
+  local o # busy seconds summed
   o=$("$nw" run --app lu --platform "$plat" --n "$1" --block "$2" "${@:3}" --data phantom --json)
-  echo "$(field "$o" makespan_s) $(field "$o" agglomeration_mean)"
+  local mean # null where no GPU ran
+  mean=$(field "$o" agglomeration_mean)
+  echo "$(field "$o" makespan_s) ${mean:--} $(printf '%s' "$o" |
+    grep -oE '"busy_s":[[:space:]]*[0-9.eE+-]+' | awk '{ s += $2 } END { printf "%.4f", s }')"
 }
 f4() { [ "$1" = - ] && echo - || printf "%.${2:-4}f" "$1"; } # a number to 4 (or $2) places
-declare -A best=() bt=() single=()
+declare -A best=() bt=() single=() cbusy=() means=()
 for n in 4096 6144 8192 10240; do
   for b in 64 128 256 512 1024; do
-    read -r c _ <<<"$(lu "$n" "$b" --devices cpu)"
+    read -r c _ cbusy[$n,$b] <<<"$(lu "$n" "$b" --devices cpu)"
     s1=- a32=- mean=-
     if [ "$b" -ge 128 ]; then
-      read -r s1 _ <<<"$(lu "$n" "$b" --devices cpu+gpu --gpu-streams 8 --agglomerate 1)"
+      read -r s1 _ _ <<<"$(lu "$n" "$b" --devices cpu+gpu --gpu-streams 8 --agglomerate 1)"
       single[$n,$b]=$s1
-      read -r a32 mean <<<"$(lu "$n" "$b" --devices cpu+gpu --gpu-streams 8 --agglomerate 32)"
+      read -r a32 mean _ <<<"$(lu "$n" "$b" --devices cpu+gpu --gpu-streams 8 --agglomerate 32)"
+      means[$n,$b]=$mean
     fi
     printf '%6s %6s %10s %10s %10s %8s\n' "$n" "$b" "$(f4 "$c")" "$(f4 "$s1")" "$(f4 "$a32")" "$(f4 "$mean" 2)"
     table_row agglomeration-lu-blocks "$n" "$b" "$c" "$s1" "$a32" "$mean"
@@ -128,14 +133,23 @@ done
 saved_list=""
 for n in 4096 6144 8192 10240; do
   echo "LU $n: best block ${best[$n,cpu]} on the CPUs, ${best[$n,single]} offloading single updates, ${best[$n,agglom]} agglomerating"
+  # Why, from the same runs: the CPUs' busy seconds hardly move with the block (the model runs
+  # an update at the core's rate whatever its size: no cache or per-call cost), so the most
+  # parallel block wins; with the GPUs, a launch holds about one update whatever the block.
   paper_row Lifflander "Fig. 13" "LU $n, S1070 model, CPUs only: best block size (64 to 1024)" \
-    "section V-B" 128 128 "128x128 at all matrix sizes" "${best[$n,cpu]}"
+    "section V-B" 128 128 "128x128 at all matrix sizes" "${best[$n,cpu]}" \
+    "$(awk -v a="${cbusy[$n,64]}" -v b="${cbusy[$n,128]}" -v c="${cbusy[$n,1024]}" 'BEGIN {
+      printf "the CPUs'"'"' busy seconds summed, blocks of 64, 128 and 1024: %.2f, %.2f, %.2f: a core runs an update at one rate whatever its block (no cache or per-call cost in the model), so the most parallel block wins", a, b, c }')"
   paper_row Lifflander "Fig. 13" "LU $n, S1070 model, dynamic agglomeration up to 32: best block size (128 to 1024)" \
-    "section V-B" 256 256 "256x256 at all matrix sizes" "${best[$n,agglom]}"
+    "section V-B" 256 256 "256x256 at all matrix sizes" "${best[$n,agglom]}" \
+    "$(awk -v a="${means[$n,256]}" -v b="${means[$n,${best[$n,agglom]}]}" -v k="${best[$n,agglom]}" 'BEGIN {
+      printf "a launch held %.2f updates on average at 256, %.2f at %d: agglomerating finds almost nothing to batch, so the larger block, more work per byte copied, wins", a, b, k }')"
   p=256 stated="256x256 above 4096"
   [ "$n" != 4096 ] || p=128 stated="128x128 at 4096"
   paper_row Lifflander "Fig. 13" "LU $n, S1070 model, single offloading (--agglomerate 1): best block size (128 to 1024)" \
-    "section V-B" "$p" "$p" "$stated" "${best[$n,single]}"
+    "section V-B" "$p" "$p" "$stated" "${best[$n,single]}" \
+    "$(awk -v a="${single[$n,$p]}" -v b="${bt[$n,single]}" -v p="$p" -v k="${best[$n,single]}" 'BEGIN {
+      printf "%.3f s at %d, %.3f s at %d: each update is a launch and a copy, so the larger block, more work per byte copied, wins", a, p, b, k }')"
   saved_list="$saved_list${saved_list:+, }$n: $(awk -v a="${bt[$n,single]}" -v b="${bt[$n,agglom]}" 'BEGIN { printf "%.2f%%", 100 * (a - b) / a }')"
 done
 # Fig. 13's curves, each at its best block size: does agglomerating save time at every size?
