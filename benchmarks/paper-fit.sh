@@ -28,6 +28,10 @@
 # GPU, as section 5.2 has them, seeds 1-3. A performance model that leaves a subtask unpriced
 # stops the script (exit 1).
 #
+# CONV_EFF (environment, default 1): conv2d's kernel rate on both devices as a fraction of the
+# platform's (SGEMM-fitted) rate, in the hand-made conv2d model; an experiment's knob
+# (docs/experiments/paper-cluster-fitted.md, "conv2d's kernel rate"), not part of the fit.
+#
 # About 120 simulations of 0.1-0.7 s each, one at a time: about 30 s on one core.
 # The fit is checked against the checked-in platforms/paper-cluster-fitted.xml (a line says
 # whether they agree); the predictions use the checked-in files.
@@ -119,9 +123,9 @@ perfmodel() {
   printf '{"narwhal-perfmodel": 1, "platform": "%s", "models": [' "$(basename "$platform")"
   for arch in gpu cpu cpu{2..12}; do
     case $arch in
-    gpu) t=$(calc "$flops / ($gpu * 1e9) + 5e-6") ;;
-    cpu) t=$(calc "$flops / ($core * 1e9)") ;;
-    *) t=$(calc "$flops / (${arch#cpu} * $core * 1e9)") ;;
+    gpu) t=$(calc "$flops / (${CONV_EFF:-1} * $gpu * 1e9) + 5e-6") ;;
+    cpu) t=$(calc "$flops / (${CONV_EFF:-1} * $core * 1e9)") ;;
+    *) t=$(calc "$flops / (${CONV_EFF:-1} * ${arch#cpu} * $core * 1e9)") ;;
     esac
     printf '%s{"kind": "conv2d", "arch": "%s", "history": [' "$sep" "$arch"
     sep=", " sep2=""
