@@ -41,7 +41,8 @@ pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", 100 * (a - b) / a }'; } 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 homo=platforms/starpu-homogeneous.xml hetero=platforms/starpu-heterogeneous.xml
-on_homo=(--platform "$homo" --devices cpu+gpu --reserved-cores 3 --data phantom)
+reserved=3 # cores that drive the GPUs (StarPU's CUDA workers)
+on_homo=(--platform "$homo" --devices cpu+gpu --reserved-cores "$reserved" --data phantom)
 
 # ---- Figs. 14-15: who gets the tasks under greedy --------------------------------------------
 echo "Fig. 14: matmul 16384, greedy (prio), the GPUs' share of the tasks"
@@ -186,12 +187,21 @@ for b in 512 1024 2048; do
   table_row starpu-table3 "$b" "$ms" "${tg[$b]}"
   top=$(awk -v a="${tg[$b]}" -v m="$top" 'BEGIN { print (a > m ? a : m) }')
 done
+# For the rows' notes: the units' summed rate (the GPUs' speeds and the cores left after the
+# reserved ones, from the platform file) and each run's share of it, against StarPU's.
+peak=$(awk -v r="$reserved" 'match($0, /<host id="n0-gpu[0-9]+" speed="[0-9.]+Gf"/) { split(substr($0, RSTART, RLENGTH), a, "\""); g += a[4] + 0 }
+  match($0, /<host id="n0-cpu" speed="[0-9.]+Gf" core="[0-9]+"/) { split(substr($0, RSTART, RLENGTH), a, "\""); c = a[4] * (a[6] - r) }
+  END { printf "%.1f", g + c }' "$homo")
+share_note() { # GFLOPS PAPER_GFLOPS [WHAT]: WHAT names the paper's value (default StarPU)
+  awk -v g="$1" -v p="$2" -v t="$peak" -v w="${3:-StarPU}" 'BEGIN { printf "the run reaches %.0f%% of the units'"'"' summed rate (%.1f GFlop/s: every kernel at its unit'"'"'s SGEMM rate, no runtime cost), %s %.0f%%", 100 * g / t, t, w, 100 * p / t }'
+}
 for b in 512 1024; do
   case $b in 512) pt=5991 pg=489.4 ;; 1024) pt=5974 pg=490.8 ;; esac
   paper_row StarPU "Table 3" "LU 16384 (1 GB), blocks of $b, dmda (heft-tmdp-pr), homogeneous machine: time, ms" \
-    "Table 3" "$pt" "$pt" "" "$(awk -v s="${tt[$b]}" 'BEGIN { printf "%.0f", 1000 * s }')"
+    "Table 3" "$pt" "$pt" "" "$(awk -v s="${tt[$b]}" 'BEGIN { printf "%.0f", 1000 * s }')" \
+    "$(share_note "${tg[$b]}" "$pg")"
   paper_row StarPU "Table 3" "LU 16384 (1 GB), blocks of $b, dmda (heft-tmdp-pr), homogeneous machine: GFlop/s" \
-    "Table 3" "$pg" "$pg" "" "$(printf '%.1f' "${tg[$b]}")"
+    "Table 3" "$pg" "$pg" "" "$(printf '%.1f' "${tg[$b]}")" "$(share_note "${tg[$b]}" "$pg")"
 done
 paper_row StarPU "Fig. 19" "LU 16384 (1 GB) under dmda, homogeneous machine: best GFlop/s of blocks 512, 1024, 2048" \
-  "section 8.5.2" 0 500 "does not reach 500 GFlop/s" "$(printf '%.1f' "$top")"
+  "section 8.5.2" 0 500 "does not reach 500 GFlop/s" "$(printf '%.1f' "$top")" "$(share_note "$top" 500 "StarPU's ceiling")"
