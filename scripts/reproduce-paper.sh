@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reproduce-paper.sh [--only NAME[,NAME...]] [--resume] [BUILD_DIR [OUT_DIR]]: every simulated figure that
-# Narwhal reproduces, in one command (`narwhal reproduce` runs this; about 4 minutes on 2 cores),
+# Narwhal reproduces, in one command (`narwhal reproduce` runs this; about 5 minutes on 2 cores),
 # from five papers:
 #   Unicorn     Beri, Bansal, Kumar, "The Unicorn Runtime: Efficient Distributed Shared Memory
 #               Programming for Hybrid CPU-GPU Clusters", IEEE TPDS
