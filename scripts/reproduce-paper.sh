@@ -17,8 +17,8 @@
 # per number the paper states: the paper's value (a constant from its text, with the section),
 # the run's value and their difference (experiments/paper/rows.sh). OUT_DIR/comparison.csv
 # holds those rows with the command that made each, OUT_DIR/report.md the same as one table
-# and, per paper, the rows within 5% and 15% and the median and max of its predicted (not fitted)
-# rows (also printed at the end),
+# and, per paper, the rows within 5% and 15%, the median and max of its predicted (not fitted)
+# rows and how many of those are beyond 15% without a note (also printed at the end),
 # OUT_DIR/NAME.txt each figure's printed output. Everything is simulated and deterministic, so
 # a rerun gives the same numbers. --only runs the named figures alone. Stops at the first
 # figure that fails, keeping what the earlier ones wrote. Each figure done leaves its rows and
@@ -211,7 +211,8 @@ report=$out/report.md
   echo "## Per paper"
   echo
   echo "A row is fitted when the model was fitted to its paper value (its note says so); the"
-  echo "median and maximum are over the other numeric rows, the model's predictions."
+  echo "median and maximum are over the other numeric rows, the model's predictions; the last"
+  echo "column counts those beyond 15% whose note is empty."
   echo
   awk -f "$paperdir/csv.awk" -f "$paperdir/summary.awk" "$comparison"
   echo

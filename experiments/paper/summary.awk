@@ -1,7 +1,8 @@
 # summary.awk: comparison.csv summed up per paper (scripts/reproduce-paper.sh), with csv.awk.
 # A row is "fitted" when its note says the model was fitted to that value; its difference then
 # says nothing of the model, so the medians and maxima are over the other numeric rows, the
-# predicted ones. -v text=1 prints one plain line per paper (for the terminal); otherwise a
+# predicted ones; of those beyond 15%, the ones whose note is empty (a difference nobody has
+# explained yet). -v text=1 prints one plain line per paper (for the terminal); otherwise a
 # markdown table (for report.md).
 NR == 1 { next }
 {
@@ -18,6 +19,7 @@ NR == 1 { next }
   if (f[10] ~ /fitted to this value/) { fitted[p]++; next }
   k = ++npred[p]; pred[p, k] = a
   if (a > max[p]) max[p] = a
+  if (a > 15 && f[10] == "") bare[p]++
 }
 function median(p,   n, i, j, t, v) {
   n = npred[p]
@@ -27,18 +29,18 @@ function median(p,   n, i, j, t, v) {
 }
 END {
   if (!text) {
-    print "| paper | rows | against a number | within 5% | within 15% | beyond 15% | fitted | predicted: median \\|difference\\| | predicted: max | qualitative (agree) |"
-    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    print "| paper | rows | against a number | within 5% | within 15% | beyond 15% | fitted | predicted: median \\|difference\\| | predicted: max | qualitative (agree) | predicted beyond 15% without a note |"
+    print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   }
   for (i = 1; i <= np; i++) {
     p = order[i]
     med = npred[p] ? sprintf("%.1f%%", median(p)) : "none"
     mx = npred[p] ? sprintf("%.1f%%", max[p]) : "none"
     if (text)
-      printf "%s: %d rows, %d against a number (%d within 5%%, %d within 15%%), %d fitted; %d predicted: median |difference| %s, max %s; %d qualitative, %d agree\n",
-        p, rows[p], numeric[p], w5[p], w15[p], fitted[p], npred[p], med, mx, quali[p], agree[p]
+      printf "%s: %d rows, %d against a number (%d within 5%%, %d within 15%%), %d fitted; %d predicted: median |difference| %s, max %s; %d qualitative, %d agree; %d beyond 15%% without a note\n",
+        p, rows[p], numeric[p], w5[p], w15[p], fitted[p], npred[p], med, mx, quali[p], agree[p], bare[p]
     else
-      printf "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d (%d) |\n", p, rows[p], numeric[p],
-        w5[p], w15[p], numeric[p] - w15[p], fitted[p], med, mx, quali[p], agree[p]
+      printf "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d (%d) | %d |\n", p, rows[p], numeric[p],
+        w5[p], w15[p], numeric[p] - w15[p], fitted[p], med, mx, quali[p], agree[p], bare[p]
   }
 }
