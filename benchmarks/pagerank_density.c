@@ -9,12 +9,10 @@
  * nonzero (the data) and what the encoding spends on them (the format, which the paper does
  * not give; section 4.6 says only that runs of a frequent value such as zero are replaced by
  * their lengths). This program builds the result of one subtask in the first iteration (every
- * rank 1/N), exactly as the app's kernels do (apps/pagerank: the same graph, shares and
- * teleport term), and prints, one "key value" a line:
- *   pages, pages_per_subtask, links        the subtask's size
- *   nonzero, nonzero_share, nonzero_runs   entries that are not zero, their share of the array,
- *                                          and the maximal stretches of them
- *   bytes_narwhal, ratio_narwhal           the array's encoding by core/data/rle.c (what a GPU
+ * rank 1/N) with the app's own scatter (pr_scatter_host, apps/pagerank), and prints, one "key
+ * value" a line: pages, pages_per_subtask, links        the subtask's size nonzero, nonzero_share,
+ * nonzero_runs   entries that are not zero, their share of the array, and the maximal stretches of
+ * them bytes_narwhal, ratio_narwhal           the array's encoding by core/data/rle.c (what a GPU
  *                                          ships to its host) and the array (8-byte fixed
  *                                          point) over it
  *   ratio_nonzero_bound                    the array over its nonzero entries alone: no coding
@@ -24,8 +22,8 @@
  *                                          4-byte length per stretch (section 4.6 read literally)
  *   ratio_float_pairs                      4-byte floats as (value, count) pairs, 4 bytes each,
  *                                          one per run of equal values (classic RLE)
- * The array is calloc'd: only the pages the links touch are written, so the paper's size (250M
- * pages, 2 GB of ranks) needs about half a GB. Bad arguments: one line, exit 2.
+ * The emitter sets the whole array to 0 first, so the paper's size (250M pages, 2 GB of ranks)
+ * needs about 2.5 GB. Bad arguments: one line, exit 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,7 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../apps/pagerank/pagerank_rank.h"
+#include "../apps/pagerank/pagerank.h"
+#include "../apps/pagerank/pagerank_scatter.h"
 #include "../core/data/rle.h"
 
 static int number(const char *s, uint64_t *v) {
@@ -72,22 +71,26 @@ int main(int argc, char **argv) {
     return usage("SEED: a whole number");
   uint64_t first = subtask * block, count = first + block <= n ? block : n - first;
 
-  uint64_t *out = calloc(n, sizeof *out);
+  uint64_t *out = malloc(n * sizeof *out); /* the emitter zeroes it */
+  uint64_t *ranks = malloc(count * sizeof *ranks);
   unsigned char *enc = out ? malloc(nw_rle_bound(n * sizeof *out)) : NULL;
-  if (!out || !enc) {
+  nw_emitter em;
+  if (!out || !ranks || !enc || nw_emitter_init_buffer(&em, out, PR_OP, PR_TYPE, 0, n) != NW_OK) {
     fprintf(stderr, "pagerank_density: PAGES %" PRIu64 ": no memory for the array\n", n);
     return 2;
   }
-  pr_graph g;
-  pr_graph_init(&g, n, seed);
-  uint64_t rank = pr_initial_rank(n), teleport = pr_teleport(n), links = 0;
-  for (uint64_t p = first; p < first + count; p++) { /* pr_scatter_host, emitting into out */
-    uint32_t deg = pr_outdegree(&g, p);
-    uint64_t share = pr_share(rank, deg);
-    for (uint32_t j = 0; j < deg; j++)
-      out[pr_target(&g, p, j)] += share;
-    out[p] += teleport;
-    links += deg;
+  /* The first iteration: every rank 1/N. The app's own scatter (pr_scatter_host, as its CPU
+   * kernel runs it) into an emitter over the array. */
+  pr_scatter sc = {.first = first, .count = count, .in = ranks};
+  pr_graph_init(&sc.g, n, seed);
+  for (uint64_t i = 0; i < count; i++)
+    ranks[i] = pr_initial_rank(n);
+  uint64_t links = 0;
+  for (uint64_t p = first; p < first + count; p++)
+    links += pr_outdegree(&sc.g, p);
+  if (pr_scatter_host(&sc, &em) != 0) {
+    fprintf(stderr, "pagerank_density: a link left the pages\n");
+    return 2;
   }
 
   uint64_t nonzero = 0, runs = 0, zero_runs = 0, pairs = 0;
@@ -111,6 +114,7 @@ int main(int argc, char **argv) {
   printf("ratio_float_zero_runs %.2f\n", 4.0 * (double)n / float_zero_runs);
   printf("ratio_float_pairs %.2f\n", 4.0 * (double)n / (8.0 * (double)pairs));
   free(enc);
+  free(ranks);
   free(out);
   return 0;
 }
