@@ -20,19 +20,25 @@ set -euo pipefail
 # shellcheck source=paper-run.sh
 . "$(dirname "$0")/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
 # shellcheck disable=SC2154 # nw and src: paper-run.sh's
-md() { # md N PPC AGGLOMERATE: "makespan mean_agglomeration" of one run
+md() { # md N PPC AGGLOMERATE [LANES]: "makespan mean_agglomeration" of one run (16 lanes)
   "$nw" run --app molecular2d --platform "$src/platforms/s1070-node.xml" --n "$1" --block "$2" \
-    --app-param steps=100 --devices gpu --gpu-streams 16 --agglomerate "$3" --data phantom \
+    --app-param steps=100 --devices gpu --gpu-streams "${4:-16}" --agglomerate "$3" --data phantom \
     --json | json_eval 'd["makespan_s"]' 'd["agglomeration_mean"]'
 }
 echo "Molecular2D, about 70,000 particles, 100 steps, GPUs, 16 lanes (simulated s)"
 printf '%5s %6s %8s %12s %12s\n' cells ppc n agglomerated single
 table_csv agglomeration-grain grid particles_per_cell particles makespan_agglomerated_s makespan_single_s
-curve_a="" curve_s=""
+curve_a="" curve_s="" curve_1=""
 for g in 6 7 8 10 12 14 16 20; do
   ppc=$(((70000 + g * g / 2) / (g * g))) n=$((g * g * ((70000 + g * g / 2) / (g * g))))
   read -r ta _ <<<"$(md "$n" "$ppc" 32)"
   read -r ts _ <<<"$(md "$n" "$ppc" 0)"
+  # For a row's note only: without agglomeration and with one lane a GPU, so that launches
+  # cannot overlap (is the finer optimum the lanes'?).
+  if [ -n "${PAPER_ROWS:-}" ]; then
+    read -r t1 _ <<<"$(md "$n" "$ppc" 0 1)"
+    curve_1="$curve_1 $ppc:$t1"
+  fi
   printf '%5s %6s %8s %12.4f %12.4f\n' "${g}x$g" "$ppc" "$n" "$ta" "$ts"
   table_row agglomeration-grain "$g" "$ppc" "$n" "$ta" "$ts"
   curve_a="$curve_a $ppc:$ta" curve_s="$curve_s $ppc:$ts"
@@ -47,18 +53,8 @@ read -r best_s _ <<<"$(extreme min "$curve_s")"
 echo "best particles per cell: $best_a agglomerated, $best_s single"
 paper_row Lifflander "Fig. 7" "Molecular2D about 70,000 particles, S1070 model: best particles per work unit, agglomerating up to 32" \
   "section V-A" 486 486 "486 particles per work unit" "$best_a"
-# For the note: the same curve without agglomeration with one lane a GPU, so that launches
-# cannot overlap: is the finer optimum the lanes'?
 one_note=""
-if [ -n "${PAPER_ROWS:-}" ]; then
-  curve_1=""
-  for g in 6 7 8 10 12 14 16 20; do
-    ppc=$(((70000 + g * g / 2) / (g * g))) n=$((g * g * ((70000 + g * g / 2) / (g * g))))
-    read -r t1 _ <<<"$("$nw" run --app molecular2d --platform "$src/platforms/s1070-node.xml" \
-      --n "$n" --block "$ppc" --app-param steps=100 --devices gpu --gpu-streams 1 --agglomerate 0 \
-      --data phantom --json | json_eval 'd["makespan_s"]' 0)"
-    curve_1="$curve_1 $ppc:$t1"
-  done
+if [ -n "$curve_1" ]; then
   read -r best_1 _ <<<"$(extreme min "$curve_1")"
   one_note="with one lane a GPU (launches one at a time) the best is $best_1: not the lanes; a unit's pair interactions fall as its cells shrink, so only a dearer launch than the model's would favour the paper's coarser units"
 fi
