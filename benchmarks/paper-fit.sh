@@ -56,6 +56,7 @@ nodes_list=(1 2 4 8 14)
 paper_node=(--cores 12 --core-speed 19.2Gf --gpus 2 --gpu-mem 6442450944 --pcie-bw 6GBps
   --pcie-lat 10us --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us)
 rate1=$(awk 'BEGIN { printf "%.4f", 7880 / 7.34 }') rate14=7880
+moved14=248.5 comm14=43.81 # section 5.2: matmul's GB moved and % of its time communicating
 
 # key FILE NAME: a top-level number of a run's --json output.
 key() { sed -n "s/^\t\"$2\":\t\([0-9.e+-]*\),*$/\1/p" "$1"; }
@@ -353,9 +354,10 @@ rate_note() {
 # 7.88 TFlop/s take) give the rate its NICs moved at, to set beside the fitted one.
 comm_note() {
   local t gb
-  t=$(calc "2 * $n ^ 3 / 7880e9") gb=$(task_gb f mm 14 1 2)
-  printf "%.1f GB over 14 NICs at the fitted %.0f MB/s in %.1f s; the paper's 248.5 GB in 43.81%% of its %.1f s (7.88 TFlop/s) mean NICs moving %.0f MB/s each: the fitted rate, set by the 14-node GFlop/s, is faster than the one the paper's share implies" \
-    "$gb" "$nic" "$(ms f mm-14)" "$t" "$(calc "248.5e9 / 14 / (0.4381 * $t) / 1e6")"
+  t=$(calc "2 * $n ^ 3 / ($rate14 * 1e9)") gb=$(task_gb f mm 14 1 2)
+  printf "%.1f GB over 14 NICs at the fitted %.0f MB/s in %.1f s; the paper's %s GB in %s%% of its %.1f s (7.88 TFlop/s) mean NICs moving %.0f MB/s each: the fitted rate, set by the 14-node GFlop/s, is faster than the one the paper's share implies" \
+    "$gb" "$nic" "$(ms f mm-14)" "$moved14" "$comm14" "$t" \
+    "$(calc "$moved14 * 1e9 / 14 / ($comm14 / 100 * $t) / 1e6")"
 }
 # levels_note: the note of matmul's "fewer steal requests" row: the same mean with a CPU device
 # per core.
@@ -389,7 +391,7 @@ for k in 2 4 8; do
   figure INFO "matmul $k nodes, speed-up" "Fig. 4 (not stated)" - - "speedup TAG mm $k"
 done
 figure FIT "matmul 14 nodes, speed-up (the two above)" "5.2" 7.34 7.34 'speedup TAG mm 14'
-figure PRED "matmul 14 nodes, GB moved" "5.2" 248.5 248.5 'task_gb TAG mm 14 1 2'
+figure PRED "matmul 14 nodes, GB moved" "5.2" "$moved14" "$moved14" 'task_gb TAG mm 14 1 2'
 paper=(8.50 15.88 18.19 18.36)
 i=0
 for k in 2 4 8 14; do
@@ -397,7 +399,7 @@ for k in 2 4 8 14; do
     "calc \"\$(task_gb TAG mm $k 1 2) / $k\""
   i=$((i + 1))
 done
-figure PRED "matmul 14 nodes, % time communicating" "5.2" 43.81 43.81 'comm_pct TAG mm 14 1 2'
+figure PRED "matmul 14 nodes, % time communicating" "5.2" "$comm14" "$comm14" 'comm_pct TAG mm 14 1 2'
 # shellcheck disable=SC2016 # evaluated later, once per model
 figure PRED "matmul 14 nodes, % subtasks on CPUs" "5.2 (< 2%)" 0 2 'cpu_share "$tmp/TAG-mm-14.json"'
 figure PRED "matmul multi-assign gain, mean %" "5.6.1" 2.23 2.23 'avg_gain TAG mm mm-ma'
