@@ -5,9 +5,15 @@ repeats itself (docs/experiments/validation-repeat.md).
 Each file is a validation.csv that `narwhal validate FILE --out DIR` wrote. For each pair of
 files, over the configurations both measured, it prints the real times of the first as if they
 were a prediction of the second's, |A - B| / B, summarised as `narwhal validate` summarises a
-simulation's errors (median, nearest-rank p95, max), and beside it each file's own simulated
-errors. A simulator cannot be expected to predict one run of the protocol closer than another
-run of the same protocol does: the first line is the floor of its figures on that machine.
+simulation's errors (median, nearest-rank p95, max), beside it each file's own simulated
+errors, and how far the two runs' simulations are apart (each run calibrates afresh). Then,
+over all the files: the range of the pairs' real medians and p95s and of the runs' own
+simulated ones (over all of each run's configurations, as it printed them); the median of the
+runs' real times, configuration by configuration, as a prediction of each run's (what a
+simulator predicting the machine's typical time exactly would score); and the configurations
+that every run simulated on the same side of the hardware (an error the draws do not explain).
+A simulator cannot be expected to predict one run of the protocol closer than another run
+does: these figures are the floor of its own on that machine.
 
 Bad input (a file that cannot be read, is not a validation.csv, or shares no configuration with
 another): one line naming it, exit 2.
@@ -15,6 +21,7 @@ another): one line naming it, exit 2.
 import csv
 import itertools
 import math
+import statistics
 import sys
 
 
@@ -33,12 +40,13 @@ def load(path):
     for i, r in enumerate(rows, start=2):
         try:
             name = r["configuration"]
-            real, error = float(r["real_s"]), float(r["error"])
+            real, error, sim = float(r["real_s"]), float(r["error"]), float(r["simulated_s"])
         except (KeyError, TypeError, ValueError):
-            fail("%s: line %d: not a validation.csv row (configuration, real_s, error)" % (path, i))
-        if not (real > 0 and math.isfinite(error)):
-            fail("%s: line %d: real_s must be above 0 and error a number" % (path, i))
-        runs[name] = (real, error)
+            fail("%s: line %d: not a validation.csv row (configuration, real_s, simulated_s, "
+                 "error)" % (path, i))
+        if not (real > 0 and sim > 0 and math.isfinite(error)):
+            fail("%s: line %d: real_s and simulated_s must be above 0, error a number" % (path, i))
+        runs[name] = (real, error, sim)
     if not runs:
         fail("%s: no configuration" % path)
     return runs
@@ -55,10 +63,18 @@ def summary(v):
         100 * quantile(v, 0.5), 100 * quantile(v, 0.95), 100 * max(v))
 
 
+def span(figs, i):
+    """The range of figure i over figs, in percent: "3.2-6.1%", or one value."""
+    lo, hi = min(f[i] for f in figs), max(f[i] for f in figs)
+    return "%.1f%%" % (100 * lo) if round(1000 * lo) == round(1000 * hi) else \
+        "%.1f-%.1f%%" % (100 * lo, 100 * hi)
+
+
 def main(argv):
     if len(argv) < 2:
         fail("usage: validation-repeat.py A.csv B.csv [C.csv ...] (validate's CSVs)")
     runs = [(p, load(p)) for p in argv]
+    real_fig, sim_fig = [], []  # (median, p95) of each pair's real figures, each run's own
     for (pa, a), (pb, b) in itertools.combinations(runs, 2):
         both = sorted(set(a) & set(b))
         if not both:
@@ -70,6 +86,38 @@ def main(argv):
             summary(list(real.values())), worst, a[worst][0], b[worst][0]))
         print("  simulated against real, first: %s" % summary([abs(a[k][1]) for k in both]))
         print("  simulated against real, second: %s" % summary([abs(b[k][1]) for k in both]))
+        # Each run calibrates afresh: how far its simulation moves is the calibration's draw.
+        print("  simulated against simulated: %s" % summary(
+            [abs(a[k][2] - b[k][2]) / b[k][2] for k in both]))
+        v = list(real.values())
+        real_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
+    for _, r in runs:
+        v = [abs(e) for _, e, _ in r.values()]
+        sim_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
+    print("over %d runs, %d pairs: real against real: median %s, p95 %s; simulated against real: "
+          "median %s, p95 %s" % (len(runs), len(real_fig), span(real_fig, 0), span(real_fig, 1),
+                                 span(sim_fig, 0), span(sim_fig, 1)))
+    # The runs' median real time of each configuration as the prediction of each run's: what a
+    # simulator that predicted the machine's typical time exactly would score (in sample: the
+    # median includes the run itself, so this floor is if anything low).
+    common = set.intersection(*(set(r) for _, r in runs))
+    typical = {k: statistics.median(r[k][0] for _, r in runs) for k in common}
+    floor = []
+    for _, r in runs:
+        v = [abs(typical[k] - r[k][0]) / r[k][0] for k in common]
+        floor.append((quantile(v, 0.5), quantile(v, 0.95)))
+    print("the runs' median real times against each run's, over the %d configurations all have: "
+          "median %s, p95 %s" % (len(common), span(floor, 0), span(floor, 1)))
+    # A configuration simulated on the same side of the hardware in every run has an error the
+    # draws do not explain: the model's own, to look for.
+    steady = [k for k in common if all(r[k][1] > 0 for _, r in runs) or
+              all(r[k][1] < 0 for _, r in runs)]
+    print("simulated on the same side of the hardware in all %d runs: %d configurations" % (
+        len(runs), len(steady)))
+    errors = {k: [r[k][1] for _, r in runs] for k in steady}
+    for k in sorted(steady, key=lambda k: (-abs(statistics.median(errors[k])), k)):
+        print("  %s: median %+.1f%% (%+.1f%% to %+.1f%%)" % (
+            k, 100 * statistics.median(errors[k]), 100 * min(errors[k]), 100 * max(errors[k])))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ fail() { echo "validation_repeat: 0 passed, 1 failed: $*"; exit 1; }
 head=configuration,group,real_s,spread,simulated_s,error
 printf '%s\n"x, one",g,1.0,0,1.05,0.05\ny,g,2.0,0,1.8,-0.10\nz,g,3.0,0,3.0,0\nonly,g,9,0,9,0.5\n' \
   "$head" >"$tmp/a.csv"
-printf '%s\n"x, one",g,1.25,0,1.25,0\ny,g,2.0,0,2.06,0.03\nz,g,2.0,0,2.2,0.10\n' "$head" >"$tmp/b.csv"
+printf '%s\n"x, one",g,1.25,0,1.25,0\ny,g,2.0,0,2.06,-0.03\nz,g,2.0,0,2.2,0.10\n' "$head" >"$tmp/b.csv"
 out=$(python3 "$tool" "$tmp/a.csv" "$tmp/b.csv") || fail "exit $? on good input"
 # |A - B| / B: x 0.25 / 1.25 = 20%, y 0, z 1 / 2 = 50%; the p95 of three is the largest.
 grep -qF 'b.csv: 3 configurations in both' <<<"$out" || fail "count: $out"
@@ -20,6 +20,18 @@ grep -qF 'simulated against real, first: median 5.0%, p95 10.0%, max 10.0%' <<<"
   fail "first file's errors: $out"
 grep -qF 'simulated against real, second: median 3.0%, p95 10.0%, max 10.0%' <<<"$out" ||
   fail "second file's errors: $out"
+# The simulations: x |1.05 - 1.25| / 1.25 = 16%, y 0.26 / 2.06 = 12.6%, z 0.8 / 2.2 = 36.4%.
+grep -qF 'simulated against simulated: median 16.0%, p95 36.4%, max 36.4%' <<<"$out" ||
+  fail "simulations: $out"
+grep -qF 'over 2 runs, 1 pairs: real against real: median 20.0%, p95 50.0%; simulated against real: median 3.0-5.0%, p95 10.0-50.0%' \
+  <<<"$out" || fail "all pairs' line: $out"
+# The runs' median (x 1.125, y 2, z 2.5) against each run's real: a 12.5%, 0, 16.7%; b 10%, 0, 25%.
+grep -qF "the runs' median real times against each run's, over the 3 configurations all have: median 10.0-12.5%, p95 16.7-25.0%" \
+  <<<"$out" || fail "median line: $out"
+# y below the hardware in both runs (-10%, -3%); x and z have a run at 0, on neither side.
+grep -qF 'simulated on the same side of the hardware in all 2 runs: 1 configurations' <<<"$out" ||
+  fail "steady count: $out"
+grep -qxF '  y: median -6.5% (-10.0% to -3.0%)' <<<"$out" || fail "steady errors: $out"
 printf 'configuration,real\nx,1\n' >"$tmp/bad.csv"
 printf '%s\nq,g,1,0,1,0\n' "$head" >"$tmp/other.csv"
 printf '%s\nx,g,0,0,1,0\n' "$head" >"$tmp/zero.csv"
