@@ -47,7 +47,7 @@ done
 passed=$((passed + 1))
 
 anchored='"calibrations": [{"name": "c", "ranks": 1, "mpirun": ["--bind-to", "none"], "workloads": ["matmul:256:64"], "runs": 1, "anchor": "matmul:256:64"}]'
-printf '{"narwhal-validate": 1, "rounds": 1, %s, "configurations": [%s, %s]}\n' "$anchored" \
+printf '{"narwhal-validate": 1, "rounds": 2, %s, "configurations": [%s, %s]}\n' "$anchored" \
   "$(conf "mm dmda" 384 96 dmda)" "$(conf "mm eager" 384 96 eager)" >"$tmp/two.json"
 "$nw" validate "$tmp/two.json" --out "$tmp/out" >"$tmp/log" 2>&1 || fail "two configurations: $(tail -3 "$tmp/log")"
 cat "$tmp/log"
@@ -59,8 +59,8 @@ grep -qE "^kernels of the best real rounds against the calibration's model, over
   fail "no kernels line"
 grep -qE '^\|error\| over 2 configurations: median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line"
-grep -qE '^anchor of c \(matmul:256:64\): 2 runs, kernels against the model: median [-+][0-9.]+%$' "$tmp/log" ||
-  fail "no anchor line (one anchor before each of the two real runs)"
+grep -qE '^anchor of c \(matmul:256:64\): 4 runs, kernels against the model: median [-+][0-9.]+%$' "$tmp/log" ||
+  fail "no anchor line (one anchor before each of the four real runs)"
 grep -qE '^\|error\| without the anchors \(2 configurations had one\): median [0-9.]+%, p95 [0-9.]+%, max [0-9.]+%; within max\(12%, own spread\): [0-2] of 2$' "$tmp/log" ||
   fail "no summary line without the anchors"
 grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
@@ -89,6 +89,20 @@ awk -F, 'NR == 1 && ($9 != "anchor" || $10 != "simulated_unanchored_s" || $11 !=
 # machine their devices were busy 2-5 times their CPU time.
 awk -F, 'NR == 1 && $12 != "kernels_wall" { bad = 1 } NR > 1 && !($12 != "" && $12 > -0.05) { bad = 1 }
   END { exit bad }' "$csv" || fail "the CSV's kernels_wall column: $(cut -d, -f12 "$csv" | tr '\n' ' ')"
+# Each round's time, in order: two, the best of them real_s, the spread (worst - best) / best,
+# and each as the log printed it when it came (4 decimals).
+awk -F, 'NR == 1 && $13 != "rounds_s" { bad = 1 }
+  NR > 1 { n = split($13, t, ";"); if (n != 2) bad = 1
+    lo = t[1] < t[2] ? t[1] : t[2]; hi = t[1] < t[2] ? t[2] : t[1]
+    if (lo != $3) bad = 1
+    d = (hi - lo) / lo - $4; if (d > 1e-5 || d < -1e-5) bad = 1 }
+  END { exit bad }' "$csv" || fail "the CSV's rounds_s column: $(cut -d, -f3,4,13 "$csv" | tr '\n' ' ')"
+for name in "mm dmda" "mm eager"; do
+  want=$(awk -F, -v n="\"$name\"" '$1 == n { print $13 }' "$csv" | tr ';' '\n' |
+    awk '{ printf "%.4f\n", $1 }')
+  got=$(sed -n "s/^  $name: \([0-9.]*\) s$/\1/p" "$tmp/log")
+  [ -n "$want" ] && [ "$want" = "$got" ] || fail "$name: rounds_s says $want, the log $got"
+done
 [ -s "$tmp/out/c.xml" ] && [ -s "$tmp/out/c.json" ] || fail "no calibration files"
 # Its figure, where gnuplot is installed: validation.png, drawn by plots/validation.gp, which
 # the validation.gp beside it loads (the figure's own test is unit.validate_plot).

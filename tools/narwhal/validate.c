@@ -54,6 +54,11 @@ static void cpu_ticks(double *all, double *steal) {
 /* What one configuration gave. */
 typedef struct result {
   double best, worst; /* of the real rounds; best < 0 before the first */
+  /* Every real round's time, in round order (the CSV's rounds_s): how far two rounds, or two
+   * best-of-three sets of them, are apart is the floor of the simulation's error
+   * (docs/experiments/validation-repeat.md). */
+  double round_s[VF_MAX_ROUNDS];
+  int rounds;
   double sim;
   double unpriced; /* subtasks the model could not time (priced_by_cost_model) */
   /* The best real round's kernels against the calibration's model: their CPU time over what
@@ -119,7 +124,7 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
       char *end;
       long r = strtol(argv[++i], &end, 10);
-      if (*end || r < 1 || r > 100) {
+      if (*end || r < 1 || r > VF_MAX_ROUNDS) {
         tool_say("validate: --rounds %.100s: a whole number from 1 to 100", argv[i]);
         return 2;
       }
@@ -409,6 +414,8 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
   }
   if (s > r->worst)
     r->worst = s;
+  if (r->rounds < VF_MAX_ROUNDS)
+    r->round_s[r->rounds++] = s;
   printf("  %s: %.4f s\n", c->name, s); /* as it comes: a run cut short keeps what it measured */
   fflush(stdout);
   return 0;
@@ -620,7 +627,7 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
   if (!out)
     return -1;
   fprintf(out, "configuration,group,real_s,spread,simulated_s,error,uncalibrated_subtasks,"
-               "kernels,anchor,simulated_unanchored_s,error_unanchored,kernels_wall\n");
+               "kernels,anchor,simulated_unanchored_s,error_unanchored,kernels_wall,rounds_s\n");
   for (int k = 0; k < f->nconf; k++) {
     csv_field(out, f->conf[k].name);
     fputc(',', out);
@@ -635,6 +642,9 @@ static int write_csv(const options *o, const vf_file *f, const result *res, char
     fprintf(out, ",%.9g,%.6f,", res[k].sim_plain, (res[k].sim_plain - res[k].best) / res[k].best);
     if (isfinite(res[k].wall)) /* else empty: GPU subtasks, or kernels the model did not time */
       fprintf(out, "%.6f", res[k].wall);
+    fputc(',', out);
+    for (int i = 0; i < res[k].rounds; i++) /* each round's seconds, in order, ';' between */
+      fprintf(out, "%s%.9g", i ? ";" : "", res[k].round_s[i]);
     fputc('\n', out);
   }
   return fclose(out) == 0 ? 0 : -1;

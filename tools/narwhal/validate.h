@@ -22,8 +22,9 @@
  *    |error|, and the median of the kernels' difference; per group, Kendall's tau between the
  *    real and simulated orders, whether the winner is the same, and the pairs the hardware
  *    tells apart (their difference larger than both spreads) that the simulation orders alike.
- *    DIR/validation.csv, and with gnuplot DIR/validation.png (simulated against real, one point
- *    per configuration, log-log, with the diagonal and the 10% band).
+ *    DIR/validation.csv (the table, and every real round's time: rounds_s), and with gnuplot
+ *    DIR/validation.png (simulated against real, one point per configuration, log-log, with the
+ *    diagonal and the 10% band).
  * Bad input: one line, exit 2; a run that fails: one line naming it and its log, exit 1. */
 #ifndef NW_TOOL_VALIDATE_H
 #define NW_TOOL_VALIDATE_H

@@ -208,7 +208,7 @@ static int parse(cJSON *root, vf_file *f, const char *path, char *why, size_t le
   const char *bad = unknown_key(root, known);
   if (bad)
     return fail(why, len, path, "unknown key '%s'", bad);
-  if ((f->rounds = whole(root, "rounds", 1, 100, 3)) < 0)
+  if ((f->rounds = whole(root, "rounds", 1, VF_MAX_ROUNDS, 3)) < 0)
     return fail(why, len, path, "'rounds' must be a whole number from 1 to 100");
   const cJSON *cals = cJSON_GetObjectItemCaseSensitive(root, "calibrations");
   const cJSON *confs = cJSON_GetObjectItemCaseSensitive(root, "configurations");

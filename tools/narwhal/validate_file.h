@@ -33,6 +33,7 @@
 #include <stddef.h>
 
 #define VF_MAX_ARGS 48
+#define VF_MAX_ROUNDS 100 /* "rounds" and validate --rounds: 1 to this */
 #define VF_MAX_WORKLOADS 32
 #define VF_MAX_MPIRUN 16
 #define VF_NAME_MAX 96
