@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""validation-repeat.py A.csv B.csv [C.csv ...]: how far the real side of `narwhal validate`
+"""validation-repeat.py A.csv [B.csv ...]: how far the real side of `narwhal validate`
 repeats itself (docs/experiments/validation-repeat.md).
 
 Each file is a validation.csv that `narwhal validate FILE --out DIR` wrote. For each pair of
@@ -12,6 +12,8 @@ simulated ones (over all of each run's configurations, as it printed them); the 
 runs' real times, configuration by configuration, as a prediction of each run's (what a
 simulator predicting the machine's typical time exactly would score); and the configurations
 that every run simulated on the same side of the hardware (an error the draws do not explain).
+Where a file has every round's time (validate's rounds_s), it first prints the same
+comparison within that run: the best of its first half of rounds against the best of the next.
 A simulator cannot be expected to predict one run of the protocol closer than another run
 does: these figures are the floor of its own on that machine.
 
@@ -46,7 +48,11 @@ def load(path):
                  "error)" % (path, i))
         if not (real > 0 and sim > 0 and math.isfinite(error)):
             fail("%s: line %d: real_s and simulated_s must be above 0, error a number" % (path, i))
-        runs[name] = (real, error, sim)
+        try:  # every round's seconds (validate's rounds_s; absent in older CSVs)
+            rounds = [float(t) for t in (r.get("rounds_s") or "").split(";") if t]
+        except ValueError:
+            fail("%s: line %d: rounds_s is not seconds separated by ';'" % (path, i))
+        runs[name] = (real, error, sim, rounds)
     if not runs:
         fail("%s: no configuration" % path)
     return runs
@@ -70,10 +76,33 @@ def span(figs, i):
         "%.1f-%.1f%%" % (100 * lo, 100 * hi)
 
 
+def within(path, run):
+    """Within one run that kept every round (rounds_s): the best of its first half of rounds as
+    a prediction of the best of its second half, as between two runs."""
+    halves = {}
+    for k, (_, _, _, rounds) in run.items():
+        h = len(rounds) // 2
+        if h:
+            halves[k] = (min(rounds[:h]), min(rounds[h:2 * h]), h)
+    if not halves:
+        return False
+    d = [abs(a - b) / b for a, b, _ in halves.values()]
+    sizes = sorted(set(h for _, _, h in halves.values()))
+    print("%s, within: the best of the first %s rounds against the best of the next, over %d "
+          "configurations: %s" % (path, "/".join(map(str, sizes)), len(d), summary(d)))
+    return True
+
+
 def main(argv):
-    if len(argv) < 2:
-        fail("usage: validation-repeat.py A.csv B.csv [C.csv ...] (validate's CSVs)")
+    if not argv:
+        fail("usage: validation-repeat.py A.csv [B.csv ...] (validate's CSVs)")
     runs = [(p, load(p)) for p in argv]
+    compared = [within(p, r) for p, r in runs]
+    if len(runs) == 1:
+        if not compared[0]:
+            fail("%s: one file without two rounds of a configuration (rounds_s): nothing to "
+                 "compare" % argv[0])
+        return
     real_fig, sim_fig = [], []  # (median, p95) of each pair's real figures, each run's own
     for (pa, a), (pb, b) in itertools.combinations(runs, 2):
         both = sorted(set(a) & set(b))
@@ -92,7 +121,7 @@ def main(argv):
         v = list(real.values())
         real_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
     for _, r in runs:
-        v = [abs(e) for _, e, _ in r.values()]
+        v = [abs(e) for _, e, _, _ in r.values()]
         sim_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
     print("over %d runs, %d pairs: real against real: median %s, p95 %s; simulated against real: "
           "median %s, p95 %s" % (len(runs), len(real_fig), span(real_fig, 0), span(real_fig, 1),
