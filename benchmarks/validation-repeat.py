@@ -51,7 +51,9 @@ def load(path):
         try:  # every round's seconds (validate's rounds_s; absent in older CSVs)
             rounds = [float(t) for t in (r.get("rounds_s") or "").split(";") if t]
         except ValueError:
-            fail("%s: line %d: rounds_s is not seconds separated by ';'" % (path, i))
+            rounds = [-1.0]
+        if not all(t > 0 for t in rounds):
+            fail("%s: line %d: rounds_s is not seconds above 0 separated by ';'" % (path, i))
         runs[name] = (real, error, sim, rounds)
     if not runs:
         fail("%s: no configuration" % path)
@@ -97,6 +99,9 @@ def main(argv):
     if not argv:
         fail("usage: validation-repeat.py A.csv [B.csv ...] (validate's CSVs)")
     runs = [(p, load(p)) for p in argv]
+    for (pa, a), (pb, b) in itertools.combinations(runs, 2):
+        if not set(a) & set(b):
+            fail("%s and %s share no configuration" % (pa, pb))
     compared = [within(p, r) for p, r in runs]
     if len(runs) == 1:
         if not compared[0]:
@@ -106,8 +111,6 @@ def main(argv):
     real_fig, sim_fig = [], []  # (median, p95) of each pair's real figures, each run's own
     for (pa, a), (pb, b) in itertools.combinations(runs, 2):
         both = sorted(set(a) & set(b))
-        if not both:
-            fail("%s and %s share no configuration" % (pa, pb))
         real = {k: abs(a[k][0] - b[k][0]) / b[k][0] for k in both}
         worst = max(both, key=lambda k: real[k])
         print("%s against %s: %d configurations in both" % (pa, pb, len(both)))
@@ -130,6 +133,9 @@ def main(argv):
     # simulator that predicted the machine's typical time exactly would score (in sample: the
     # median includes the run itself, so this floor is if anything low).
     common = set.intersection(*(set(r) for _, r in runs))
+    if not common:
+        print("no configuration is in all the runs")
+        return
     typical = {k: statistics.median(r[k][0] for _, r in runs) for k in common}
     floor = []
     for _, r in runs:

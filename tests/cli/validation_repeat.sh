@@ -44,10 +44,12 @@ printf 'configuration,real\nx,1\n' >"$tmp/bad.csv"
 printf '%s\nq,g,1,0,1,0\n' "$head" >"$tmp/other.csv"
 printf '%s\nx,g,0,0,1,0\n' "$head" >"$tmp/zero.csv"
 printf '%s,rounds_s\nx,g,1,0,1,0,1;x\n' "$head" >"$tmp/rounds.csv"
+printf '%s,rounds_s\nx,g,1,0,1,0,1;0\n' "$head" >"$tmp/round0.csv"
 one=$(python3 "$tool" "$tmp/a.csv") || fail "exit $? on one file with rounds_s"
 [ "$one" = "$(grep -F ', within:' <<<"$out")" ] || fail "one file: $one"
 for args in "" "$tmp/b.csv" "$tmp/a.csv $tmp/missing.csv" "$tmp/a.csv $tmp/bad.csv" \
-  "$tmp/a.csv $tmp/other.csv" "$tmp/zero.csv $tmp/a.csv" "$tmp/rounds.csv $tmp/a.csv"; do
+  "$tmp/a.csv $tmp/other.csv" "$tmp/zero.csv $tmp/a.csv" "$tmp/rounds.csv $tmp/a.csv" \
+  "$tmp/round0.csv"; do
   # shellcheck disable=SC2086 # the arguments, split
   err=$(python3 "$tool" $args 2>&1 >/dev/null)
   rc=$?
