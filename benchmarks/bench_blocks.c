@@ -15,18 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
+
 typedef struct job {
   long n, b;
   const float *a, *bm;
   float *c;
   atomic_long next;
 } job;
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void *worker(void *arg) {
   job *j = arg;
@@ -63,7 +59,7 @@ int main(int argc, char **argv) {
   openblas_set_num_threads(1);
   job j = {.n = n, .b = b, .a = a, .bm = bm, .c = c};
   atomic_init(&j.next, 0);
-  double t0 = now();
+  double t0 = bench_now();
   int started = 0;
   while (started < threads && pthread_create(&t[started], NULL, worker, &j) == 0)
     started++;
@@ -71,7 +67,7 @@ int main(int argc, char **argv) {
     worker(&j);
   for (int i = 0; i < started; i++)
     pthread_join(t[i], NULL);
-  printf("%.3f\n", 2.0 * (double)n * (double)n * (double)n / (now() - t0) / 1e9);
+  printf("%.3f\n", 2.0 * (double)n * (double)n * (double)n / (bench_now() - t0) / 1e9);
   free(a);
   free(bm);
   free(c);

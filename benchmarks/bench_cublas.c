@@ -9,11 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 static void check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
@@ -51,16 +47,16 @@ int main(int argc, char **argv) {
   const float one = 1.0f, zero = 0.0f;
   double best_gemm = 1e30, best_all = 1e30;
   for (int r = 0; r <= reps; r++) { /* r = 0 warms up */
-    double t0 = now();
+    double t0 = bench_now();
     check(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice), "copy in");
     check(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice), "copy in");
-    double t1 = now();
+    double t1 = bench_now();
     cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)n, (int)n, &one, db, (int)n, da, (int)n,
                 &zero, dc, (int)n);
     check(cudaDeviceSynchronize(), "sgemm");
-    double t2 = now();
+    double t2 = bench_now();
     check(cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost), "copy out");
-    double t3 = now();
+    double t3 = bench_now();
     if (r > 0) {
       best_gemm = t2 - t1 < best_gemm ? t2 - t1 : best_gemm;
       best_all = t3 - t0 < best_all ? t3 - t0 : best_all;

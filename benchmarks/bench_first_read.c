@@ -12,11 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double wall_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 int main(int argc, char **argv) {
   long rows = argc > 3 ? atol(argv[1]) : 32768, cols = argc > 3 ? atol(argv[2]) : 32768,
@@ -42,10 +38,10 @@ int main(int argc, char **argv) {
   for (int p = 0; p < passes; p++) {
     printf("pass %d:", p + 1);
     for (long b = 0; b < rows / block; b++) {
-      double t0 = wall_s();
+      double t0 = bench_now();
       cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)block, (int)cols, 1, a + b * block * cols,
                   (int)cols, x, 1, 0, y, 1);
-      printf(" %.1f", 1e3 * (wall_s() - t0));
+      printf(" %.1f", 1e3 * (bench_now() - t0));
       check += y[0];
     }
     printf(" ms\n");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "molecular2d/md_data.h"
 #include "molecular2d/md_grid.h"
 #include "molecular2d/md_kernels.h"
@@ -19,12 +20,6 @@
 
 #define GRID 16
 #define REPS 5
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void cuda_ok(cudaError_t err, const char *what) {
   if (err != cudaSuccess) {
@@ -35,14 +30,14 @@ static void cuda_ok(cudaError_t err, const char *what) {
 
 /* Seconds to run all cells' force units in batches of `batch` (1: one launch a unit). */
 static double timed(const md_hood *hoods, int cells, int batch, void *stream) {
-  double t0 = now();
+  double t0 = bench_now();
   for (int j = 0; j < cells; j += batch) {
     if (batch == 1)
       nw_md_cuda_force(&hoods[j], stream);
     else
       nw_md_cuda_force_batch(&hoods[j], batch < cells - j ? batch : cells - j, stream);
   }
-  return now() - t0;
+  return bench_now() - t0;
 }
 
 int main(void) {

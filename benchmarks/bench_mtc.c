@@ -19,17 +19,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "narwhal_mtc.h"
 #include "real_mtc.h"
 
 #define CAPACITY (1u << 20)
 #define POOL (256ull << 20)
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint64_t rng(void) { /* splitmix64 */
@@ -50,7 +45,7 @@ typedef int (*check_fn)(const real_mtc_result *r);
 static double run(real_mtc *m, uint64_t total, uint32_t (*size)(void), make_fn make, check_fn check,
                   int *bad) {
   uint64_t made = 0, done = 0;
-  double t0 = now();
+  double t0 = bench_now();
   while (done < total) {
     uint32_t k = size();
     if (k > total - made)
@@ -67,7 +62,7 @@ static double run(real_mtc *m, uint64_t total, uint32_t (*size)(void), make_fn m
       *bad += check(&got[j]) != 0;
     done += n;
   }
-  return now() - t0;
+  return bench_now() - t0;
 }
 
 /* ---- the adder ---- */
@@ -255,13 +250,13 @@ static int mode_efficiency(uint32_t workers) {
       t[k] = (real_mtc_task){
           .id = k, .kind = REAL_MTC_MDLITE, .n = REAL_MTC_MD_MAX, .a = off, .b = steps};
     }
-    double t0 = now();
+    double t0 = bench_now();
     if (real_mtc_submit(m, t, (uint32_t)total) != 0)
       return 1;
     uint64_t done = 0;
     while (done < total)
       done += real_mtc_collect(m, got, CAPACITY);
-    double s = now() - t0;
+    double s = bench_now() - t0;
     printf("mdlite %5" PRIu64 " steps: %8.4f s for %" PRIu64 " tasks, %10.0f tasks/s\n", steps, s,
            total, (double)total / s);
     for (uint64_t k = 0; k < total; k++)

@@ -10,14 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "chunked.h"
 #include "region.h"
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(uint64_t n) {
@@ -104,9 +99,9 @@ static void one_row(size_t n, int reps) {
     best = 1e30;
     for (int r = 0; r < reps; r++) {
       nw_region_init(&a, ROW);
-      double t0 = now();
+      double t0 = bench_now();
       add_each(&a, slots, m, 0, 3);
-      double t = now() - t0;
+      double t = bench_now() - t0;
       best = t < best ? t : best;
       if (r + 1 < reps)
         nw_region_free(&a);
@@ -121,9 +116,9 @@ static void one_row(size_t n, int reps) {
     best = 1e30;
     for (int r = 0; r < reps; r++) {
       nw_region_init(&a, ROW);
-      double t0 = now();
+      double t0 = bench_now();
       add_staged(&a, slots, n, 0, 3, two ? 64 : 1024, two ? 4096 : 0);
-      double t = now() - t0;
+      double t = bench_now() - t0;
       best = t < best ? t : best;
       if (r + 1 < reps)
         nw_region_free(&a);
@@ -139,9 +134,9 @@ static void one_row(size_t n, int reps) {
   best = 1e30;
   for (int r = 0; r < reps; r++) {
     nw_region_init(&c, ROW);
-    double t0 = now();
+    double t0 = bench_now();
     must(nw_region_add_quad(&c, (nw_quad){2, 5, 8, n}));
-    double t = now() - t0;
+    double t = bench_now() - t0;
     best = t < best ? t : best;
     if (r + 1 < reps)
       nw_region_free(&c);
@@ -164,7 +159,7 @@ static void one_row(size_t n, int reps) {
       nw_region_init(&c, ROW);
       if (op < 2)
         must(nw_region_copy(&c, &a));
-      double t0 = now();
+      double t0 = bench_now();
       if (op == 0)
         must(nw_region_add(&c, &b));
       else if (op == 1)
@@ -175,7 +170,7 @@ static void one_row(size_t n, int reps) {
         out_n = (size_t)nw_region_overlap_bytes(&a, &b);
       else
         out_n = (size_t)nw_region_contains(&u, &a);
-      double t = now() - t0;
+      double t = bench_now() - t0;
       best = t < best ? t : best;
       if (op < 3)
         out_n = c.n;
@@ -211,7 +206,7 @@ static void matmul_like(int reps) {
     nw_region s, part, q;
     nw_region_init(&s, row);
     nw_region_init(&part, row);
-    double t0 = now();
+    double t0 = bench_now();
     ops = 0;
     for (int pass = 0; pass < 100; pass++) {
       for (uint64_t j = 0; j < blocks; j++, ops++)
@@ -229,7 +224,7 @@ static void matmul_like(int reps) {
         nw_region_free(&q);
       }
     }
-    double t = now() - t0;
+    double t = bench_now() - t0;
     best = t < best ? t : best;
     left = s.n;
     nw_region_free(&s);
@@ -251,7 +246,7 @@ static double fill(int chunked, uint64_t side, const uint64_t *slots, size_t n, 
   nw_region_init(&flat, pitch);
   nw_chunked_init(&ch, pitch);
   int all_in = 1;
-  double t0 = now();
+  double t0 = bench_now();
   for (size_t i = 0; i < n; i++) {
     nw_region_init(&piece, pitch);
     if (!side) {
@@ -264,7 +259,7 @@ static double fill(int chunked, uint64_t side, const uint64_t *slots, size_t n, 
     all_in &= chunked ? nw_chunked_contains(&ch, &piece) : nw_region_contains(&flat, &piece);
     nw_region_free(&piece);
   }
-  double t = now() - t0;
+  double t = bench_now() - t0;
   *rects = all_in ? (chunked ? nw_chunked_rects(&ch) : flat.n) : 0;
   nw_region_free(&flat);
   nw_chunked_free(&ch);

@@ -6,11 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 int main(int argc, char **argv) {
   char *end;
@@ -33,10 +29,10 @@ int main(int argc, char **argv) {
   }
   double best = 1e30;
   for (int r = 0; r < reps; r++) {
-    double t0 = now();
+    double t0 = bench_now();
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a, (int)n,
                 b, (int)n, 0.0f, c, (int)n);
-    double t = now() - t0;
+    double t = bench_now() - t0;
     best = t < best ? t : best;
   }
   printf("%.3f\n", 2.0 * (double)n * (double)n * (double)n / best / 1e9);

@@ -10,11 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double clock_s(clockid_t id) {
-  struct timespec t;
-  clock_gettime(id, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 int main(int argc, char **argv) {
   long m = argc > 3 ? atol(argv[1]) : 0, n = argc > 3 ? atol(argv[2]) : 0,
@@ -39,11 +35,12 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench_sgemm_cold: out of memory\n");
       return 1;
     }
-    double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
+    double w0 = bench_clock_s(CLOCK_MONOTONIC), c0 = bench_clock_s(CLOCK_THREAD_CPUTIME_ID);
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1, a, (int)k, b,
                 (int)n, 0, c, (int)n);
-    printf("call %d: wall %.2f ms, cpu %.2f ms\n", r + 1, 1e3 * (clock_s(CLOCK_MONOTONIC) - w0),
-           1e3 * (clock_s(CLOCK_THREAD_CPUTIME_ID) - c0));
+    printf("call %d: wall %.2f ms, cpu %.2f ms\n", r + 1,
+           1e3 * (bench_clock_s(CLOCK_MONOTONIC) - w0),
+           1e3 * (bench_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0));
     free(c);
   }
   free(a);

@@ -40,6 +40,8 @@
 
 #include <starpu.h>
 
+#include "bench_clock.h"
+
 #ifdef NW_HAVE_LAPACKE /* from CMake, where Debian's liblapacke-dev is installed */
 #include <lapacke.h>
 #endif
@@ -61,12 +63,6 @@
 
 /* The input's fixed seed: every run factorises the same matrix. */
 #define SEED UINT64_C(0x4e617277686131)
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* A hash of the position rather than a sequential generator: each element depends on (row,
  * column) alone, so the tiles can be filled in any order and the matrix is symmetric by
@@ -245,7 +241,7 @@ static int priority(unsigned t, unsigned k, unsigned i, unsigned j) {
  * seconds from the first submission until every tile is valid in main memory again, or a
  * negative value when StarPU refuses a task. */
 static double factorise(starpu_data_handle_t *h, unsigned t) {
-  double t0 = now();
+  double t0 = bench_now();
   int ret = 0;
   for (unsigned k = 0; k < t && ret == 0; k++) {
     starpu_data_handle_t hkk = h[tile_index(k, k)];
@@ -270,7 +266,7 @@ static double factorise(starpu_data_handle_t *h, unsigned t) {
     starpu_data_acquire(h[x], STARPU_R);
     starpu_data_release(h[x]);
   }
-  double secs = now() - t0;
+  double secs = bench_now() - t0;
   if (ret != 0) {
     fprintf(stderr, "starpu_cholesky: task submission failed: %s\n", strerror(-ret));
     return -1.0;

@@ -30,12 +30,15 @@
 
 #include <starpu.h>
 
+#include "bench_clock.h"
+
 /* The CUDA codelet needs both a CUDA toolkit here (NW_HAVE_CUDA, from CMake) and a StarPU built
  * with CUDA (Debian's 1.3.10 is not: STARPU_USE_CUDA is undefined there). */
 #if defined(NW_HAVE_CUDA) && defined(STARPU_USE_CUDA)
 #define SGEMM_CUDA 1
 #include <cublas_v2.h>
 #include <starpu_cublas_v2.h>
+
 #else
 #define SGEMM_CUDA 0
 #endif
@@ -43,12 +46,6 @@
 /* Large enough for the paper's sizes on one node, small enough that the four N x N matrices
  * (A, B, C and the reference) stay within a few GiB. */
 #define MAX_N 16384
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* StarPU's matrix interface is row-major in the C sense: nx elements are contiguous (a row of
  * ours), ny counts the rows, ld is the distance between rows. Buffers: 0 = block row of A
@@ -125,7 +122,7 @@ static double multiply(starpu_data_handle_t ha, starpu_data_handle_t hb, starpu_
   starpu_data_partition(ha, &rows);
   starpu_data_partition(hb, &cols);
   starpu_data_map_filters(hc, 2, &cols, &rows);
-  double t0 = now();
+  double t0 = bench_now();
   int ret = 0;
   /* Submitted in Narwhal's subtask order, row-major over the blocks of C. */
   for (unsigned i = 0; i < blocks && ret == 0; i++)
@@ -135,7 +132,7 @@ static double multiply(starpu_data_handle_t ha, starpu_data_handle_t hb, starpu_
                                starpu_data_get_sub_data(hc, 2, j, i), 0);
   starpu_task_wait_for_all();
   starpu_data_unpartition(hc, STARPU_MAIN_RAM);
-  double t = now() - t0;
+  double t = bench_now() - t0;
   starpu_data_unpartition(ha, STARPU_MAIN_RAM);
   starpu_data_unpartition(hb, STARPU_MAIN_RAM);
   if (ret != 0) {

@@ -21,6 +21,7 @@
 #include <starpu.h>
 
 #include "../apps/taskbench/taskbench_graph.h"
+#include "bench_clock.h"
 #include "taskbench_args.h"
 
 typedef struct task_args {
@@ -45,12 +46,6 @@ static struct starpu_codelet tb_cl = {
     .cpu_funcs = {tb_cpu},
     .nbuffers = STARPU_VARIABLE_NBUFFERS, /* a pattern's point has 0 to WIDTH inputs */
 };
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   unsigned long long w = 0, steps = 0, iters = 0;
@@ -78,7 +73,7 @@ int main(int argc, char **argv) {
       starpu_variable_data_register(&h[k][p], STARPU_MAIN_RAM, (uintptr_t)&cells[k][p],
                                     sizeof(tb_cell));
   int ok = 1;
-  double t0 = now();
+  double t0 = bench_now();
   for (uint64_t t = 1; ok && t <= steps; t++)
     for (uint64_t p = 0; ok && p < w; p++) {
       uint64_t n = tb_ndeps(pattern, w, p);
@@ -90,7 +85,7 @@ int main(int argc, char **argv) {
                               sizeof a, 0) == 0;
     }
   starpu_task_wait_for_all();
-  double wall = now() - t0;
+  double wall = bench_now() - t0;
   /* Unregistering brings every cell back to main memory (it is there already: CPUs only). */
   for (int k = 0; k < 2; k++)
     for (uint64_t p = 0; p < w; p++)

@@ -15,11 +15,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_clock.h"
 
 int main(int argc, char **argv) {
   char *end = NULL;
@@ -34,10 +30,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "touch_pages: out of memory for %ld MiB\n", mib);
     return 1;
   }
-  double t0 = now();
+  double t0 = bench_now();
   for (size_t i = 0; i < bytes; i += 4096)
     p[i] = 1;
-  double s = now() - t0;
+  double s = bench_now() - t0;
   free((void *)p);
   /* What the touches cost: the figure docs/experiments/starpu-8192-first-touch.md quotes. */
   printf("touched %ld MiB in %.1f ms: %.2f us a page\n", mib, s * 1e3,
