@@ -53,10 +53,10 @@ static void cpu_ticks(double *all, double *steal) {
 
 /* What one configuration gave. */
 typedef struct result {
-  double best, worst; /* of the real rounds; best < 0 before the first */
-  /* Every real round's time, in round order (the CSV's rounds_s): how far two rounds, or two
-   * best-of-three sets of them, are apart is the floor of the simulation's error
-   * (docs/experiments/validation-repeat.md). */
+  double best; /* of the real rounds; best < 0 before the first */
+  /* Every real round's time, in round order (the CSV's rounds_s; the worst is the largest): how
+   * far two rounds, or two best-of-three sets of them, are apart is the floor of the
+   * simulation's error (docs/experiments/validation-repeat.md). */
   double round_s[VF_MAX_ROUNDS];
   int rounds;
   double sim;
@@ -412,8 +412,6 @@ static int real_round(const options *o, const vf_file *f, int k, const char *sel
     r->kernels = predicted > 0 ? measured / predicted - 1 : NAN;
     r->wall = wall;
   }
-  if (s > r->worst)
-    r->worst = s;
   if (r->rounds < VF_MAX_ROUNDS)
     r->round_s[r->rounds++] = s;
   printf("  %s: %.4f s\n", c->name, s); /* as it comes: a run cut short keeps what it measured */
@@ -569,8 +567,16 @@ static double error_of(const result *r) {
   return (r->sim - r->best) / r->best;
 }
 
+/* The slowest real round's seconds less the best's. */
+static double spread_s(const result *r) {
+  double worst = r->best;
+  for (int i = 0; i < r->rounds; i++)
+    worst = fmax(worst, r->round_s[i]);
+  return worst - r->best;
+}
+
 static double spread_of(const result *r) {
-  return (r->worst - r->best) / r->best;
+  return spread_s(r) / r->best;
 }
 
 /* Per group: Kendall's tau, the winner, the pairs told apart; totals of the pairs into *d, *a. */
@@ -590,7 +596,7 @@ static void report_groups(const vf_file *f, const result *res, int *decided, int
         idx[n] = j;
         real[n] = res[j].best;
         sim[n] = res[j].sim;
-        spread[n] = res[j].worst - res[j].best;
+        spread[n] = spread_s(&res[j]);
         n++;
       }
     int d, a;
