@@ -66,6 +66,11 @@ def quantile(v, p):
     return v[max(0, math.ceil(p * len(v)) - 1)]
 
 
+def mid_p95(v):
+    """The median and p95 of v: a run's two figures that the ranges below compare."""
+    return quantile(v, 0.5), quantile(v, 0.95)
+
+
 def summary(v):
     return "median %.1f%%, p95 %.1f%%, max %.1f%%" % (
         100 * quantile(v, 0.5), 100 * quantile(v, 0.95), 100 * max(v))
@@ -121,11 +126,9 @@ def main(argv):
         # Each run calibrates afresh: how far its simulation moves is the calibration's draw.
         print("  simulated against simulated: %s" % summary(
             [abs(a[k][2] - b[k][2]) / b[k][2] for k in both]))
-        v = list(real.values())
-        real_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
+        real_fig.append(mid_p95(list(real.values())))
     for _, r in runs:
-        v = [abs(e) for _, e, _, _ in r.values()]
-        sim_fig.append((quantile(v, 0.5), quantile(v, 0.95)))
+        sim_fig.append(mid_p95([abs(e) for _, e, _, _ in r.values()]))
     print("over %d runs, %d pairs: real against real: median %s, p95 %s; simulated against real: "
           "median %s, p95 %s" % (len(runs), len(real_fig), span(real_fig, 0), span(real_fig, 1),
                                  span(sim_fig, 0), span(sim_fig, 1)))
@@ -139,8 +142,7 @@ def main(argv):
     typical = {k: statistics.median(r[k][0] for _, r in runs) for k in common}
     floor = []
     for _, r in runs:
-        v = [abs(typical[k] - r[k][0]) / r[k][0] for k in common]
-        floor.append((quantile(v, 0.5), quantile(v, 0.95)))
+        floor.append(mid_p95([abs(typical[k] - r[k][0]) / r[k][0] for k in common]))
     print("the runs' median real times against each run's, over the %d configurations all have: "
           "median %s, p95 %s" % (len(common), span(floor, 0), span(floor, 1)))
     # A configuration simulated on the same side of the hardware in every run has an error the
