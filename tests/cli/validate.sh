@@ -65,6 +65,8 @@ grep -qE '^\|error\| without the anchors \(2 configurations had one\): median [0
   fail "no summary line without the anchors"
 grep -qE "^group g: 2 configurations, Kendall's tau -?[0-9.]+, winner " "$tmp/log" || fail "no group line"
 grep -qE '^pairs the hardware tells apart: ' "$tmp/log" || fail "no pairs line"
+grep -qx 'ranks of one host: large messages copied through shared-memory buffers (OMPI_MCA_btl_vader_single_copy_mechanism=none)' "$tmp/log" ||
+  fail "no line on how ranks of one host moved large messages (this script sets none)"
 csv=$tmp/out/validation.csv
 [ "$(wc -l <"$csv")" = 3 ] || fail "the CSV has not a header and 2 rows"
 awk -F, 'NR > 1 { e = ($5 - $3) / $3; d = e - $6; if (d > 1e-5 || d < -1e-5) bad = 1 }

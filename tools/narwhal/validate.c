@@ -22,6 +22,7 @@
 #include "validate_file.h"
 #include "validate_plot.h"
 #include "validate_stats.h"
+#include "validate_transport.h"
 #include "validate_wall.h"
 
 #define MAX_ARGV (VF_MAX_ARGS + VF_MAX_MPIRUN + 2 * VF_MAX_WORKLOADS + 32)
@@ -836,6 +837,10 @@ int validate_main(int argc, char **argv) {
   if (!code && all1 > all0)
     printf("host steal time during the real rounds: %.1f%% of this machine's CPU time\n",
            100 * (steal1 - steal0) / (all1 - all0));
+  if (!code) { /* a condition of the two-rank runs, as the steal time is of all of them */
+    char transport[256];
+    printf("%s\n", validate_transport_here(transport, sizeof transport));
+  }
   for (int k = 0; !code && k < f.nconf; k++)
     code = simulate(&o, &f, k, self, &res[k]);
   if (!code)
