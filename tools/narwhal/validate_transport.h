@@ -18,7 +18,9 @@
  * returns buf. */
 char *validate_transport_describe(const char *setting, int attach_allowed, char *buf, size_t len);
 
-/* The same for this process's environment and sandbox, as its mpirun children will see them. */
+/* The same for this process's environment and sandbox, as its mpirun children will see them
+ * (an `--mca btl_vader_single_copy_mechanism` among a calibration's mpirun options is not
+ * read). */
 char *validate_transport_here(char *buf, size_t len);
 
 #endif
