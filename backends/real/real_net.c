@@ -1,29 +1,25 @@
 /* real_net.c: see real_net.h. */
-#define _GNU_SOURCE /* process_vm_readv; nanosleep */
+#define _GNU_SOURCE /* process_vm_readv, in cross_memory_attach.h; nanosleep */
 #include "real_net.h"
 
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "cross_memory_attach.h"
 #include "sendq.h"
 
 void real_net_before_mpi_init(void) {
   /* Open MPI 4's shared-memory transport (vader) moves a large message between ranks of one
-   * host with process_vm_readv. Container sandboxes that refuse the call (Docker's default
-   * seccomp profile without CAP_SYS_PTRACE) refuse it whatever the target, while ptrace's own
-   * rules never refuse a process its own memory: so a refused read of one byte of ours is the
-   * sandbox. Open MPI would then print "Read -1, expected N, errno = 1" for every large
-   * message before falling back; asked beforehand, it copies through shared memory at once.
-   * The variable is read at MPI_Init, so setting it here is in time. */
+   * host with process_vm_readv. Where the sandbox refuses it (cross_memory_attach.h), Open MPI
+   * would print "Read -1, expected N, errno = 1" for every large message before falling back;
+   * asked beforehand, it copies through shared memory at once. The variable is read at
+   * MPI_Init, so setting it here is in time. */
   static const char var[] = "OMPI_MCA_btl_vader_single_copy_mechanism";
-  char from = 1, to = 0;
-  struct iovec local = {&to, 1}, remote = {&from, 1};
-  if (!getenv(var) && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) != 1)
+  if (!getenv(var) && !nw_cross_memory_attach_allowed())
     setenv(var, "none", 0);
   /* Between hosts over TCP, Open MPI sends the rest of a large message (past its first 192 KB)
    * as one fragment, and a control message to the same peer (a fetch request, a subtask's
