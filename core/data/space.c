@@ -528,6 +528,8 @@ nw_status nw_space_give(nw_node *n, nw_space_state *s, const nw_region *what, in
     if (dst)
       nw_region_gather(what, s->data, dst);
   }
+  n->stats.bytes_placed += bytes;
+  n->stats.messages_placed++;
   nw_node_send(n, node, NW_CHANNEL_DATA, &w, bytes);
   (*acks)++;
   nw_status st = nw_region_subtract(&s->owned, what);

@@ -196,6 +196,10 @@
   /* Filled by the simulator with --agglomerate-mode static (core/device/agglo.h): launches that  \
    * took fewer than N subtasks, the edge case where no more could come for their task. */        \
   X(uint64_t, gpu_launch_short, "gpu_launch_short", sum, gpu)                                      \
+  /* Of bytes_network and messages_data: what the driver's placements between tasks sent           \
+   * (nw_space_place; space.c, nw_space_give): untimed set-up, not a task's transfers. */          \
+  X(uint64_t, bytes_placed, "bytes_placed", sum, data)                                             \
+  X(uint64_t, messages_placed, "messages_placed", sum, data)                                       \
   /* A new counter's row goes above this line. */
 // clang-format on
 
