@@ -36,6 +36,16 @@ void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed) {
   }
 }
 
+void nw_app_fill_bytes(unsigned char *m, uint64_t count, uint64_t seed) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (uint64_t i = 0; i < count; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    m[i] = (unsigned char)(x >> 56);
+  }
+}
+
 uint64_t nw_app_splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;

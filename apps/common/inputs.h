@@ -18,6 +18,9 @@ nw_status nw_app_check_grid(const char *app, const nw_app_args *a, char *why, si
  * for bit whatever order BLAS adds in. The same seed gives the same values. */
 void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed);
 
+/* count bytes of any value from the same seeded generator (conv2d's byte channels). */
+void nw_app_fill_bytes(unsigned char *m, uint64_t count, uint64_t seed);
+
 /* splitmix64's output function (Steele, Lea, Flood: "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): a hash of x, so a value drawn as f(seed, index) is the same on
  * every node without a shared stream. */

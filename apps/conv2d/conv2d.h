@@ -13,6 +13,13 @@
 #define CONV2D_CHANNELS_DEFAULT 1
 #define CONV2D_CHANNELS_MAX 4
 
+/* With --app-param channel_bytes=1 a channel is an unsigned byte, as in the paper's 24-bit
+ * image, instead of a float: the image moves a quarter of the bytes. The flag rides in the
+ * conf's `channels` above the count, so the conf keeps its 16 bytes. A byte channel's output is
+ * the neighbourhood's mean, (sum + area / 2) / area over the whole (2R+1)^2 area (zero outside
+ * the image), which fits a byte again. */
+#define CONV2D_BYTE_CHANNELS 0x8000u
+
 /* 16 bytes, as it was before the radius and channels became options: the task's conf travels
  * in its creation message, so a default run sends exactly the bytes the recorded sweeps
  * measured. b fits 32 bits because it divides n <= 2^20 (nw_app_check_grid). */
@@ -20,7 +27,7 @@ typedef struct conv2d_conf {
   uint64_t n;        /* image n x n pixels */
   uint32_t b;        /* tiles b x b pixels (one subtask each) */
   uint16_t radius;   /* filter (2 radius + 1)^2 */
-  uint16_t channels; /* floats per pixel, interleaved: a row holds n * channels floats */
+  uint16_t channels; /* values per pixel, interleaved, | CONV2D_BYTE_CHANNELS for bytes */
 } conv2d_conf;
 
 /* Two tile sizes (the paper's Fig. 11, "heterogeneous subtasks"): with --app-param
@@ -31,6 +38,14 @@ typedef struct conv2d_conf2 {
   conv2d_conf c;
   uint64_t bottom; /* the bottom half's tile side, pixels */
 } conv2d_conf2;
+
+/* The conf's channels per pixel, and its bytes per pixel. */
+static inline uint64_t conv2d_channels(const conv2d_conf *c) {
+  return c->channels & ~CONV2D_BYTE_CHANNELS;
+}
+static inline uint64_t conv2d_pixel_bytes(const conv2d_conf *c) {
+  return conv2d_channels(c) * (c->channels & CONV2D_BYTE_CHANNELS ? 1 : sizeof(float));
+}
 
 /* One subtask's tile: its top-left pixel and its side. */
 typedef struct conv2d_tile_pos {
@@ -53,6 +68,17 @@ uint64_t conv2d_subtasks(const void *conf, size_t conf_size);
 void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
                  uint64_t x0, const float *in, uint64_t r0, uint64_t c0, uint64_t ldi, float *out,
                  uint64_t ldo);
+
+/* conv2d_tile for byte channels: the same rectangle, rows ldi and ldo bytes apart, each output
+ * the rounded mean of its neighbourhood. */
+void conv2d_tile_u8(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
+                    uint64_t x0, const uint8_t *in, uint64_t r0, uint64_t c0, uint64_t ldi,
+                    uint8_t *out, uint64_t ldo);
+
+/* The rectangle of conf c's image at (y0, x0), h x w pixels, filtered from `in` (input pixel
+ * (r0, c0)) into `out`, rows ldi and ldo bytes apart, in the conf's channel type. */
+void conv2d_rect(const conv2d_conf *c, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0,
+                 const void *in, uint64_t r0, uint64_t c0, uint64_t ldi, void *out, uint64_t ldo);
 
 /* The input rows [*r0, *r1) and pixel columns [*c0, *c1) that tile p of the configuration
  * reads: the tile widened by the radius, clipped to the image. */

@@ -4,10 +4,10 @@
  * half's tiles come first, then the bottom half's: conv2d_tile_at). It reads its tile plus a halo
  * of radius pixels on each side, clipped to the image: one quad whose step is the row pitch, so one
  * rectangle in the directory (core/data/region.h). It writes its output tile (b segments of b
- * pixels). A pixel is `channels` interleaved floats, so a channel costs no extra subscription: the
- * rectangles only widen. With the input tiles spread over the nodes, nearly all of a subtask's data
- * sits on the node owning its tile, which is what locality-aware scheduling (paper 4.3.4) can
- * exploit and a locality-oblivious split cannot.
+ * pixels). A pixel is `channels` interleaved floats (or bytes: CONV2D_BYTE_CHANNELS), so a channel
+ * costs no extra subscription: the rectangles only widen. With the input tiles spread over the
+ * nodes, nearly all of a subtask's data sits on the node owning its tile, which is what
+ * locality-aware scheduling (paper 4.3.4) can exploit and a locality-oblivious split cannot.
  */
 #include "conv2d.h"
 
@@ -64,6 +64,34 @@ void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, ui
   }
 }
 
+void conv2d_tile_u8(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
+                    uint64_t x0, const uint8_t *in, uint64_t r0, uint64_t c0, uint64_t ldi,
+                    uint8_t *out, uint64_t ldo) {
+  uint32_t area = (uint32_t)((2 * r + 1) * (2 * r + 1)); /* <= 129^2: sums fit 32 bits */
+  for (uint64_t y = y0; y < y0 + h; y++) {
+    uint64_t ylo = y >= r ? y - r : 0, yhi = y + r < n ? y + r : n - 1;
+    for (uint64_t x = x0; x < x0 + w; x++) {
+      uint64_t xlo = x >= r ? x - r : 0, xhi = x + r < n ? x + r : n - 1;
+      for (uint64_t k = 0; k < ch; k++) {
+        uint32_t sum = 0;
+        for (uint64_t yy = ylo; yy <= yhi; yy++)
+          for (uint64_t xx = xlo; xx <= xhi; xx++)
+            sum += in[(yy - r0) * ldi + (xx - c0) * ch + k];
+        out[(y - y0) * ldo + (x - x0) * ch + k] = (uint8_t)((sum + area / 2) / area);
+      }
+    }
+  }
+}
+
+void conv2d_rect(const conv2d_conf *c, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0,
+                 const void *in, uint64_t r0, uint64_t c0, uint64_t ldi, void *out, uint64_t ldo) {
+  if (c->channels & CONV2D_BYTE_CHANNELS)
+    conv2d_tile_u8(c->n, c->radius, conv2d_channels(c), h, w, y0, x0, in, r0, c0, ldi, out, ldo);
+  else
+    conv2d_tile(c->n, c->radius, conv2d_channels(c), h, w, y0, x0, in, r0, c0, ldi / sizeof(float),
+                out, ldo / sizeof(float));
+}
+
 static conv2d_tile_pos tile_of(const nw_task_info *t, uint64_t subtask) {
   return conv2d_tile_at(t->conf, t->conf_size, subtask);
 }
@@ -71,7 +99,7 @@ static conv2d_tile_pos tile_of(const nw_task_info *t, uint64_t subtask) {
 static nw_status conv2d_subscribe(nw_subscriber *s, const nw_task_info *t, uint64_t subtask) {
   const conv2d_conf *c = t->conf;
   conv2d_tile_pos p = tile_of(t, subtask);
-  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, r0, r1, c0, c1;
+  uint64_t px = conv2d_pixel_bytes(c), pitch = c->n * px, r0, r1, c0, c1;
   conv2d_halo(c, p, &r0, &r1, &c0, &c1);
   nw_status st =
       nw_subscribe(s, 0, NW_READ_ONLY, r0 * pitch + c0 * px, (c1 - c0) * px, pitch, r1 - r0);
@@ -83,11 +111,10 @@ static nw_status conv2d_subscribe(nw_subscriber *s, const nw_task_info *t, uint6
 static void conv2d_cpu(const nw_task_info *t, uint64_t subtask, const nw_view *v) {
   const conv2d_conf *c = t->conf;
   conv2d_tile_pos p = tile_of(t, subtask);
-  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, r0, r1, c0, c1;
+  uint64_t px = conv2d_pixel_bytes(c), pitch = c->n * px, r0, r1, c0, c1;
   conv2d_halo(c, p, &r0, &r1, &c0, &c1);
-  conv2d_tile(c->n, c->radius, c->channels, p.side, p.side, p.y0, p.x0,
-              nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, pitch / sizeof(float),
-              nw_view_at(&v[1], p.y0 * pitch + p.x0 * px), pitch / sizeof(float));
+  conv2d_rect(c, p.side, p.side, p.y0, p.x0, nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, pitch,
+              nw_view_at(&v[1], p.y0 * pitch + p.x0 * px), pitch);
 }
 
 /* Work-item `item` of `items` (paper 4.3.1): its own band of the tile's rows. */
@@ -95,13 +122,12 @@ static void conv2d_cpu_item(const nw_task_info *t, uint64_t subtask, int item, i
                             const nw_view *v) {
   const conv2d_conf *c = t->conf;
   conv2d_tile_pos p = tile_of(t, subtask);
-  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, r0, r1, c0, c1;
+  uint64_t px = conv2d_pixel_bytes(c), pitch = c->n * px, r0, r1, c0, c1;
   conv2d_halo(c, p, &r0, &r1, &c0, &c1);
   uint64_t top = p.y0 + p.side * (uint64_t)item / (uint64_t)items;
   uint64_t end = p.y0 + p.side * (uint64_t)(item + 1) / (uint64_t)items;
-  conv2d_tile(c->n, c->radius, c->channels, end - top, p.side, top, p.x0,
-              nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, pitch / sizeof(float),
-              nw_view_at(&v[1], top * pitch + p.x0 * px), pitch / sizeof(float));
+  conv2d_rect(c, end - top, p.side, top, p.x0, nw_view_at(&v[0], r0 * pitch + c0 * px), r0, c0,
+              pitch, nw_view_at(&v[1], top * pitch + p.x0 * px), pitch);
 }
 
 /* On a (modelled) GPU each view holds only its subscription's rectangle, rows `pitch` bytes
@@ -109,11 +135,10 @@ static void conv2d_cpu_item(const nw_task_info *t, uint64_t subtask, int item, i
 static void conv2d_gpu_emulated(const nw_task_info *t, uint64_t subtask, const nw_gpu_view *v) {
   const conv2d_conf *c = t->conf;
   conv2d_tile_pos p = tile_of(t, subtask);
-  uint64_t px = c->channels * sizeof(float), pitch = c->n * px, r0, r1, c0, c1;
+  uint64_t px = conv2d_pixel_bytes(c), pitch = c->n * px, r0, r1, c0, c1;
   conv2d_halo(c, p, &r0, &r1, &c0, &c1);
-  conv2d_tile(c->n, c->radius, c->channels, p.side, p.side, p.y0, p.x0,
-              nw_gpu_view_at(&v[0], r0 * pitch + c0 * px), r0, c0, v[0].pitch / sizeof(float),
-              nw_gpu_view_at(&v[1], p.y0 * pitch + p.x0 * px), v[1].pitch / sizeof(float));
+  conv2d_rect(c, p.side, p.side, p.y0, p.x0, nw_gpu_view_at(&v[0], r0 * pitch + c0 * px), r0, c0,
+              v[0].pitch, nw_gpu_view_at(&v[1], p.y0 * pitch + p.x0 * px), v[1].pitch);
 }
 
 /* An add per neighbourhood value, counted as a multiply-add as a general convolution would:
@@ -124,7 +149,7 @@ static double conv2d_flops(const nw_task_info *t, uint64_t subtask, nw_device_ki
   (void)kind;
   const conv2d_conf *c = t->conf;
   double side = 2.0 * c->radius + 1, b = (double)tile_of(t, subtask).side;
-  return 2.0 * side * side * (double)c->channels * b * b;
+  return 2.0 * side * side * (double)conv2d_channels(c) * b * b;
 }
 
 /* No CUDA kernel: the real backend refuses --devices gpu for this kind; the simulator runs the

@@ -128,7 +128,8 @@ unknown_locality) args=(run --locality maybe) want="--locality: unknown value 'm
 conv2d_block_not_dividing) args=(run --app conv2d --n 100 --block 32) want="conv2d: --block 32 does not divide --n 100" ;;
 conv2d_radius_zero) args=(run --app conv2d --app-param radius=0) want="conv2d: --app-param radius=0: not a whole number from 1 to 64" ;;
 conv2d_channels_five) args=(run --app conv2d --app-param channels=5) want="conv2d: --app-param channels=5: not a whole number from 1 to 4" ;;
-conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: --app-param sigma: unknown key (radius, channels, bottom_block)" ;;
+conv2d_unknown_param) args=(run --app conv2d --app-param sigma=2) want="conv2d: --app-param sigma: unknown key (radius, channels, channel_bytes, bottom_block)" ;;
+conv2d_channel_bytes_two) args=(run --app conv2d --app-param channel_bytes=2) want="conv2d: channel_bytes 2: 1 (a byte a channel) or 4 (a float)" ;;
 chain_no_subtasks) args=(run --app chain --n 10 --block 0) want="chain: --n (steps) and --block (subtasks per step) must be positive" ;;
 unknown_prefetch_priority) args=(run --prefetch-priority high) want="--prefetch-priority: unknown value 'high' (one of: low, same)" ;;
 prefetch_priority_not_string) args=(run --config "$tmp/prefetch-number.json") want="key 'prefetch-priority' must be a string" ;;

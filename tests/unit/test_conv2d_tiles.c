@@ -1,7 +1,8 @@
 /* test_conv2d_tiles.c: conv2d's tiles with two sizes (--app-param bottom_block, the Unicorn
  * paper's Fig. 11): the subtask count, each tile's place and side, every pixel of the image in
  * exactly one tile, the bottom half's tiles four times the top's work at twice the side, and a
- * run of one size numbered as it always was (a 16-byte conf). */
+ * run of one size numbered as it always was (a 16-byte conf); byte channels (channel_bytes=1):
+ * a pixel's bytes, the flops of the float image's, and the filter's rounded means by hand. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -56,5 +57,29 @@ int main(void) {
   p = conv2d_tile_at(&one, sizeof one, 5);
   CHECK(p.y0 == 32 && p.x0 == 64 && p.side == 32);
   CHECK(partition(&one, sizeof one, 96));
+
+  /* Byte channels: 3 bytes a pixel where the floats take 12, the same flops. */
+  conv2d_conf rgb = {.n = 96, .b = 32, .radius = 15, .channels = 3};
+  conv2d_conf rgb8 = rgb;
+  rgb8.channels |= CONV2D_BYTE_CHANNELS;
+  CHECK(conv2d_channels(&rgb8) == 3 && conv2d_pixel_bytes(&rgb8) == 3);
+  CHECK(conv2d_pixel_bytes(&rgb) == 12);
+  CHECK(flops_of(&rgb8, sizeof rgb8, 4) == flops_of(&rgb, sizeof rgb, 4));
+  /* A 3 x 3 image of one channel, radius 1 (area 9, zero outside): the corner (0, 0) sums
+   * 10 + 20 + 40 + 50 = 120, 120 / 9 = 13.3 -> 13; the centre sums all 450 -> 50; the edge
+   * (1, 2) sums 20 + 30 + 50 + 60 + 80 + 90 = 330 -> 36.7 -> 37 (rounded, not truncated). */
+  const uint8_t img[9] = {10, 20, 30, 40, 50, 60, 70, 80, 90};
+  uint8_t res[9] = {0};
+  conv2d_conf tiny = {.n = 3, .b = 3, .radius = 1, .channels = 1 | CONV2D_BYTE_CHANNELS};
+  conv2d_rect(&tiny, 3, 3, 0, 0, img, 0, 0, 3, res, 3);
+  CHECK(res[0] == 13 && res[4] == 50 && res[5] == 37);
+  /* The same rectangle cut in two bands (a work-group's items) gives the same bytes. */
+  uint8_t band[9] = {0};
+  conv2d_rect(&tiny, 1, 3, 0, 0, img, 0, 0, 3, band, 3);
+  conv2d_rect(&tiny, 2, 3, 1, 0, img, 0, 0, 3, band + 3, 3);
+  int same = 1;
+  for (int i = 0; i < 9; i++)
+    same &= band[i] == res[i];
+  CHECK(same);
   return check_report("conv2d_tiles");
 }
