@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # app-scaling.sh [BUILD_DIR]: the Unicorn paper's Fig. 4 in simulation (Beri et al., TPDS,
 # section 5.2; docs/experiments/strong-scaling.md): strong scaling of conv2d, matmul, LU and 2D
-# FFT at the paper's sizes (conv2d: its 31x31 filter on 3 channels) on 1, 2, 4, 8 and 14 nodes
+# FFT at the paper's sizes (conv2d: its 31x31 filter on 3 byte channels) on 1, 2, 4, 8 and 14 nodes
 # of platforms/paper-cluster.xml (or the cluster PAPER_PLATFORM names: experiments/paper/rows.sh),
 # as the main job runs (CPU work-groups and two GPUs per node,
 # phantom data): simulated seconds, speed-up over one node, data moved (all of it, and the
@@ -26,11 +26,11 @@ scaling_run() {
     --data phantom --devices cpu+gpu --work-groups on "${@:6}" --json
 }
 printf '%-7s %5s %12s %9s %10s %9s\n' app nodes makespan_s speedup network_GB task_GB
-for app in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "lu 65536 2048" \
+for app in "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1" "matmul 65536 2048" "lu 65536 2048" \
   "fft2d 61440 512"; do
-  read -r name n block p1 p2 <<<"$app"
+  read -r name n block ps <<<"$app"
   params=()
-  for p in ${p1:+"$p1"} ${p2:+"$p2"}; do params+=(--app-param "$p"); done
+  for p in $ps; do params+=(--app-param "$p"); done
   one=
   for nodes in 1 2 4 8 14; do
     o=$(scaling_run "$paper_platform" "$name" "$nodes" "$n" "$block" ${params[@]+"${params[@]}"})
@@ -60,7 +60,7 @@ floor_note() { # floor_note APP SPEEDUP
 # The paper's 14-node speed-ups (section 5.2 gives all four), and their order.
 paper_row Unicorn "Fig. 4" "conv2d speed-up on 14 nodes (65536^2, 31x31 filter, 3 channels)" \
   "section 5.2" 11.83 11.83 "" "${sp14[conv2d]}" \
-  "4-byte floats per channel where the paper has bytes: $(floor_note conv2d 11.83)"
+  "$(floor_note conv2d 11.83)"
 paper_row Unicorn "Fig. 4" "matmul speed-up on 14 nodes (65536, 2048 blocks)" "section 5.2" \
   7.34 7.34 "" "${sp14[matmul]}"
 paper_row Unicorn "Fig. 4" "2D FFT speed-up on 14 nodes (61440, 512-row stripes)" "section 5.2" \
@@ -95,11 +95,9 @@ paper_row Unicorn "Fig. 4" "LU 65536/2048 on 14 nodes: subtasks per task" "secti
   "${per_task14[lu]}"
 paper_row Unicorn "Fig. 4" "2D FFT 61440/512 on 14 nodes: subtasks per task (two tasks)" "section 5.2" 120 120 \
   "two tasks each with 120 subtasks" "${per_task14[fft2d]}"
-# conv2d's pixels are 3 floats here, 3 bytes in the paper (its 11.4 GB: 13/14 of a 12.9 GB image
-# of 65536^2 3-byte pixels): its bytes count a quarter in the ratio, the paper's unit.
-paper_row Unicorn "Fig. 4" "2D FFT's network data over conv2d's on 14 nodes (conv2d's bytes x 1/4: the paper's channels are bytes, the app's 4-byte floats)" "section 5.2" 4.5 4.5 "around 4.5x" \
-  "$(awk -v f="${bytes14[fft2d]}" -v c="${bytes14[conv2d]}" 'BEGIN { printf "%.3f", f / (c / 4) }')" \
-  "$(awk -v c="${bytes14[conv2d]}" -v f="${bytes14[fft2d]}" 'BEGIN { printf "the tasks move %.1f GB (FFT) and %.1f GB (conv2d; %.1f GB at a byte a channel) here, about 51 and 11.4 GB in the paper; the untimed placement of the inputs is left out", f / 1e9, c / 1e9, c / 4e9 }')"
+paper_row Unicorn "Fig. 4" "2D FFT's network data over conv2d's on 14 nodes" "section 5.2" 4.5 4.5 "around 4.5x" \
+  "$(awk -v f="${bytes14[fft2d]}" -v c="${bytes14[conv2d]}" 'BEGIN { printf "%.3f", f / c }')" \
+  "$(awk -v c="${bytes14[conv2d]}" -v f="${bytes14[fft2d]}" 'BEGIN { printf "the tasks move %.1f GB (FFT) and %.1f GB (conv2d) here, about 51 and 11.4 GB in the paper; the untimed placement of the inputs is left out", f / 1e9, c / 1e9 }')"
 # Their sizes say what was counted: the paper's matmul events are 248.5 GB / 659, about a
 # subtask's 512 MB panel each, where a data message here carries one owner's part of one.
 per_event() { awk -v b="$1" -v e="$2" 'BEGIN { printf "%.1f", (e > 0 ? b / e / 1e6 : 0) }'; }

@@ -16,7 +16,7 @@
 set -eu
 # shellcheck source=../experiments/paper/paper-run.sh
 . "$(dirname "$0")/../experiments/paper/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
-app_args "conv2d 65536 2048 radius=15 channels=3"
+app_args "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1"
 json=$(unicorn_run 14 "${APP_ARGS[@]}")
 table_csv balance node kind subtasks finish_s
 printf '%4s %-4s %8s %9s\n' node kind subtasks finish_s
@@ -37,7 +37,7 @@ echo "Fig. 11: conv2d 65536, 10 nodes, devices' finishing times spread (latest l
 printf '%-28s %8s %11s %9s %10s %10s\n' tiles subtasks makespan_s spread per_gpu per_cpu
 table_csv balance-fig11 tiles subtasks makespan_s spread_pct subtasks_per_gpu subtasks_per_cpu
 for bottom in "" 4096; do # one tile size (no bottom_block), then the paper's two
-  app_args "conv2d 65536 2048 radius=15 channels=3${bottom:+ bottom_block=$bottom}"
+  app_args "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1${bottom:+ bottom_block=$bottom}"
   read -r subtasks makespan spread gpu cpu <<<"$(unicorn_run 10 "${APP_ARGS[@]}" | json_eval \
     'd["subtasks"]' 'round(d["makespan_s"], 3)' 'round(finish_spread_pct(d), 2)' \
     'round(sum(x["subtasks"] for x in d["devices"] if x["kind"] == "gpu") / sum(1 for x in d["devices"] if x["kind"] == "gpu"), 1)' \

@@ -14,7 +14,7 @@ set -eu
 . "$(dirname "$0")/../experiments/paper/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
 table_csv cores app nodes compute_cores makespan_s
 printf '%-7s %5s %6s %11s\n' app nodes cores makespan_s
-for spec in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048"; do
+for spec in "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1" "matmul 65536 2048"; do
   app_args "$spec"
   name=${APP_ARGS[0]}
   diffs=()

@@ -18,7 +18,7 @@ set -eu
 . "$(dirname "$0")/../experiments/paper/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
 table_csv gpus-only app nodes devices makespan_s cpu_subtasks_pct
 printf '%-7s %5s %-8s %12s %10s\n' app nodes devices makespan_s cpu_pct
-for spec in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048" "fft2d 61440 512"; do
+for spec in "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1" "matmul 65536 2048" "fft2d 61440 512"; do
   app_args "$spec"
   name=${APP_ARGS[0]}
   gains=() shares=() share14=

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 table_csv granularity app block gflops
 printf '%-7s %6s %10s\n' app block gflops
 for fig in "matmul 65536|1024 2048 4096 8192 16384|2048 8192" \
-  "conv2d 65536 radius=15 channels=3|512 1024 2048 4096 8192|1024 4096"; do
+  "conv2d 65536 radius=15 channels=3 channel_bytes=1|512 1024 2048 4096 8192|1024 4096"; do
   IFS='|' read -r spec blocks range <<<"$fig"
   read -r name n params <<<"$spec"
   read -r lo hi <<<"$range"

@@ -14,7 +14,7 @@ set -eu
 . "$(dirname "$0")/../experiments/paper/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
 table_csv multi-assign-nodes app nodes makespan_on_s makespan_off_s gain_pct
 printf '%-7s %5s %10s %10s %8s\n' app nodes on_s off_s gain_%
-for spec in "conv2d 65536 2048 radius=15 channels=3" "matmul 65536 2048"; do
+for spec in "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1" "matmul 65536 2048"; do
   app_args "$spec"
   name=${APP_ARGS[0]}
   gains=""

@@ -20,7 +20,7 @@ set -eu
 . "$(dirname "$0")/../experiments/paper/paper-run.sh" "${1:-build}" # build, nw, src; rows.sh
 table_csv overhead app nodes makespan_s overhead_pct overhead_s tail_pct
 printf '%-7s %5s %11s %12s %10s %8s\n' app nodes makespan_s overhead_pct overhead_s tail_pct
-for spec in "conv2d 65536 2048 radius=15 channels=3|3.6|0.43" "matmul 65536 2048|0.91|0.82"; do
+for spec in "conv2d 65536 2048 radius=15 channels=3 channel_bytes=1|3.6|0.43" "matmul 65536 2048|0.91|0.82"; do
   IFS='|' read -r args paper_pct paper_s <<<"$spec"
   app_args "$args"
   name=${APP_ARGS[0]}

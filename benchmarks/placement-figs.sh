@@ -4,7 +4,8 @@
 # transfer-frequency.md), on
 # platforms/paper-cluster.xml (or the cluster PAPER_PLATFORM names: experiments/paper/rows.sh)
 # as the main job runs (CPU work-groups and two GPUs per node,
-# phantom data), conv2d (65536^2, 2048^2 tiles, 31x31 filter on 3 channels) and matmul (65536,
+# phantom data), conv2d (65536^2, 2048^2 tiles, 31x31 filter on 3 byte channels, the paper's
+# 24-bit image) and matmul (65536,
 # 2048 blocks).
 #
 # Fig. 13: simulated seconds per initial placement (node0 = the paper's centralized, rows,
@@ -16,8 +17,7 @@
 # Fig. 21: per node, the space bytes sent in answer to fetches (unique: bytes it had not sent
 # before; total) and the transfer frequency (total / unique per node, averaged), with the
 # bytes received beside (unique and total), on 2, 4, 8, 10, 12 and 14 nodes, seed 1, blocks
-# placement, beside the paper's table; conv2d's bytes also divided by 4 (its image has a byte
-# per channel where this one has a float); and matmul's first matrix's transfer frequency per
+# placement, beside the paper's table; and matmul's first matrix's transfer frequency per
 # byte (the table's last column), from each run's --trace (first_matrix below). Then, from the
 # same matmul runs, section 5.7.3's share of the bytes moved between nodes that re-sent data to
 # a subtask's new destination after stealing or multi-assign (bytes_resent over
@@ -39,7 +39,7 @@ busiest() { printf '%s' "$1" | grep -oE '"bytes_served":[[:space:]]*[0-9.eE+-]+'
 run() { # APP NODES PLACEMENT SEED [OPTION...]
   local params=() app=$1 nodes=$2 placement=$3 seed=$4
   shift 4
-  [ "$app" = conv2d ] && params=(--app-param radius=15 --app-param channels=3)
+  [ "$app" = conv2d ] && params=(--app-param radius=15 --app-param channels=3 --app-param channel_bytes=1)
   "$nw" run --app "$app" --backend sim --platform "$paper_platform" --nodes "$nodes" \
     --n 65536 --block 2048 --data phantom --devices cpu+gpu --work-groups on --placement "$placement" \
     --seed "$seed" "${params[@]}" "$@" --json
@@ -94,7 +94,7 @@ echo
 echo "Fig. 21: per node, GB (1e9 bytes) of space data sent and received in answer to fetches"
 echo "(blocks placement, seed 1); freq = total / unique sent per node, averaged (the paper's)"
 printf '%-7s %5s %11s %10s %6s %13s %12s %8s   %s\n' app nodes sent_unique sent_total freq \
-  recv_unique recv_total recv_freq "paper: unique total freq (matmul: first matrix freq); conv2d sent / 4"
+  recv_unique recv_total recv_freq "paper: unique total freq (matmul: first matrix freq)"
 paper() { # APP NODES: the paper's Fig. 21 row (its text gives the table); matmul's last column
   # is its first matrix's transfer frequency per byte
   case "$1:$2" in
@@ -143,9 +143,8 @@ for app in conv2d matmul; do
       "$(awk -v b="$(field "$o" bytes_received_unique)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
       "$(awk -v b="$(field "$o" bytes_received)" -v k="$nodes" 'BEGIN { printf "%.0f", b / k }')" \
       "$(field "$o" transfer_frequency_received)" "$fa"
-    # Beside the paper's table (section 5.7.3): conv2d's bytes in the paper's units (/ 4).
+    # Beside the paper's table (section 5.7.3); conv2d runs the paper's byte channels.
     scale=1 note="" unote="" tnote=""
-    [ "$app" = conv2d ] && scale=4 note="bytes / 4: a float per channel where the paper has a byte"
     # matmul: what a node can send as unique bytes is what it owns, 1/N of A and of B (random
     # blocks); the trace above shows B sent once to every other node.
     # On 2 nodes each needs from the other that one's half of B and a quarter of A.
