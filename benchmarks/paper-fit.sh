@@ -69,7 +69,8 @@ calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 
 # run OUT PLATFORM APP NODES [OPTIONS...]: one simulation, its JSON in OUT. A performance model
 # that leaves a subtask unpriced stops the script: its rows would take the cost model's flops.
-# conv2d is the paper's (above); conv2d-builtin the app's default 5 x 5 filter on one float channel.
+# conv2d is the paper's (above); conv2d-builtin the app's default 5 x 5 filter on one float
+# channel.
 run() {
   local out=$1 platform=$2 app=$3 nodes=$4 params=()
   shift 4
@@ -77,15 +78,14 @@ run() {
   conv2d) params=(--app-param radius=15 --app-param channels=3 --app-param channel_bytes=1) ;;
   conv2d-builtin) app=conv2d ;;
   esac
-  "$nw" run --app "$app" --platform "$platform" --nodes "$nodes" "${base[@]}" ${params[@]+"${params[@]}"} "$@" --json \
-    >"$out" 2>"$out.err"
+  "$nw" run --app "$app" --platform "$platform" --nodes "$nodes" "${base[@]}" \
+    ${params[@]+"${params[@]}"} "$@" --json >"$out" 2>"$out.err"
   cat "$out.err" >&2
   if grep -q 'could not time' "$out.err"; then
     echo "paper-fit: $app on $nodes nodes: the performance model did not price every subtask" >&2
     exit 1
   fi
 }
-
 
 # perfmodel PLATFORM: a performance-model file giving every conv2d subtask the paper's filter
 # cost at the platform's device rates (a GPU's 5 us launch included, as a measured model holds
@@ -119,7 +119,8 @@ perfmodel() {
     sep=", " sep2=""
     # read bytes: the tile widened by the radius on 2, 1 (edge) or 0 (corner) sides
     for r in $(((block + 2 * radius) * (block + 2 * radius) * px)) \
-      $(((block + 2 * radius) * (block + radius) * px)) $(((block + radius) * (block + radius) * px)); do
+      $(((block + 2 * radius) * (block + radius) * px)) \
+      $(((block + radius) * (block + radius) * px)); do
       printf '%s{"footprint": "%s", "size": %d, "count": 10, "mean": %s, "stddev": 0}' \
         "$sep2" "$(fnv "$r" 0 0 "$out" "$cost_bits")" $((r + out)) "$t"
       sep2=", "
