@@ -26,24 +26,27 @@ nw_status nw_app_check_grid(const char *app, const nw_app_args *a, char *why, si
   return NW_OK;
 }
 
+/* The fills' stream: xorshift64 from the seed, one step per value. */
+static uint64_t fill_first(uint64_t seed) {
+  return seed * 0x9E3779B97F4A7C15ull + 1;
+}
+static uint64_t fill_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
 void nw_app_fill_small_ints(float *m, uint64_t count, uint64_t seed) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (uint64_t i = 0; i < count; i++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    m[i] = (float)((int)(x % 9) - 4);
-  }
+  uint64_t x = fill_first(seed);
+  for (uint64_t i = 0; i < count; i++)
+    m[i] = (float)((int)(fill_next(&x) % 9) - 4);
 }
 
 void nw_app_fill_bytes(unsigned char *m, uint64_t count, uint64_t seed) {
-  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (uint64_t i = 0; i < count; i++) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    m[i] = (unsigned char)(x >> 56);
-  }
+  uint64_t x = fill_first(seed);
+  for (uint64_t i = 0; i < count; i++)
+    m[i] = (unsigned char)(fill_next(&x) >> 56);
 }
 
 uint64_t nw_app_splitmix64(uint64_t x) {

@@ -46,41 +46,35 @@ void conv2d_halo(const conv2d_conf *c, conv2d_tile_pos p, uint64_t *r0, uint64_t
   *c1 = p.x0 + p.side + R < c->n ? p.x0 + p.side + R : c->n;
 }
 
+/* The box filter over an h x w rectangle, for both channel types: each output value is STORE of
+ * the SUM_T sum of its channel's (2r+1)^2 neighbourhood, clipped to the image, added row by
+ * row in the same order for every caller (so the distributed result equals the reference). */
+#define CONV2D_BOX(SUM_T, STORE)                                                                   \
+  for (uint64_t y = y0; y < y0 + h; y++) {                                                         \
+    uint64_t ylo = y >= r ? y - r : 0, yhi = y + r < n ? y + r : n - 1;                            \
+    for (uint64_t x = x0; x < x0 + w; x++) {                                                       \
+      uint64_t xlo = x >= r ? x - r : 0, xhi = x + r < n ? x + r : n - 1;                          \
+      for (uint64_t k = 0; k < ch; k++) {                                                          \
+        SUM_T sum = 0;                                                                             \
+        for (uint64_t yy = ylo; yy <= yhi; yy++)                                                   \
+          for (uint64_t xx = xlo; xx <= xhi; xx++)                                                 \
+            sum += in[(yy - r0) * ldi + (xx - c0) * ch + k];                                       \
+        out[(y - y0) * ldo + (x - x0) * ch + k] = STORE;                                           \
+      }                                                                                            \
+    }                                                                                              \
+  }
+
 void conv2d_tile(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
                  uint64_t x0, const float *in, uint64_t r0, uint64_t c0, uint64_t ldi, float *out,
                  uint64_t ldo) {
-  for (uint64_t y = y0; y < y0 + h; y++) {
-    uint64_t ylo = y >= r ? y - r : 0, yhi = y + r < n ? y + r : n - 1;
-    for (uint64_t x = x0; x < x0 + w; x++) {
-      uint64_t xlo = x >= r ? x - r : 0, xhi = x + r < n ? x + r : n - 1;
-      for (uint64_t k = 0; k < ch; k++) {
-        float sum = 0;
-        for (uint64_t yy = ylo; yy <= yhi; yy++)
-          for (uint64_t xx = xlo; xx <= xhi; xx++)
-            sum += in[(yy - r0) * ldi + (xx - c0) * ch + k];
-        out[(y - y0) * ldo + (x - x0) * ch + k] = sum;
-      }
-    }
-  }
+  CONV2D_BOX(float, sum)
 }
 
 void conv2d_tile_u8(uint64_t n, uint64_t r, uint64_t ch, uint64_t h, uint64_t w, uint64_t y0,
                     uint64_t x0, const uint8_t *in, uint64_t r0, uint64_t c0, uint64_t ldi,
                     uint8_t *out, uint64_t ldo) {
   uint32_t area = (uint32_t)((2 * r + 1) * (2 * r + 1)); /* <= 129^2: sums fit 32 bits */
-  for (uint64_t y = y0; y < y0 + h; y++) {
-    uint64_t ylo = y >= r ? y - r : 0, yhi = y + r < n ? y + r : n - 1;
-    for (uint64_t x = x0; x < x0 + w; x++) {
-      uint64_t xlo = x >= r ? x - r : 0, xhi = x + r < n ? x + r : n - 1;
-      for (uint64_t k = 0; k < ch; k++) {
-        uint32_t sum = 0;
-        for (uint64_t yy = ylo; yy <= yhi; yy++)
-          for (uint64_t xx = xlo; xx <= xhi; xx++)
-            sum += in[(yy - r0) * ldi + (xx - c0) * ch + k];
-        out[(y - y0) * ldo + (x - x0) * ch + k] = (uint8_t)((sum + area / 2) / area);
-      }
-    }
-  }
+  CONV2D_BOX(uint32_t, (uint8_t)((sum + area / 2) / area))
 }
 
 void conv2d_rect(const conv2d_conf *c, uint64_t h, uint64_t w, uint64_t y0, uint64_t x0,
