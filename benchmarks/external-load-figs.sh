@@ -35,8 +35,10 @@ later="none multi-assigned" later_note="no subtask was multi-assigned"
 if [ "$assigned" -gt 0 ]; then
   # A share of a few copies moves in steps of 100 / copies points: the note counts them, and
   # pools seeds 2 and 3 (other random placements) with this run's for a larger sample.
-  pa=$assigned pw=$wins
-  for seed in 2 3; do
+  # Only for the row's note, so only when rows are written.
+  pa=$assigned pw=$wins seeds="2 3"
+  [ -n "${PAPER_ROWS:-}" ] || seeds=""
+  for seed in $seeds; do
     read -r a w <<<"$(unicorn_run 4 "${APP_ARGS[@]}" --slow 1:2 --multi-assign on --seed "$seed" |
       json_eval 'd["multi_assigned"]' 'd["multi_assign_wins"]')"
     pa=$((pa + a)) pw=$((pw + w))
