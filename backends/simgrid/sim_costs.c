@@ -28,14 +28,38 @@ static nw_status read_one(sg_host_t h, const char *platform, const char *key, do
   return read_as(h, platform, key, "number of seconds", out, why, why_len);
 }
 
+/* Whether the host has key@app (the application's own fit); own receives that name. */
+static int has_own(sg_host_t h, const char *key, const char *app, char *own, size_t len) {
+  return app && app[0] && (size_t)snprintf(own, len, "%s@%s", key, app) < len &&
+         sg_host_get_property_value(h, own) != NULL;
+}
+
 /* key, or key@app where the host has that property (the application's own fit). */
 static nw_status read_cost(sg_host_t h, const char *platform, const char *key, const char *app,
                            double *out, char *why, size_t why_len) {
   char own[160];
-  if (app && app[0] && (size_t)snprintf(own, sizeof own, "%s@%s", key, app) < sizeof own &&
-      sg_host_get_property_value(h, own))
+  if (has_own(h, key, app, own, sizeof own))
     return read_one(h, platform, own, out, why, why_len);
   return read_one(h, platform, key, out, why, why_len);
+}
+
+/* One part of an event kind's price. Where the application has its own fit of the kind (own:
+ * rt_KIND@app is there, as `narwhal calibrate` writes it), every part is that fit's, absent
+ * meaning 0: calibrate writes a fit's prices per page and per class only where they are above
+ * 0, and a fit that put a kind's page faults into its price per byte (conv2d's commits, whose
+ * pages grow with their bytes) would otherwise pay them twice, by the byte and again at the
+ * pooled price per page (two-rank conv2d 6144/1536 simulated 10% slow). Otherwise key@app
+ * where the host has it (a part written for the application alone), else the pooled key. */
+static nw_status read_part(sg_host_t h, const char *platform, const char *key, const char *app,
+                           int own, double *out, char *why, size_t why_len) {
+  char name[160];
+  if (!own)
+    return read_cost(h, platform, key, app, out, why, why_len);
+  if ((size_t)snprintf(name, sizeof name, "%s@%s", key, app) >= sizeof name) {
+    *out = 0;
+    return NW_OK;
+  }
+  return read_one(h, platform, name, out, why, why_len); /* absent: 0 */
 }
 
 /* A share of a core is at most 1. */
@@ -60,19 +84,22 @@ nw_status sim_costs_read(sg_host_t h, const char *platform, const char *app, sim
     snprintf(per_run, sizeof per_run, "%s_per_run", key);
     snprintf(per_page, sizeof per_page, "%s_per_space_page", key);
     snprintf(per_view, sizeof per_view, "%s_per_view_page", key);
-    st = read_cost(h, platform, key, app, &c->event_s[k], why, why_len);
+    char own_name[160];
+    int own = has_own(h, key, app, own_name, sizeof own_name);
+    st = read_part(h, platform, key, app, own, &c->event_s[k], why, why_len);
     if (st == NW_OK)
-      st = read_cost(h, platform, per_byte, app, &c->event_s_per_byte[k], why, why_len);
+      st = read_part(h, platform, per_byte, app, own, &c->event_s_per_byte[k], why, why_len);
     if (st == NW_OK)
-      st = read_cost(h, platform, per_run, app, &c->event_s_per_run[k], why, why_len);
+      st = read_part(h, platform, per_run, app, own, &c->event_s_per_run[k], why, why_len);
     if (st == NW_OK)
-      st = read_cost(h, platform, per_page, app, &c->event_s_per_space_page[k], why, why_len);
+      st = read_part(h, platform, per_page, app, own, &c->event_s_per_space_page[k], why, why_len);
     if (st == NW_OK)
-      st = read_cost(h, platform, per_view, app, &c->event_s_per_view_page[k], why, why_len);
+      st = read_part(h, platform, per_view, app, own, &c->event_s_per_view_page[k], why, why_len);
     for (int cls = 0; cls < NW_COST_CLASSES && st == NW_OK; cls++) {
       char priced[64];
       snprintf(priced, sizeof priced, "%s%s", per_byte, nw_cost_class_suffix(cls));
-      st = read_cost(h, platform, priced, app, &c->event_s_per_byte_class[cls][k], why, why_len);
+      st = read_part(h, platform, priced, app, own, &c->event_s_per_byte_class[cls][k], why,
+                     why_len);
     }
     c->any |= c->event_s[k] > 0 || c->event_s_per_byte[k] > 0 || c->event_s_per_run[k] > 0;
     c->space_pages_priced |= c->event_s_per_space_page[k] > 0;

@@ -80,7 +80,11 @@
  *   rt_shm_poll_per_byte@APP
  *                            the same, fitted to application APP's calibration runs alone: a
  *                            run of APP takes them where present (an application's messages
- *                            cost per byte what its copies' shapes and first touches make them)
+ *                            cost per byte what its copies' shapes and first touches make them);
+ *                            where rt_<kind>@APP is there (the fit of that kind, as calibrate
+ *                            writes it), all that kind's prices are the fit's, a part absent
+ *                            being 0, never the pooled one (a fit that put the page faults
+ *                            into its price per byte would pay them twice)
  * An event's fixed and message/driver-call bytes cost before it takes effect, the bytes its
  * commits copied after (they are known only then). Without rt_loop_weight the loop spends them
  * on a runtime core of its own: a pause of the loop, not flops shared with the compute

@@ -17,6 +17,11 @@
 #    would (it models one), less the program's own writes before the clock (A and B, 18432) and
 #    C's gathering to node 0 after it (4608: by ownership alone without bytes): matmul
 #    3072/1536 on two nodes.
+# 5. An application's own fit of a kind is its whole price: with rt_exec_done@matmul written
+#    (as `narwhal calibrate` writes a fit, its price per page only where above 0) and no
+#    rt_exec_done_per_space_page@matmul, the pooled 10 us a page of 3 is not paid (the
+#    makespan of the unpriced platform with that fit, to the last digit, and below 3's);
+#    rt_exec_done_per_space_page@matmul=1e-5 beside it pays it again (3's makespan).
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -67,5 +72,24 @@ echo "two nodes, priced: $(pages "$f") pages with bytes, $(pages "$q") without"
 [ "$(pages "$q")" -gt 0 ] && [ "$(pages "$q")" = $(($(pages "$f") - 23040)) ] ||
   fail "without bytes $(pages "$q") pages, with bytes $(pages "$f") (expected 23040 fewer)"
 passed=4
+
+own=$tmp/own.xml
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_exec_done_per_space_page=1e-5 \
+  --cpu-prop rt_exec_done@matmul=0 >"$own"
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_exec_done@matmul=0 >"$tmp/own_plain.xml"
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_exec_done_per_space_page=1e-5 \
+  --cpu-prop rt_exec_done@matmul=0 --cpu-prop rt_exec_done_per_space_page@matmul=1e-5 \
+  >"$tmp/own_paged.xml"
+vw=(--data functional --check-views on)
+o=$("$nw" "${mm[@]}" --platform "$own" "${vw[@]}") || fail "own fit"
+u=$("$nw" "${mm[@]}" --platform "$tmp/own_plain.xml" "${vw[@]}") || fail "own fit, unpriced"
+w=$("$nw" "${mm[@]}" --platform "$tmp/own_paged.xml" "${vw[@]}") || fail "own fit, paged"
+t5=$(field "$o" makespan_s) u5=$(field "$u" makespan_s) w5=$(field "$w" makespan_s)
+echo "own fit without a price per page: $t5 s (unpriced $u5 s, pooled 10 us a page $t1 s);" \
+  "with its own 10 us a page: $w5 s"
+[ "$t5" = "$u5" ] && [ "$w5" = "$t1" ] && awk -v a="$t5" -v b="$t1" 'BEGIN { exit !(a < b) }' ||
+  fail "the application's fit without a price per page: $t5 s, wanted $u5 s (below $t1);" \
+    "with its own price per page $w5 s, wanted $t1 s"
+passed=5
 
 echo "space_first_touches: $passed passed, 0 failed"
