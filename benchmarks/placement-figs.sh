@@ -21,7 +21,9 @@
 # byte (the table's last column), from each run's --trace (first_matrix below). Then, from the
 # same matmul runs, section 5.7.3's share of the bytes moved between nodes that re-sent data to
 # a subtask's new destination after stealing or multi-assign (bytes_resent over
-# bytes_received: docs/reference/json.md). About 20 seconds.
+# bytes_received: docs/reference/json.md). Last, matmul on 8-14 nodes again with
+# --master-serves copies (a space's master answers from what it fetched as well), the one way a
+# node sends more unique bytes than it owns, as the paper's table has it. About 25 seconds.
 #
 # With PAPER_ROWS / PAPER_CSV_DIR set (scripts/reproduce-paper.sh does) it also writes both
 # tables as CSV and puts Fig. 21's table and Fig. 13's statements beside the paper's
@@ -125,6 +127,7 @@ first_matrix() { # JSON TRACE NODES
         printf "%.4f %.0f %.0f\n", t[1] / (su - b), t[1], su - b }'
 }
 declare -A resent=() # NODES -> "bytes_resent bytes_received" of matmul's run
+declare -A copies=() # NODES -> matmul with --master-serves copies: "unique total freq makespan owned_makespan"
 for app in conv2d matmul; do
   for nodes in 2 4 8 10 12 14; do
     trace=()
@@ -154,6 +157,18 @@ for app in conv2d matmul; do
     elif [ "$app" = matmul ]; then
       unote="a node owns 1/N of A and B, $(awk -v k="$nodes" \
         'BEGIN { printf "%.2f", 2 * 65536 * 65536 * 4 / k / 1e9 }') GB, its most unique sends; B went to every other node once (trace)"
+      # The one way a node sends more unique bytes than it owns: a space's master passing on
+      # what it fetched (paper section 3's temporary owners; --master-serves copies). It
+      # comes near the paper's unique bytes, but the run slows down 1.7-2.9 times.
+      if [ "$nodes" -ge 8 ]; then
+        oc=$(run matmul "$nodes" blocks 1 --master-serves copies)
+        copies[$nodes]=$(awk -v b="$(field "$oc" bytes_served_unique)" -v t="$(field "$oc" bytes_served)" \
+          -v f="$(field "$oc" transfer_frequency)" -v m="$(field "$oc" makespan_s)" \
+          -v m0="$(field "$o" makespan_s)" -v k="$nodes" \
+          'BEGIN { printf "%.2f %.2f %.2f %.1f %.1f", b / k / 1e9, t / k / 1e9, f, m, m0 }')
+        read -r cu _ _ cm cm0 <<<"${copies[$nodes]}"
+        unote="$unote; with masters passing on their fetched copies (--master-serves copies) $cu GB, but the run takes $cm s against $cm0, against the paper's own scaling (Fig. 4)"
+      fi
     fi
     read -r pu pt pf pa <<<"$(paper "$app" "$nodes")"
     what="$app, $nodes nodes, blocks placement, seed 1:"
@@ -177,6 +192,14 @@ for app in conv2d matmul; do
       if (fa != "") printf "; first matrix freq %.2f", fa
       printf "\n" }'
   done
+done
+
+echo
+echo "matmul with --master-serves copies (a space's master also answers from what it fetched):"
+printf '%5s %11s %10s %6s %11s %17s\n' nodes sent_unique sent_total freq makespan_s makespan_s_owned
+for nodes in 8 10 12 14; do
+  read -r cu ct cf cm cm0 <<<"${copies[$nodes]}"
+  printf '%5s %11s %10s %6s %11s %17s\n' "$nodes" "$cu" "$ct" "$cf" "$cm" "$cm0"
 done
 
 # Section 5.7.3: "only 3.88% additional transfer due to re-sending of data to the new

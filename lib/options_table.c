@@ -96,6 +96,11 @@ const opt_def tool_option_defs[] = {
      .help = "steal before running dry (ProSteal)"},
     {"multi-assign", T_CHOICE, AT(F_INT, run.sched.multi_assign), ON_OFF, .dflt = "on",
      .help = "run a copy of a straggling subtask elsewhere"},
+    {"master-serves", T_CHOICE, AT(F_INT, run.sched.master_serves_copies),
+     .choices = {"owned", "copies"}, .values = {0, 1}, .dflt = "owned",
+     .help = "a space's master answers a fetch with the bytes it owns and forwards the rest to "
+             "their owners (owned), or also with the bytes it fetched in the task (copies: "
+             "paper section 3's temporary owners sharing data)"},
     {"steal-policy", T_CHOICE, AT(F_INT, run.sched.steal_policy),
      .choices = {"two-level", "one-level"}, .values = {NW_STEAL_TWO_LEVEL, NW_STEAL_ONE_LEVEL},
      .dflt = "two-level",

@@ -197,6 +197,7 @@ void *report_json_object(const tool_options *o, const nw_run_result *r) {
                          : 0.0,
                      r->total.gpu_launches == 0);
   cJSON_AddStringToObject(j, "locality", c->sched.locality ? "on" : "off");
+  cJSON_AddStringToObject(j, "master_serves", c->sched.master_serves_copies ? "copies" : "owned");
   add_counters(j, &r->total, PLACE_locality, 0);
   /* The devices the run used: what --devices auto became. */
   cJSON_AddStringToObject(j, "device_mix", nw_devices_mode_name(r->device_mix));

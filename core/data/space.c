@@ -320,6 +320,32 @@ static int stale_request(nw_node *n, const nw_space_state *s, fetch_req q) {
   return 1;
 }
 
+/* --master-serves copies, on the master: answers the part of *rest it holds but does not own
+ * (fetched in this task, so as the task found it: reads see the state at the task's start,
+ * paper section 3), and leaves in *rest what it still lacks. What it owns the directory's
+ * split serves, as without the option. */
+static nw_status serve_copies(nw_node *n, nw_space_state *s, fetch_req q, nw_region *rest) {
+  nw_region lacks, copies;
+  nw_region_init(&copies, s->pitch);
+  nw_status st = nw_region_copy(&lacks, rest);
+  if (st == NW_OK)
+    st = nw_chunked_subtract_from(&s->resident, &lacks); /* what it does not hold */
+  if (st == NW_OK)
+    st = nw_region_add(&copies, rest);
+  if (st == NW_OK)
+    st = nw_region_subtract(&copies, &lacks); /* what it holds... */
+  if (st == NW_OK)
+    st = nw_region_subtract(&copies, &s->owned); /* ...without owning it */
+  if (st == NW_OK && !nw_region_empty(&copies)) {
+    n->stats.bytes_served_copies += nw_region_bytes(&copies);
+    send_data(n, s, q, &copies);
+    st = nw_region_subtract(rest, &copies);
+  }
+  nw_region_free(&lacks);
+  nw_region_free(&copies);
+  return st;
+}
+
 /* On the master: serve what it owns, forward each other part to its owner. While an update
  * round of the space is under way the directory is half updated: the request waits for the
  * round to settle (nw_space_round_settled). */
@@ -339,12 +365,21 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
     s->held = h;
     return NW_OK;
   }
-  nw_region *parts = calloc((size_t)n->cfg.nodes, sizeof *parts);
-  if (!parts)
+  nw_region rest;
+  nw_status st = nw_region_copy(&rest, need);
+  if (st == NW_OK && n->cfg.sched.master_serves_copies && requester != n->cfg.id &&
+      q.version == s->version)
+    st = serve_copies(n, s, q, &rest);
+  nw_region *parts = st == NW_OK ? calloc((size_t)n->cfg.nodes, sizeof *parts) : NULL;
+  if (!parts) {
+    nw_region_free(&rest);
     return NW_ERR_NOMEM;
+  }
   for (int k = 0; k < n->cfg.nodes; k++)
     nw_region_init(&parts[k], s->pitch);
-  nw_status st = nw_directory_split(s->dir, need, parts);
+  if (!nw_region_empty(&rest))
+    st = nw_directory_split(s->dir, &rest, parts);
+  nw_region_free(&rest);
   for (int k = 0; k < n->cfg.nodes && st == NW_OK; k++) {
     if (nw_region_empty(&parts[k]))
       continue;

@@ -73,6 +73,11 @@ typedef struct nw_sched_config {
   /* The roofline split takes the GPUs' data as already in their memory (the paper's iterative
    * applications: equation (7) without its PCIe term; sched/roofline_model.h). */
   int roofline_resident;
+  /* Where the master of a space answers a fetch from (core/data/space.c): 0, the bytes it
+   * owns, each other part forwarded to its owner (the default); 1, also the bytes it holds as
+   * a temporary owner, fetched in this task (paper section 3: temporary ownership lets
+   * several nodes hold a region "for data sharing"; one reading of it, for Fig. 21). */
+  int master_serves_copies;
 } nw_sched_config;
 
 /* One device of the cluster as the scheduler sees it (model-based policies, sched/). */

@@ -172,6 +172,9 @@
   /* (fetch, owner) pairs a space's master split fetches into: each costs at least one request     \
    * and one reply, the data protocol's minimum (benchmarks/sim-scale.sh) */                        \
   X(uint64_t, fetch_owners, "fetch_owners", sum, data)                                             \
+  /* Bytes a space's master answered from copies it had fetched, not owned (--master-serves    \
+   * copies) */                                                                                    \
+  X(uint64_t, bytes_served_copies, "bytes_served_copies", sum, data)                               \
   /* Pages of 4 KiB the node touched first in new private views (core/device/bufpool.h): each a   \
    * page fault on the node's thread, which the simulator prices as rt_page_fresh. */              \
   X(uint64_t, view_pages_fresh, "view_pages_fresh", sum, data)                                     \

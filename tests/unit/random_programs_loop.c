@@ -69,6 +69,12 @@ static int one(uint64_t seed, const loop_config *c, int spread) {
   return wrong;
 }
 
+/* --master-serves copies on every other pair of seeds (from the seed alone, so that --one
+ * repeats it without an argument of its own). */
+static int master_serves_copies(uint64_t seed) {
+  return (int)(seed / 13 % 2);
+}
+
 /* The policy RANDPROG_POLICY names, into every run's configuration; 0 when it names none. */
 static int policy_from_env(nw_sched_config *sched) {
   const char *p = getenv("RANDPROG_POLICY");
@@ -99,6 +105,7 @@ int main(int argc, char **argv) {
     c.sched.locality = atoi(argv[9]);
     c.bandwidth = atof(argv[10]);
     c.seed = strtoull(argv[12], NULL, 10);
+    c.sched.master_serves_copies = master_serves_copies(strtoull(argv[2], NULL, 10));
     int wrong = one(strtoull(argv[2], NULL, 10), &c, atoi(argv[11]));
     printf("%s\n", wrong ? "wrong" : "right");
     return wrong;
@@ -120,6 +127,7 @@ int main(int argc, char **argv) {
     c.serial_data = (seed / 3) % 2;
     c.sched.locality = (seed / 7) % 2;
     c.bandwidth = bandwidth[(seed / 5) % 3];
+    c.sched.master_serves_copies = master_serves_copies(seed);
     wrong += one(seed, &c, (seed % 11) != 0);
     rp_program p; /* the program one() ran: the app draws it from the same arguments */
     if (rp_generate(seed, 1024, 0, (seed % 11) != 0, &p) == NW_OK) {

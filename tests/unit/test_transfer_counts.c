@@ -4,7 +4,8 @@
  * On the loop backend, with messages reordered, a slowed node (steals, copies) and every
  * placement: unique never exceeds total on any node; every byte served is received; a node
  * counts a byte it receives again (a later task's new value of it) once in its unique bytes;
- * and with the inputs on node 0 only node 0 serves anything.
+ * and with the inputs on node 0 only node 0 serves anything, unless masters pass on what they
+ * fetched (--master-serves copies).
  */
 #include "check.h"
 #include "loop_backend.h"
@@ -48,6 +49,7 @@ static void check_matmul(void) {
       CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
       CHECK(res.verified == 1);
       check_invariants(&res);
+      CHECK(res.total.bytes_served_copies == 0); /* owned only, the default */
       /* A node can have received at most every byte of A, B and C once. */
       for (int k = 0; k < res.nodes; k++)
         CHECK(res.per_node[k].bytes_received_unique <= 3u * MATRIX);
@@ -91,8 +93,72 @@ static void check_refetch(void) {
   }
 }
 
+/* --master-serves copies: the master answers from bytes it fetched as well as those it owns.
+ * Every run stays exact (stolen and copied subtasks, jitter, every placement, the read-write
+ * stencil whose later tasks must not be sent an earlier task's copy), the counts' invariants
+ * hold, and with every input on node 0 a node other than node 0 serves bytes (a master passing
+ * on what it fetched: without the option nobody but node 0 serves any, check_centralised). */
+static void check_master_copies(void) {
+  loop_config c;
+  nw_run_result res;
+  uint64_t copies = 0;
+  nw_app_placement how[] = {NW_PLACEMENT_BLOCKS, NW_PLACEMENT_ROWS, NW_PLACEMENT_COLUMNS,
+                            NW_PLACEMENT_ROWS_COLUMNS};
+  for (uint64_t seed = 1; seed <= 3; seed++)
+    for (int p = 0; p < 4; p++) {
+      loop_config_defaults(&c);
+      c.sched.master_serves_copies = 1;
+      c.slow_node_factor = 4;
+      c.seed = seed;
+      c.jitter_s = seed > 1 ? 0.005 : 0;
+      nw_app_args mm = {
+          .n = N, .block = BLOCK, .seed = seed, .verify = 1, .spread = 1, .placement = how[p]};
+      CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+      CHECK(res.verified == 1);
+      check_invariants(&res);
+      copies += res.total.bytes_served_copies;
+      nw_run_result_free(&res);
+    }
+  CHECK(copies > 0);
+  nw_app_args none = {0};
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    loop_config_defaults(&c);
+    c.sched.master_serves_copies = 1;
+    c.seed = seed;
+    c.jitter_s = seed > 1 ? 0.005 : 0;
+    CHECK(loop_run(&c, &nw_test_stencil_app, &none, &res) == NW_OK);
+    CHECK(res.verified == 1);
+    check_invariants(&res);
+    nw_run_result_free(&res);
+  }
+  /* Everything on node 0 and no read-back: the bytes nodes other than node 0 serve are all
+   * copies. Messages late by up to 5 ms let some requests reach a master after its own fetch
+   * of the same bytes came in. */
+  uint64_t others = 0, served = 0, central_copies = 0;
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    loop_config_defaults(&c);
+    c.sched.master_serves_copies = 1;
+    c.seed = seed;
+    c.jitter_s = 0.005;
+    nw_app_args mm = {.n = N, .block = BLOCK, .seed = seed, .verify = 0, .spread = 0};
+    CHECK(loop_run(&c, &nw_matmul_app, &mm, &res) == NW_OK);
+    check_invariants(&res);
+    for (int k = 1; k < res.nodes; k++)
+      others += res.per_node[k].bytes_served;
+    served += res.total.bytes_served;
+    central_copies += res.total.bytes_served_copies;
+    nw_run_result_free(&res);
+  }
+  CHECK(others > 0);
+  CHECK(others == central_copies);
+  printf("master copies: %llu bytes served from copies over the matmul runs; centralised: "
+         "%llu of %llu served bytes from nodes other than node 0\n",
+         (unsigned long long)copies, (unsigned long long)others, (unsigned long long)served);
+}
+
 int main(void) {
   check_matmul();
+  check_master_copies();
   check_centralised();
   check_refetch();
   return check_report("transfer_counts");
