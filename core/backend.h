@@ -158,6 +158,9 @@ double nw_exec_bytes(const nw_exec *exec);
 /* The threads one GPU launch of the subtask runs (the kind's gpu_threads; 0: it fills the GPU,
  * or the kind does not say). */
 uint64_t nw_exec_gpu_threads(const nw_exec *exec);
+/* Pages of the node's copies of spaces a CPU exec's kernel writes first, in place: page faults
+ * the kernel takes (on hardware, inside its time; a simulator charges them there). */
+uint64_t nw_exec_kernel_pages_fresh(const nw_exec *exec);
 /* The share of a GPU's speed a launch of `threads` threads gets when `fill_threads` fill it:
  * its whole warps (of 32) over fill_threads, at most 1; 1 when either is 0 (not said). What
  * the simulator charges and the model-based policies predict. */

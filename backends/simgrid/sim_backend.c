@@ -430,15 +430,21 @@ static void device_actor(int argc, char **argv) {
     /* A work-group's items run at once, one per core of the node's CPU host, on which nothing
      * else computes: k parallel executions of flops/k take as long as one of them. The model
      * is perfectly parallel; on hardware memory bandwidth bends it (core/device/workgroup.h). */
-    /* A CPU kernel at the machine's speed now, against its calibration's (rt_kernel_scale). */
+    /* A CPU kernel at the machine's speed now, against its calibration's (rt_kernel_scale),
+     * and the page faults of its first writes in place into the node's copies, which on
+     * hardware are the kernel's own time (rt_page_fresh each; a model's samples hold none:
+     * calibrate takes them out, and a kernel writing into a private view has its pages touched
+     * before it starts). */
     double scale = g ? 1 : d->node->costs.kernel_scale;
+    double faults_s = g ? 0 : (double)nw_exec_kernel_pages_fresh(e) * d->node->costs.page_fresh_s;
     if (from_model)
-      sim_execute_slowed(d, scale * modelled * sg_host_get_speed(d->host));
+      sim_execute_slowed(d, (scale * modelled + faults_s) * sg_host_get_speed(d->host));
     else if (g)
       sim_execute_bounded(d, fmax(sim_roofline_work(d, e), g->fill_flops),
                           launch_bound(g, nw_exec_gpu_threads(e)));
     else
-      sim_execute_slowed(d, scale * sim_roofline_work(d, e));
+      sim_execute_slowed(d,
+                         scale * sim_roofline_work(d, e) + faults_s * sg_host_get_speed(d->host));
     if (g && g->turns)
       sg_mutex_unlock(g->turns);
     double kernel_end = simgrid_get_clock(), kernel_s = kernel_end - kernel_from;

@@ -67,7 +67,10 @@
  *                            buffer to recycle), spent by the event that made the view; and per
  *                            fresh page of a message's buffers between nodes as the C library
  *                            hands them out (sim_msg_pages.h): the sender's, spent before the
- *                            message leaves, the receiver's, before it is handled
+ *                            message leaves, the receiver's, before it is handled; and per page
+ *                            of the node's copy of a space a CPU kernel writing in place writes
+ *                            first (nw_stats.kernel_pages_fresh), inside the kernel's time, as on
+ *                            hardware (a policy that never runs a subtask twice writes in place)
  *   rt_kernel_scale          a number > 0 (absent: 1): the node's CPU kernels take that many
  *                            times what the model or the cost model gives them. `narwhal
  *                            validate` sets it from a training workload run beside each real

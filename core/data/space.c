@@ -66,6 +66,14 @@ void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charg
     n->stats.space_pages_fresh += fresh;
 }
 
+uint64_t nw_space_kernel_writes(nw_node *n, nw_space_state *s, const nw_region *r) {
+  if (!counts_first_touches(n, s))
+    return 0;
+  uint64_t fresh = nw_touched_region(&s->touched, r);
+  n->stats.kernel_pages_fresh += fresh;
+  return fresh;
+}
+
 void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi) {
   if (counts_first_touches(n, s))
     n->stats.space_pages_fresh += nw_touched_range(&s->touched, lo, hi);

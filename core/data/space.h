@@ -28,6 +28,10 @@ nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pi
  * place (0, its time is the kernel's): marks its pages, and counts those a handler wrote first
  * in nw_stats.space_pages_fresh (touched.h). Runs with bytes only. */
 void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged);
+/* r of s's copy is about to be written by a CPU kernel in place: marks its pages and returns
+ * how many it will write first (page faults inside the kernel, touched.h), also counted in
+ * nw_stats.kernel_pages_fresh; 0 where the node counts no first touches. */
+uint64_t nw_space_kernel_writes(nw_node *n, nw_space_state *s, const nw_region *r);
 /* The same for the bytes [lo, hi) of s's copy, written by a handler. */
 void nw_space_wrote_range(nw_node *n, nw_space_state *s, uint64_t lo, uint64_t hi);
 /* A task reads s, and no task wrote it before: without bytes (--data phantom) a program writes

@@ -42,6 +42,10 @@ double nw_gpu_launch_share(uint64_t threads, double fill_threads) {
   return 32.0 * warps < fill_threads ? 32.0 * warps / fill_threads : 1.0;
 }
 
+uint64_t nw_exec_kernel_pages_fresh(const nw_exec *e) {
+  return e->kernel_pages_fresh;
+}
+
 uint64_t nw_exec_gpu_threads(const nw_exec *e) {
   const nw_task_kind *k = e->task->kind;
   return k->gpu_threads ? k->gpu_threads(&e->task->info, e->subtask) : 0;

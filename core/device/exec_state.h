@@ -56,6 +56,9 @@ struct nw_exec {
   double started_s;
   nw_prepared *prep;
   int items; /* work-items: the cores of its work-group it runs on (1 elsewhere) */
+  /* Pages of the node's copies its CPU kernel writes first, in place (nw_space_kernel_writes):
+   * faults the kernel takes, priced by a simulator inside the kernel's time. */
+  uint64_t kernel_pages_fresh;
   /* Arrays of one entry per bound space (views and gview one more: [nspaces] is the scratch
    * buffer's, if the subtask has one), allocated with the exec (pipeline.c). */
   nw_view *views;

@@ -274,6 +274,8 @@ static nw_exec *make_exec(nw_node *n, nw_task_state *t, int d, nw_prepared *p) {
     nw_view *v = &e->views[i];
     if (a == NW_READ_ONLY || writes_in_place(n, t, d, p, i, checked)) { /* checked: reads only */
       *v = (nw_view){.base = s->data, .lo = 0, .hi = s->size};
+      if (a != NW_READ_ONLY && kind == NW_DEVICE_CPU) /* its first touches are the kernel's */
+        e->kernel_pages_fresh += nw_space_kernel_writes(n, s, &p->write[i]);
       if (checked && nw_viewcheck_read_view(e, i, s->data, s->size, &p->read[i]) != NW_OK)
         goto nomem;
       continue;

@@ -178,6 +178,10 @@
   /* Pages of 4 KiB the node touched first in new private views (core/device/bufpool.h): each a   \
    * page fault on the node's thread, which the simulator prices as rt_page_fresh. */              \
   X(uint64_t, view_pages_fresh, "view_pages_fresh", sum, data)                                     \
+  /* Pages of 4 KiB of the node's copies of spaces that CPU kernels writing in place touched      \
+   * first (the counted copies of space_pages_fresh): page faults inside the kernel, which the     \
+   * simulator prices as rt_page_fresh in the kernel's time */                                     \
+  X(uint64_t, kernel_pages_fresh, "kernel_pages_fresh", sum, data)                                 \
   /* Pages of 4 KiB of its copies of spaces of 32 MiB or more the node's handlers wrote first      \
    * (placements, data received, results committed, driver writes; core/data/touched.h): page      \
    * faults, such a copy being mapped fresh, which the simulator prices as rt_KIND_per_space_page  \

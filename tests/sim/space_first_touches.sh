@@ -22,6 +22,8 @@
 #    rt_exec_done_per_space_page@matmul, the pooled 10 us a page of 3 is not paid (the
 #    makespan of the unpriced platform with that fit, to the last digit, and below 3's);
 #    rt_exec_done_per_space_page@matmul=1e-5 beside it pays it again (3's makespan).
+# 6. The pages C's kernels write first in place (kernel_pages_fresh) cost them rt_page_fresh
+#    each inside the kernel, as on hardware: 9216 at 10 us, 0.09216 s on one core.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -91,5 +93,23 @@ echo "own fit without a price per page: $t5 s (unpriced $u5 s, pooled 10 us a pa
   fail "the application's fit without a price per page: $t5 s, wanted $u5 s (below $t1);" \
     "with its own price per page $w5 s, wanted $t1 s"
 passed=5
+
+# 6. C written in place: its first touches are the kernels' (kernel_pages_fresh, 9216), and at
+#    rt_page_fresh = 10 us each they take 9216 x 10 us = 0.09216 s more on the one core, to the
+#    microsecond; through private views (--check-views on) the kernels touch none first.
+"$gen" --nodes 1 --cores 1 --cpu-prop rt_page_fresh=1e-5 >"$tmp/faults.xml"
+k=$("$nw" "${mm[@]}" --platform "$tmp/faults.xml" --data functional --check-views off) ||
+  fail "in place, priced faults"
+kv=$("$nw" "${mm[@]}" --platform "$tmp/faults.xml" --data functional --check-views on) ||
+  fail "views, priced faults"
+t6=$(field "$k" makespan_s) ta=$(field "$a" makespan_s)
+echo "kernels' first touches in place: $(field "$k" kernel_pages_fresh) pages, makespan $ta ->" \
+  "$t6 s at 10 us a page; through views $(field "$kv" kernel_pages_fresh)"
+[ "$(field "$k" kernel_pages_fresh)" = 9216 ] && [ "$(field "$kv" kernel_pages_fresh)" = 0 ] &&
+  [ "$(field "$a" kernel_pages_fresh)" = 9216 ] &&
+  awk -v a="$ta" -v b="$t6" 'BEGIN { d = b - a - 0.09216; exit !(d > -1e-6 && d < 1e-6) }' ||
+  fail "in place: $(field "$k" kernel_pages_fresh) pages (expected 9216), makespan $ta -> $t6 s" \
+    "(expected +0.09216); through views $(field "$kv" kernel_pages_fresh) (expected 0)"
+passed=6
 
 echo "space_first_touches: $passed passed, 0 failed"
