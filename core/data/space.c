@@ -58,18 +58,17 @@ static int counts_first_touches(const nw_node *n, const nw_space_state *s) {
   return n->cfg.count_space_pages && n->cfg.gpus == 0 && s->touched.bytes >= FRESH_COPY_BYTES;
 }
 
-void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged) {
-  if (!counts_first_touches(n, s))
-    return;
-  uint64_t fresh = nw_touched_region(&s->touched, r);
-  if (charged)
-    n->stats.space_pages_fresh += fresh;
+/* Marks r's pages of s's copy written; the pages it wrote first (0 where none are counted). */
+static uint64_t first_touches(nw_node *n, nw_space_state *s, const nw_region *r) {
+  return counts_first_touches(n, s) ? nw_touched_region(&s->touched, r) : 0;
+}
+
+void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r) {
+  n->stats.space_pages_fresh += first_touches(n, s, r);
 }
 
 uint64_t nw_space_kernel_writes(nw_node *n, nw_space_state *s, const nw_region *r) {
-  if (!counts_first_touches(n, s))
-    return 0;
-  uint64_t fresh = nw_touched_region(&s->touched, r);
+  uint64_t fresh = first_touches(n, s, r);
   n->stats.kernel_pages_fresh += fresh;
   return fresh;
 }
@@ -373,11 +372,15 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
     s->held = h;
     return NW_OK;
   }
+  /* With --master-serves copies, what it answers from its copies leaves the rest to split. */
   nw_region rest;
-  nw_status st = nw_region_copy(&rest, need);
-  if (st == NW_OK && n->cfg.sched.master_serves_copies && requester != n->cfg.id &&
-      q.version == s->version)
+  nw_region_init(&rest, s->pitch);
+  int copies =
+      n->cfg.sched.master_serves_copies && requester != n->cfg.id && q.version == s->version;
+  nw_status st = copies ? nw_region_copy(&rest, need) : NW_OK;
+  if (copies && st == NW_OK)
     st = serve_copies(n, s, q, &rest);
+  const nw_region *split = copies ? &rest : need;
   nw_region *parts = st == NW_OK ? calloc((size_t)n->cfg.nodes, sizeof *parts) : NULL;
   if (!parts) {
     nw_region_free(&rest);
@@ -385,8 +388,8 @@ static nw_status route_by_directory(nw_node *n, nw_space_state *s, fetch_req q,
   }
   for (int k = 0; k < n->cfg.nodes; k++)
     nw_region_init(&parts[k], s->pitch);
-  if (!nw_region_empty(&rest))
-    st = nw_directory_split(s->dir, &rest, parts);
+  if (!nw_region_empty(split))
+    st = nw_directory_split(s->dir, split, parts);
   nw_region_free(&rest);
   for (int k = 0; k < n->cfg.nodes && st == NW_OK; k++) {
     if (nw_region_empty(&parts[k]))
@@ -470,7 +473,7 @@ static void read_region_bytes(nw_node *n, nw_space_state *s, nw_reader *r, nw_re
   nw_r_region(r, got, s->pitch);
   if (!r->bad) {
     n->stats.copy_runs += nw_region_runs(got);
-    nw_space_wrote(n, s, got, 1);
+    nw_space_wrote(n, s, got);
   }
   if (!r->bad && n->cfg.functional) {
     const unsigned char *bytes = nw_r_bytes(r, nw_region_bytes(got));

@@ -24,10 +24,9 @@ nw_space_state *nw_space_find(nw_node *n, uint64_t id);
 uint64_t nw_space_copy_bytes(uint64_t size, uint64_t pitch);
 nw_space_state *nw_space_get(nw_node *n, uint64_t id, uint64_t size, uint64_t pitch, int master,
                              int creator);
-/* r of s's copy was written, by one of the node's handlers (charged: 1) or by a kernel in
- * place (0, its time is the kernel's): marks its pages, and counts those a handler wrote first
- * in nw_stats.space_pages_fresh (touched.h). Runs with bytes only. */
-void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r, int charged);
+/* r of s's copy was written by one of the node's handlers: marks its pages, and counts those it
+ * wrote first in nw_stats.space_pages_fresh (touched.h). */
+void nw_space_wrote(nw_node *n, nw_space_state *s, const nw_region *r);
 /* r of s's copy is about to be written by a CPU kernel in place: marks its pages and returns
  * how many it will write first (page faults inside the kernel, touched.h), also counted in
  * nw_stats.kernel_pages_fresh; 0 where the node counts no first touches. */

@@ -511,10 +511,9 @@ static void commit_views(nw_node *n, nw_exec *e, int which) {
     const nw_region *w = &e->prep->write[i];
     if (!n->cfg.functional && t->bound[i].reduce.op) /* phantom: for the simulator's costs */
       n->stats.bytes_reduced += nw_region_overlap_bytes(w, &t->written[i]);
-    /* Its first touches are the kernel's where it wrote in place, this commit's otherwise. */
-    nw_space_wrote(n, t->bound[i].space, w, e->write_cap[i] != 0);
-    if (!e->write_cap[i]) /* written in place, or nothing written: nothing to copy */
+    if (!e->write_cap[i]) /* written in place (its kernel's first touches: make_exec), or nothing */
       continue;
+    nw_space_wrote(n, t->bound[i].space, w); /* its first touches are this commit's */
     if (n->cfg.functional && t->bound[i].reduce.op) {
       uint64_t combined = nw_reduce_merge(&t->bound[i].reduce, w, e->write_buf[i], e->views[i].lo,
                                           t->bound[i].space->data, &t->written[i]);

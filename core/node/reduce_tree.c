@@ -98,7 +98,7 @@ static void send_partial(nw_node *n, nw_task_state *t, int i, int parent, int ro
 
 /* Combines a child's partial result into this node's copy and its set S. */
 static void merge_partial(nw_node *n, nw_task_state *t, int i, nw_partial *p) {
-  nw_space_wrote(n, t->bound[i].space, &p->what, 1);
+  nw_space_wrote(n, t->bound[i].space, &p->what);
   if (!n->cfg.functional) /* phantom: what would be combined, for the simulator's costs */
     n->stats.bytes_reduced += nw_region_overlap_bytes(&p->what, &t->written[i]);
   else if (!nw_region_empty(&p->what)) {
