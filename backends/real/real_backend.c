@@ -94,7 +94,7 @@ typedef struct rank_state {
   real_spin_stats polls;      /* ... and those begun with a transfer within the host under way */
   real_spin_stats polls_idle; /* such ones begun with no kernel running (measure_cpu) */
   double last_poll;           /* when the loop last polled the network beside a kernel; 0: not */
-  double page_s;              /* a new page's first touch (real_pages.h; recorded runs only) */
+  double page_s;              /* a new page's first touch (real_pages.h; runs with a model) */
   FILE *event_costs;          /* NARWHAL_EVENT_COSTS: each measured event's cost (recorded runs) */
 } rank_state;
 
@@ -240,9 +240,10 @@ static void cpu_kernel(void *ctx, int d, nw_exec *e) {
     nw_exec_run(e);
   double cpu = timed ? real_thread_cpu_seconds() - cpu0 : 0;
   kernel_cpu_s = rs->measure_cpu ? cpu : 0;
-  /* Calibrating: less the page faults of its first writes in place (the page probe's price
-   * each), so that a model holds the kernel's own time whichever policy measured it; the
-   * simulator charges them apart (a policy that never runs a subtask twice writes in place). */
+  /* Less the page faults of its first writes in place (the page probe's price each), so that a
+   * model holds the kernel's own time whichever policy measured it, and a run compares its
+   * kernels with the model alike; the simulator charges the faults apart (a policy that never
+   * runs a subtask twice writes in place). */
   if (rs->measure_cpu && rs->page_s > 0) {
     kernel_cpu_s -= (double)nw_exec_kernel_pages_fresh(e) * rs->page_s;
     kernel_cpu_s = kernel_cpu_s > 0 ? kernel_cpu_s : 0;
@@ -848,8 +849,13 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   nc.perfmodel = rs.rank == 0 ? cfg->perfmodel : NULL; /* node 0's */
   nc.calibrate = cfg->calibrate;
   nc.measure = rs.measure_cpu = cfg->perfmodel != NULL;
-  if (rs.measure_cpu && cfg->calibrate) { /* only a recorded run's costs are fitted */
+  /* Every run that measures its kernels takes their first touches out at the probe's price
+   * (cpu_kernel), not only a recorded one: a run compared with its model (kernels_measured_s,
+   * validate's anchor) or updating it (dmda's live samples) then holds the fault-free times the
+   * model holds, the simulator charging the faults apart. */
+  if (rs.measure_cpu)
     rs.page_s = real_page_first_touch_s();
+  if (rs.measure_cpu && cfg->calibrate) { /* only a recorded run's costs are fitted */
     rs.costs.page_probes = 1;
     rs.costs.page_probe_s = rs.page_s;
     rs.costs.cache_bytes = (double)real_cache_knee_bytes();

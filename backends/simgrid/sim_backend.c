@@ -979,8 +979,13 @@ static nw_status build_nodes(sim_world *w, nw_run_result *res) {
       if (!sn->gpu[g].async_copies)
         sn->gpu[g].turns = sg_mutex_init();
     }
-    /* Counted where the modelled run would fault them (bytes) or the platform prices them. */
-    nc->count_space_pages = cfg->functional || sn->costs.space_pages_priced;
+    /* Counted where the modelled run would fault them (bytes) or the platform prices them: a
+     * handler's first writes (rt_KIND_per_space_page) or a kernel's writing in place
+     * (rt_page_fresh). Without bytes too: a calibration takes a kernel's first touches out of
+     * its samples, so a one-rank phantom run that did not charge them came out fast by them
+     * (conv2d 6144/1536 -11% where the same run with bytes was right). */
+    nc->count_space_pages =
+        cfg->functional || sn->costs.space_pages_priced || sn->costs.page_fresh_s > 0;
     if (st == NW_OK)
       st = nw_node_create(nc, (nw_backend){&sim_ops, sn}, &sn->node);
   }
