@@ -244,7 +244,7 @@ static void cpu_kernel(void *ctx, int d, nw_exec *e) {
    * model holds the kernel's own time whichever policy measured it, and a run compares its
    * kernels with the model alike; the simulator charges the faults apart (a policy that never
    * runs a subtask twice writes in place). */
-  if (rs->measure_cpu && rs->page_s > 0) {
+  if (rs->page_s > 0) { /* probed in every run that measures (nw_real_run) */
     kernel_cpu_s -= (double)nw_exec_kernel_pages_fresh(e) * rs->page_s;
     kernel_cpu_s = kernel_cpu_s > 0 ? kernel_cpu_s : 0;
   }
