@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# paper-fit.sh [BUILD_DIR]: fits the paper cluster's model to two figures of the Unicorn paper
+# paper-fit.sh [BUILD_DIR]: fits the paper cluster's model to three numbers of the Unicorn paper
 # (Beri, Bansal, Kumar, "The Unicorn Runtime: Efficient Distributed Shared Memory Programming
 # for Hybrid CPU-GPU Clusters", IEEE TPDS, section 5.2), then predicts the paper's other stated
 # figures with the original model (platforms/paper-cluster.xml) and the fitted one
 # (platforms/paper-cluster-fitted.xml) and prints both errors
 # (docs/experiments/paper-cluster-fitted.md).
 #
-# Fitted, in this order, each by bisection on one parameter of gen-platform.sh:
-#  1. --gpu-speed, to the one-node matmul rate: 7.88 TFlop/s / 7.34 (the 14-node rate over the
-#     14-node speed-up) = 1073.6 GFlop/s. One node moves nothing over the network.
-#  2. --nic-bw, to the 14-node matmul rate, 7.88 TFlop/s, with the GPU speed of step 1.
-# Everything else stays as platforms/README.md documents it (cores 19.2 Gf, NIC latency 2 us).
+# Fitted, in this order:
+#  1. the CPUs against the GPUs: a node's CPU cores together an order of magnitude slower than
+#     one GPU ("GPUs being an order of magnitude faster than CPUs", section 5.2 on Figs. 5-7):
+#     --core-speed is the GPU speed / (10 x 12 cores), tied to it in the next two steps. The
+#     data sheet's cores (19.2 Gf each) make a node's CPUs half a GPU, which puts a fifth of
+#     the subtasks on CPUs where the paper saw fewer than 2%.
+#  2. --gpu-speed, by bisection, to the one-node matmul rate: 7.88 TFlop/s / 7.34 (the 14-node
+#     rate over the 14-node speed-up) = 1073.6 GFlop/s. One node moves nothing over the network.
+#  3. --nic-bw, by bisection, to the 14-node matmul rate, 7.88 TFlop/s, with the speeds of 1-2.
+# Everything else stays as platforms/README.md documents it (NIC latency 2 us, PCIe 6 GB/s).
 # The per-transfer cost (--nic-lat) is not fitted: the last lines show that the matmul rates
-# hardly move with it, so these two figures cannot pin it down.
+# hardly move with it, so these figures cannot pin it down.
 #
 # Predicted: the paper's other stated numbers (sections 5.2, 5.3, 5.6.1, 5.6.2 and the table of
 # Fig. 21), on matmul and on conv2d. conv2d runs the paper's image convolution (a 31 x 31 filter
@@ -24,9 +29,8 @@
 # else the distance to its nearest end over that end.
 #
 # The rows that depend on how fast the CPUs are against the GPUs (their share of the subtasks,
-# multi-assign's gain) get notes from the 14-node runs again with each node's CPUs a tenth of a
-# GPU, as section 5.2 has them, seeds 1-3. A performance model that leaves a subtask unpriced
-# stops the script (exit 1).
+# multi-assign's gain) get notes from the 14-node runs again with seeds 1-3 and with the data
+# sheet's cores. A performance model that leaves a subtask unpriced stops the script (exit 1).
 #
 # CONV_EFF (environment, default 1): conv2d's kernel rate on both devices as a fraction of the
 # platform's (SGEMM-fitted) rate, in the hand-made conv2d model; an experiment's knob
@@ -53,7 +57,8 @@ trap 'rm -rf "$tmp"' EXIT
 n=65536 block=2048
 base=(--backend sim --n "$n" --block "$block" --data phantom --devices cpu+gpu --work-groups on)
 nodes_list=(1 2 4 8 14)
-paper_node=(--cores 12 --core-speed 19.2Gf --gpus 2 --gpu-mem 6442450944 --pcie-bw 6GBps
+cores=12 cpu_ratio=10 # step 1 of the fit: a node's CPUs a tenth of a GPU
+paper_node=(--cores "$cores" --gpus 2 --gpu-mem 6442450944 --pcie-bw 6GBps
   --pcie-lat 10us --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us)
 rate1=$(awk 'BEGIN { printf "%.4f", 7880 / 7.34 }') rate14=7880
 moved14=248.5 comm14=43.81 # section 5.2: matmul's GB moved and % of its time communicating
@@ -131,9 +136,10 @@ perfmodel() {
 }
 
 # --- the fit ------------------------------------------------------------------------------
-fitplat() { # fitplat GPU_GF NIC_MBPS: the paper node with these two changed
-  platforms/gen-platform.sh --nodes 14 "${paper_node[@]}" --gpu-speed "$1Gf" --nic-bw "$2MBps" \
-    >"$tmp/fit.xml"
+core_of() { calc "$1 / ($cpu_ratio * $cores)"; } # core_of GPU_GF: a core's Gf (step 1)
+fitplat() { # fitplat GPU_GF NIC_MBPS: the paper node with these two changed, its cores tied
+  platforms/gen-platform.sh --nodes 14 "${paper_node[@]}" --core-speed "$(core_of "$1")Gf" \
+    --gpu-speed "$1Gf" --nic-bw "$2MBps" >"$tmp/fit.xml"
 }
 gflops() { run "$tmp/fit.json" "$tmp/fit.xml" matmul "$1" && key "$tmp/fit.json" gflops; }
 
@@ -157,9 +163,11 @@ done
 for b in $lo $hi; do fitplat "$gpu" "$b" && echo "$b $(gflops 14)"; done >"$tmp/b"
 nic=$(awk -v t="$rate14" '{ d = $2 - t; if (d < 0) d = -d; if (NR == 1 || d < best) { best = d; b = $1 } }
   END { print b }' "$tmp/b")
-echo "fit: --gpu-speed ${gpu}Gf (from 650Gf), --nic-bw ${nic}MBps (from 4GBps)"
+core=$(core_of "$gpu")
+echo "fit: --core-speed ${core}Gf (from 19.2Gf), --gpu-speed ${gpu}Gf (from 650Gf), --nic-bw ${nic}MBps (from 4GBps)"
 fitted=platforms/paper-cluster-fitted.xml
 if grep -q "id=\"n0-gpu0\" speed=\"${gpu}Gf\"" "$fitted" 2>/dev/null &&
+  grep -q "id=\"n0-cpu\" speed=\"${core}Gf\"" "$fitted" &&
   grep -q "id=\"n0-nic\" bandwidth=\"${nic}MBps\"" "$fitted"; then
   echo "fit: $fitted holds these values"
 else
@@ -207,36 +215,46 @@ done
 for k in "${nodes_list[@]}"; do
   run "$tmp/f-mmpc-$k.json" "$fitted" matmul "$k" --work-groups off
   run "$tmp/f-mmpc-one-$k.json" "$fitted" matmul "$k" --work-groups off --steal-policy one-level
+  run "$tmp/f-cvpc-$k.json" "$fitted" conv2d "$k" --work-groups off --perfmodel "$tmp/f-pm.json"
+  run "$tmp/f-cvpc-one-$k.json" "$fitted" conv2d "$k" --work-groups off --steal-policy one-level \
+    --perfmodel "$tmp/f-pm.json"
 done
 
-# The fitted model's CPUs are half a GPU (a node's 12 cores at 19.2 Gflop/s against two GPUs):
-# the 14-node runs again with each node's CPUs a tenth of a GPU, as section 5.2 has them ("GPUs
-# being an order of magnitude faster than CPUs"), for the notes of the rows that depend on it:
-# who runs the subtasks, and what multi-assign then gains.
-slow_core=$(calc "$gpu / 10 / 12")
-mkdir -p "$tmp/slow"
-slow=$tmp/slow/${fitted##*/} # the model file names its platform by file name
-sed -E "s/(id=\"n[0-9]+-cpu\" speed=\")[0-9.]+Gf/\1${slow_core}Gf/" "$fitted" >"$slow"
-perfmodel "$slow" >"$tmp/s-pm.json"
+# The fitted model's CPUs are a tenth of a GPU (step 1 of the fit). For the notes of the rows
+# that depend on it (who runs the subtasks, what multi-assign then gains): its 14-node runs with
+# seeds 1-3, and with the data sheet's cores (19.2 Gflop/s each: a node's CPUs half a GPU).
+mkdir -p "$tmp/fast"
+fast=$tmp/fast/${fitted##*/} # the model file names its platform by file name
+sed -E 's/(id="n[0-9]+-cpu" speed=")[0-9.]+Gf/\119.2Gf/' "$fitted" >"$fast"
+perfmodel "$fast" >"$tmp/h-pm.json"
 for seed in 1 2 3; do # without multi-assign, when a CPU's last subtask starts decides the tail
-  run "$tmp/s$seed-mm-14.json" "$slow" matmul 14 --seed "$seed"
-  run "$tmp/s$seed-mmma-14.json" "$slow" matmul 14 --seed "$seed" --multi-assign off
-  run "$tmp/s$seed-cv-14.json" "$slow" conv2d 14 --seed "$seed" --perfmodel "$tmp/s-pm.json"
-  run "$tmp/s$seed-cvma-14.json" "$slow" conv2d 14 --seed "$seed" --multi-assign off \
-    --perfmodel "$tmp/s-pm.json"
+  run "$tmp/s$seed-mm-14.json" "$fitted" matmul 14 --seed "$seed"
+  run "$tmp/s$seed-mmma-14.json" "$fitted" matmul 14 --seed "$seed" --multi-assign off
+  run "$tmp/s$seed-cv-14.json" "$fitted" conv2d 14 --seed "$seed" --perfmodel "$tmp/f-pm.json"
+  run "$tmp/s$seed-cvma-14.json" "$fitted" conv2d 14 --seed "$seed" --multi-assign off \
+    --perfmodel "$tmp/f-pm.json"
 done
-# slow_note APP: the note of APP's rows on CPU share and multi-assign gain (seeds 1-3).
-slow_note() {
+for app in mm cv; do
+  pm=() ma=(--multi-assign off)
+  [ $app = mm ] || pm=(--perfmodel "$tmp/h-pm.json")
+  name=matmul
+  [ $app = mm ] || name=conv2d
+  run "$tmp/h-$app-14.json" "$fast" "$name" 14 "${pm[@]}"
+  run "$tmp/h-${app}ma-14.json" "$fast" "$name" 14 "${pm[@]}" "${ma[@]}"
+done
+# seeds_note APP: the note of APP's rows on CPU share and multi-assign gain (seeds 1-3, and the
+# data sheet's cores).
+seeds_note() {
   local seed share="" copies="" gains=""
   for seed in 1 2 3; do
     share="$share $(cpu_share "$tmp/s$seed-$1-14.json")"
     copies="$copies $(key "$tmp/s$seed-$1-14.json" multi_assigned)"
     gains="$gains $(gain "s$seed" "${1}ma" "$1" 14)"
   done
-  printf "with a node's CPUs a tenth of a GPU (--core-speed %sGf; fitted: half of one), seeds " \
-    "$slow_core"
-  printf '1-3: %s%% of subtasks on CPUs, %s copies, multi-assign gain %s%% at 14 nodes' \
+  printf '14 nodes, seeds 1-3: %s%% of subtasks on CPUs, %s copies, multi-assign gain %s%%; ' \
     "$(range "$share")" "$(range "$copies" %d)" "$(range "$gains")"
+  printf "with the data sheet's cores (a node's CPUs half a GPU, not a tenth): %.1f%% on CPUs, gain %.1f%%" \
+    "$(cpu_share "$tmp/h-$1-14.json")" "$(gain h "${1}ma" "$1" 14)"
 }
 # copies_made APP: multi_assigned of the fitted model's runs at each node count.
 copies_made() {
@@ -352,6 +370,12 @@ levels_note() {
     "$(avg_change f steals_attempted mmpc mmpc-one -1)"
 }
 
+# cv_levels_note: the same for conv2d's row.
+cv_levels_note() {
+  printf "with the cores as one work-group (3 devices a node); with a CPU device per core (12 a node) two-level sends %.1f%% fewer: one-level's wasted requests grow with the devices per node (section 4.3.2)" \
+    "$(avg_change f steals_attempted cvpc cvpc-one -1)"
+}
+
 # streams_note: the note of conv2d's two-level gain row: the same mean with seeds 2 and 3, and
 # with 4 streams a GPU.
 streams_note() {
@@ -370,6 +394,16 @@ figure() {
 mm_rate() { calc "2 * $n ^ 3 / $(ms "$1" "mm-$2") / 1e9"; }
 speedup() { calc "$(ms "$1" "$2-1") / $(ms "$1" "$2-$3")"; }
 
+# gpu_ratio TAG: one GPU's speed over a node's CPUs' (its cores together), on model TAG.
+gpu_ratio() {
+  local p=platforms/paper-cluster.xml
+  [ "$1" = o ] || p=$fitted
+  awk '/id="n0-cpu"/ { match($0, /speed="[0-9.]+/); c = substr($0, RSTART + 7, RLENGTH - 7)
+         match($0, /core="[0-9]+/); k = substr($0, RSTART + 6, RLENGTH - 6) }
+       /id="n0-gpu0"/ { match($0, /speed="[0-9.]+/); g = substr($0, RSTART + 7, RLENGTH - 7) }
+       END { printf "%.4g", g / (c * k) }' "$p"
+}
+figure FIT "one GPU over a node's CPUs, speed" "5.2 (an order of magnitude)" 10 10 'gpu_ratio TAG'
 figure FIT "matmul 1 node, GFlop/s" "derived from abstract and section 5.2: 7.88 TF / 7.34" \
   "$rate1" "$rate1" 'mm_rate TAG 1'
 figure FIT "matmul 14 nodes, GFlop/s" "abstract" 7880 7880 'mm_rate TAG 14'
@@ -463,7 +497,7 @@ while IFS='|' read -r role name source lo hi o f; do
   5.3*) fig="Fig. 9" ;; 5.6.1*) fig="Fig. 14" ;; 5.6.2*) fig="Fig. 16" ;;
   *) fig=$source ;;
   esac
-  case $name in *"on CPUs"*) fig="Figs. 5-7" ;; esac
+  case $name in *"on CPUs"* | *"over a node's CPUs"*) fig="Figs. 5-7" ;; esac
   case $source in [0-9]*) source="section $source" ;; esac
   name=${name/ (the two above)/} # the table's order is not the report's
   source=${source/: 7.88 TF/: 7.88 TFlop\/s}
@@ -472,8 +506,8 @@ while IFS='|' read -r role name source lo hi o f; do
   note=""
   [ "$role" != FIT ] || note="fitted to this value: says nothing of the model"
   case $name in
-  "matmul 14 nodes, % subtasks on CPUs" | "matmul multi-assign gain at 14 nodes, %") note=$(slow_note mm) ;;
-  "conv2d 14 nodes, % subtasks on CPUs" | "conv2d multi-assign gain at 14 nodes, %") note=$(slow_note cv) ;;
+  "matmul 14 nodes, % subtasks on CPUs" | "matmul multi-assign gain at 14 nodes, %") note=$(seeds_note mm) ;;
+  "conv2d 14 nodes, % subtasks on CPUs" | "conv2d multi-assign gain at 14 nodes, %") note=$(seeds_note cv) ;;
   "matmul multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made mm)" ;;
   "conv2d multi-assign gain, mean %") note="copies made at 1-14 nodes: $(copies_made cv)" ;;
   "matmul 2 nodes, GB sent per node") note=$(half_need) ;;
@@ -483,6 +517,7 @@ while IFS='|' read -r role name source lo hi o f; do
   "matmul two-level: fewer steal requests, mean %") note=$(levels_note) ;;
   "matmul 14 nodes, % time communicating") note=$(comm_note) ;;
   "conv2d two-level gain, mean %") note=$(streams_note) ;;
+  "conv2d two-level: fewer steal requests, mean %") note=$(cv_levels_note) ;;
   "conv2d two-level: more successful steals, mean %") note=$(rate_note cv cvstealpolicyonelevel) ;;
   esac
   [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
@@ -501,8 +536,8 @@ done | awk '{ s[NR] = $1; if (NR == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 
 # latency (each transfer and control message pays it twice, once per NIC).
 echo
 for lat in 2us 1ms 10ms; do
-  platforms/gen-platform.sh --nodes 14 "${paper_node[@]}" --gpu-speed "${gpu}Gf" --nic-bw "${nic}MBps" \
-    --nic-lat "$lat" >"$tmp/lat.xml"
+  platforms/gen-platform.sh --nodes 14 "${paper_node[@]}" --core-speed "${core}Gf" \
+    --gpu-speed "${gpu}Gf" --nic-bw "${nic}MBps" --nic-lat "$lat" >"$tmp/lat.xml"
   run "$tmp/lat.json" "$tmp/lat.xml" matmul 14
   printf 'per-transfer cost: fitted platform with --nic-lat %s: 14-node matmul %.0f GFlop/s\n' \
     "$lat" "$(key "$tmp/lat.json" gflops)"

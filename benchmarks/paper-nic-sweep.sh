@@ -9,15 +9,15 @@
 # benchmark's own row lies says what the model lacks (docs/experiments/paper-cluster-fitted.md,
 # "One NIC for all four"). About 7 seconds on one core.
 #
-# NICS (environment): the bandwidths, default "755MBps 1000MBps 1200MBps 1400MBps 2GBps 4GBps"
-# (755 MB/s is the fitted platform's, 4 GB/s the data sheet's 32 Gb/s InfiniBand).
+# NICS (environment): the bandwidths, default "726MBps 1000MBps 1200MBps 1400MBps 2GBps 4GBps"
+# (726 MB/s is the fitted platform's, 4 GB/s the data sheet's 32 Gb/s InfiniBand).
 # PCIE (environment): the PCIe bandwidth of every GPU, default the platform's (6GBps).
 set -eu
 build=${1:-build}
 nw=$build/narwhal
 src=$(cd "$(dirname "$0")/.." && pwd)
 base=$src/platforms/paper-cluster-fitted.xml
-nics=${NICS:-755MBps 1000MBps 1200MBps 1400MBps 2GBps 4GBps}
+nics=${NICS:-726MBps 1000MBps 1200MBps 1400MBps 2GBps 4GBps}
 pcie=${PCIE:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -105,8 +105,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Every paper value a row compares against must be cited (experiments/paper/rows.sh, paper_cited).
 export PAPER_ROWS=$tmp/rows PAPER_CSV_DIR=$out PAPER_CITATIONS=$PWD/$paperdir/citations.tsv
-# One model of the Unicorn paper's cluster for all its figures: the fitted one, two numbers
-# fitted to two of the paper's (experiments/paper/fitted.tsv; benchmarks/paper-fit.sh finds
+# One model of the Unicorn paper's cluster for all its figures: the fitted one, three numbers
+# fitted to three of the paper's (experiments/paper/fitted.tsv; benchmarks/paper-fit.sh finds
 # them), everything else predicted. The figure scripts take it from PAPER_PLATFORM (rows.sh);
 # the two sweeps of the paper's cluster run from copies naming it, kept in OUT/sweeps.
 export PAPER_PLATFORM=$PWD/platforms/paper-cluster-fitted.xml
