@@ -108,10 +108,11 @@ fnv() { # nw_perf_footprint (core/sched/perfmodel.c): FNV-1a over the sizes' 8 b
 radius=15 px=3
 cost_flops=$((2 * 31 * 31 * 3 * block * block))
 cost_bits=$(perl -e 'printf "%u", unpack("Q<", pack("d<", $ARGV[0]))' "$cost_flops")
+# host_gf PLATFORM HOST: the speed in Gf of node 0's HOST (cpu: one core; gpu0).
+host_gf() { sed -n "s/.*id=\"n0-$2\" speed=\"\([0-9.]*\)Gf\".*/\1/p" "$1"; }
 perfmodel() {
   local platform=$1 gpu core flops out=$((block * block * px)) arch t sep="" sep2 r
-  gpu=$(sed -n 's/.*id="n0-gpu0" speed="\([0-9.]*\)Gf".*/\1/p' "$platform")
-  core=$(sed -n 's/.*id="n0-cpu" speed="\([0-9.]*\)Gf".*/\1/p' "$platform")
+  gpu=$(host_gf "$platform" gpu0) core=$(host_gf "$platform" cpu)
   flops=$(calc "2 * 31 * 31 * 3 * $block * $block")
   printf '{"narwhal-perfmodel": 1, "platform": "%s", "models": [' "$(basename "$platform")"
   for arch in gpu cpu cpu{2..12}; do
@@ -234,14 +235,10 @@ for seed in 1 2 3; do # without multi-assign, when a CPU's last subtask starts d
   run "$tmp/s$seed-cvma-14.json" "$fitted" conv2d 14 --seed "$seed" --multi-assign off \
     --perfmodel "$tmp/f-pm.json"
 done
-for app in mm cv; do
-  pm=() ma=(--multi-assign off)
-  [ $app = mm ] || pm=(--perfmodel "$tmp/h-pm.json")
-  name=matmul
-  [ $app = mm ] || name=conv2d
-  run "$tmp/h-$app-14.json" "$fast" "$name" 14 "${pm[@]}"
-  run "$tmp/h-${app}ma-14.json" "$fast" "$name" 14 "${pm[@]}" "${ma[@]}"
-done
+run "$tmp/h-mm-14.json" "$fast" matmul 14
+run "$tmp/h-mmma-14.json" "$fast" matmul 14 --multi-assign off
+run "$tmp/h-cv-14.json" "$fast" conv2d 14 --perfmodel "$tmp/h-pm.json"
+run "$tmp/h-cvma-14.json" "$fast" conv2d 14 --multi-assign off --perfmodel "$tmp/h-pm.json"
 # seeds_note APP: the note of APP's rows on CPU share and multi-assign gain (seeds 1-3, and the
 # data sheet's cores).
 seeds_note() {
@@ -363,17 +360,11 @@ comm_note() {
     "$gb" "$nic" "$(ms f mm-14)" "$moved14" "$comm14" "$t" \
     "$(calc "$moved14 * 1e9 / 14 / ($comm14 / 100 * $t) / 1e6")"
 }
-# levels_note: the note of matmul's "fewer steal requests" row: the same mean with a CPU device
-# per core.
+# levels_note APP: the note of APP's (mm, cv) "fewer steal requests" row: the same mean with a
+# CPU device per core.
 levels_note() {
   printf "with the cores as one work-group (3 devices a node); with a CPU device per core (12 a node) two-level sends %.1f%% fewer: one-level's wasted requests grow with the devices per node (section 4.3.2)" \
-    "$(avg_change f steals_attempted mmpc mmpc-one -1)"
-}
-
-# cv_levels_note: the same for conv2d's row.
-cv_levels_note() {
-  printf "with the cores as one work-group (3 devices a node); with a CPU device per core (12 a node) two-level sends %.1f%% fewer: one-level's wasted requests grow with the devices per node (section 4.3.2)" \
-    "$(avg_change f steals_attempted cvpc cvpc-one -1)"
+    "$(avg_change f steals_attempted "$1pc" "$1pc-one" -1)"
 }
 
 # streams_note: the note of conv2d's two-level gain row: the same mean with seeds 2 and 3, and
@@ -398,10 +389,8 @@ speedup() { calc "$(ms "$1" "$2-1") / $(ms "$1" "$2-$3")"; }
 gpu_ratio() {
   local p=platforms/paper-cluster.xml
   [ "$1" = o ] || p=$fitted
-  awk '/id="n0-cpu"/ { match($0, /speed="[0-9.]+/); c = substr($0, RSTART + 7, RLENGTH - 7)
-         match($0, /core="[0-9]+/); k = substr($0, RSTART + 6, RLENGTH - 6) }
-       /id="n0-gpu0"/ { match($0, /speed="[0-9.]+/); g = substr($0, RSTART + 7, RLENGTH - 7) }
-       END { printf "%.4g", g / (c * k) }' "$p"
+  awk -v g="$(host_gf "$p" gpu0)" -v c="$(host_gf "$p" cpu)" -v k="$cores" \
+    'BEGIN { printf "%.4g", g / (c * k) }'
 }
 figure FIT "one GPU over a node's CPUs, speed" "5.2 (an order of magnitude)" 10 10 'gpu_ratio TAG'
 figure FIT "matmul 1 node, GFlop/s" "derived from abstract and section 5.2: 7.88 TF / 7.34" \
@@ -514,10 +503,10 @@ while IFS='|' read -r role name source lo hi o f; do
   "conv2d pipelining speed-up, mean") note=$(pipe_bound) ;;
   "conv2d 14 nodes, speed-up") note=$(floor_cv) ;;
   "matmul two-level: more successful steals, mean %") note=$(rate_note mm mm-one) ;;
-  "matmul two-level: fewer steal requests, mean %") note=$(levels_note) ;;
+  "matmul two-level: fewer steal requests, mean %") note=$(levels_note mm) ;;
   "matmul 14 nodes, % time communicating") note=$(comm_note) ;;
   "conv2d two-level gain, mean %") note=$(streams_note) ;;
-  "conv2d two-level: fewer steal requests, mean %") note=$(cv_levels_note) ;;
+  "conv2d two-level: fewer steal requests, mean %") note=$(levels_note cv) ;;
   "conv2d two-level: more successful steals, mean %") note=$(rate_note cv cvstealpolicyonelevel) ;;
   esac
   [ $rows_f = 0 ] || paper_row Unicorn "$fig" "$name; paper-cluster-fitted.xml" "$source" "$lo" \
