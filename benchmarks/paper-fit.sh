@@ -57,6 +57,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=65536 block=2048
 base=(--backend sim --n "$n" --block "$block" --data phantom --devices cpu+gpu --work-groups on)
 nodes_list=(1 2 4 8 14)
+original=platforms/paper-cluster.xml # the data sheet's model, before the fit
 cores=12 cpu_ratio=10 # step 1 of the fit: a node's CPUs a tenth of a GPU
 paper_node=(--cores "$cores" --gpus 2 --gpu-mem 6442450944 --pcie-bw 6GBps
   --pcie-lat 10us --nic-lat 2us --backbone-bw 100GBps --backbone-lat 0.5us)
@@ -165,7 +166,7 @@ for b in $lo $hi; do fitplat "$gpu" "$b" && echo "$b $(gflops 14)"; done >"$tmp/
 nic=$(awk -v t="$rate14" '{ d = $2 - t; if (d < 0) d = -d; if (NR == 1 || d < best) { best = d; b = $1 } }
   END { print b }' "$tmp/b")
 core=$(core_of "$gpu")
-echo "fit: --core-speed ${core}Gf (from 19.2Gf), --gpu-speed ${gpu}Gf (from 650Gf), --nic-bw ${nic}MBps (from 4GBps)"
+echo "fit: --core-speed ${core}Gf (from $(host_gf "$original" cpu)Gf), --gpu-speed ${gpu}Gf (from 650Gf), --nic-bw ${nic}MBps (from 4GBps)"
 fitted=platforms/paper-cluster-fitted.xml
 if grep -q "id=\"n0-gpu0\" speed=\"${gpu}Gf\"" "$fitted" 2>/dev/null &&
   grep -q "id=\"n0-cpu\" speed=\"${core}Gf\"" "$fitted" &&
@@ -194,7 +195,7 @@ collect() {
   run "$tmp/$tag-raw-1.json" "$p" conv2d-builtin 1
   run "$tmp/$tag-raw-14.json" "$p" conv2d-builtin 14
 }
-collect platforms/paper-cluster.xml o
+collect "$original" o
 collect "$fitted" f
 # The paper's reason for conv2d's two-level gain (section 5.3): GPUs, the usual stealers, run
 # the subtasks they steal at once, conv2d's being small. The fitted model's conv2d with each
@@ -226,7 +227,7 @@ done
 # seeds 1-3, and with the data sheet's cores (19.2 Gflop/s each: a node's CPUs half a GPU).
 mkdir -p "$tmp/fast"
 fast=$tmp/fast/${fitted##*/} # the model file names its platform by file name
-sed -E 's/(id="n[0-9]+-cpu" speed=")[0-9.]+Gf/\119.2Gf/' "$fitted" >"$fast"
+sed -E "s/(id=\"n[0-9]+-cpu\" speed=\")[0-9.]+Gf/\\1$(host_gf "$original" cpu)Gf/" "$fitted" >"$fast"
 perfmodel "$fast" >"$tmp/h-pm.json"
 for seed in 1 2 3; do # without multi-assign, when a CPU's last subtask starts decides the tail
   run "$tmp/s$seed-mm-14.json" "$fitted" matmul 14 --seed "$seed"
@@ -387,7 +388,7 @@ speedup() { calc "$(ms "$1" "$2-1") / $(ms "$1" "$2-$3")"; }
 
 # gpu_ratio TAG: one GPU's speed over a node's CPUs' (its cores together), on model TAG.
 gpu_ratio() {
-  local p=platforms/paper-cluster.xml
+  local p=$original
   [ "$1" = o ] || p=$fitted
   awk -v g="$(host_gf "$p" gpu0)" -v c="$(host_gf "$p" cpu)" -v k="$cores" \
     'BEGIN { printf "%.4g", g / (c * k) }'
