@@ -30,6 +30,9 @@ void real_spin_configure(int peers) {
   double us = env_number("NARWHAL_SPIN_US", 0, 1e6, 0);
   if (us >= 0)
     budget[REAL_WAIT_LOOP] = budget[REAL_WAIT_WORKER] = us * 1e-6;
+  double loop_us = env_number("NARWHAL_LOOP_SPIN_US", 0, 1e6, 0);
+  if (loop_us >= 0)
+    budget[REAL_WAIT_LOOP] = loop_us * 1e-6;
   double nice = env_number("NARWHAL_COMPUTE_NICE", 0, 19, 1);
   if (nice >= 0)
     compute_nice = (int)nice;

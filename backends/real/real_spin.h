@@ -18,6 +18,7 @@
  *    thread, a sleeping loop sees a message only when it next polls;
  *  - every other wait spins REAL_SPIN_S.
  * NARWHAL_SPIN_US=N sets every budget to N microseconds (0: always sleep at once);
+ * NARWHAL_LOOP_SPIN_US=N the event loop's alone (over NARWHAL_SPIN_US);
  * NARWHAL_SPIN_POLLS=N how many pauses come before each further pause yields the core (default
  * 256); NARWHAL_COMPUTE_NICE=N (0-19) the compute threads' nice value (defaults below, by
  * whether the rank has peers). The defaults were measured against other values on the 2-core
@@ -32,7 +33,8 @@
 typedef enum { REAL_WAIT_LOOP, REAL_WAIT_WORKER } real_wait_role;
 
 /* Sets the budgets (peers: whether other ranks send to this one), then reads NARWHAL_SPIN_US
- * (an unusable value is ignored). Call it before any thread that waits is started. */
+ * and NARWHAL_LOOP_SPIN_US (an unusable value is ignored). Call it before any thread that
+ * waits is started. */
 void real_spin_configure(int peers);
 /* Seconds a thread in that role spins before it sleeps. */
 double real_spin_budget(real_wait_role role);
