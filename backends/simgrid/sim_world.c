@@ -146,6 +146,20 @@ double sim_host_property(sg_host_t h, const char *key, double fallback) {
 
 /* ---- devices */
 
+typedef struct sim_pickup_waiter {
+  sg_sem_t sem;
+  struct sim_pickup_waiter *next;
+} sim_pickup_waiter;
+
+/* A kernel of sn ended: whoever waits for a pickup there is seen now. */
+static void pickup_cut(sim_node *sn) {
+  while (sn->pickup_waiters) {
+    sim_pickup_waiter *p = sn->pickup_waiters;
+    sn->pickup_waiters = p->next;
+    sg_sem_release(p->sem);
+  }
+}
+
 /* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. A CPU
  * device's runs at 1 / rt_loop_weight of the event loop's priority where the loop shares its
  * cores (sim_costs.h): SimGrid shares a host between executions in proportion to their
@@ -155,6 +169,7 @@ static void execute(sim_device *d, double flops, double bound) {
     d->node->kernels++;
     sg_actor_execute_with_priority(flops, 1.0 / d->node->costs.loop_weight);
     d->node->kernels--;
+    pickup_cut(d->node);
     return;
   }
   if (bound <= 0) {
@@ -290,6 +305,24 @@ double sim_pickup_delay(sim_node *sn) {
  * have spent FACTOR times their CPU time, real_backend.c, hold_slowed. Until that, busy threads
  * slowed a rank on hardware and kept its loop from messages between kernels too, which this also
  * charged: docs/experiments/kernel-drift.md.) */
+/* On hardware (two one-core ranks, PageRank 262144/16384) a kernel's end to the handling of
+ * its completion took 20 us in all over 400 subtasks; waiting out the whole draw beside a
+ * kernel that had ended held them 253 ms (docs/experiments/probe-twice.md). */
+void sim_pickup_wait(sim_node *sn) {
+  double delay = sim_pickup_delay(sn);
+  if (!(delay > 0))
+    return;
+  sim_pickup_waiter w = {sg_sem_init(0), sn->pickup_waiters};
+  sn->pickup_waiters = &w;
+  sg_sem_acquire_timeout(w.sem, delay);
+  for (sim_pickup_waiter **p = &sn->pickup_waiters; *p; p = &(*p)->next)
+    if (*p == &w) { /* timed out: still listed */
+      *p = w.next;
+      break;
+    }
+  sg_sem_destroy(w.sem);
+}
+
 int sim_cores_busy(const sim_node *sn) {
   return sn->kernels > 0;
 }
@@ -327,7 +360,7 @@ static void wait_for_poll(sim_node *n) {
     return;
   if (n->loop_idle) {
     if (n->costs.pickup_s > 0 && sim_cores_busy(n))
-      sg_actor_sleep_for(sim_pickup_delay(n));
+      sim_pickup_wait(n);
     return;
   }
   sim_poller p = {sg_sem_init(0), n->pollers};

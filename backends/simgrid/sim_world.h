@@ -152,6 +152,9 @@ typedef struct sim_node {
    * pollers, the rendezvous waiting for its next poll. */
   int loop_idle, loop_ended;
   struct sim_poller *pollers;
+  /* Those waiting for a message's pickup beside a kernel (sim_pickup_wait), woken when a kernel
+   * ends. */
+  struct sim_pickup_waiter *pickup_waiters;
   /* The machine its rank ran on (its CPU host's rt_machine property; NULL: not said), and its
    * loop's copying of transfers with nodes of the same machine (sim_shm_poll.h): how many it
    * polls now, whether it handles an event instead, and the transfers waiting for it to be
@@ -266,6 +269,10 @@ int sim_cores_busy(const sim_node *sn);
 /* How long a message to sn's loop, waiting beside a running kernel, waits to be seen (a draw of
  * rt_pickup's exponential distribution from the node's own stream). */
 double sim_pickup_delay(sim_node *sn);
+/* Waits out a message's pickup beside a running kernel: sim_pickup_delay's draw, cut short
+ * where a kernel of the node ends first (its core is free: on hardware the compute thread that
+ * ran it handles what is queued at once, real_backend.c, drain). */
+void sim_pickup_wait(sim_node *sn);
 /* The sender actor starts data message e of node sn: waits for its rendezvous where it needs
  * one (running it now if it was not started when sent) and returns the bytes to put on the
  * link: e->wire, less the first fragment where that crossed while the link was otherwise

@@ -17,7 +17,8 @@
 #    path): matmul as in 3, a loop with a core of its own; the runs its copies moved
 #    (copy_runs, the same in both runs) make it slower, by more than nothing and by no more
 #    than every run's price paid one after the other.
-# 6. rt_pickup, 7. rt_pickup@APP, 8. no rt_pickup between a slowed node's kernels: see below.
+# 6. rt_pickup, 7. rt_pickup@APP, 8. no rt_pickup between a slowed node's kernels, 9. a
+#    pickup ends with the kernel beside it: see below.
 set -u
 nw=$1 src=$2
 tmp=$(mktemp -d)
@@ -142,4 +143,18 @@ echo "messages to an idle node 1 from an idle node 0: median $slowed us slowed, 
 [ -n "$slowed" ] && [ -n "$idle" ] && [ "$slowed" -lt 150 ] && [ "$idle" -lt 150 ] ||
   fail "a slowed node's loop saw messages late between its kernels ($slowed us, $idle us)"
 passed=8
-echo "loop_shares_core: 8 passed, 0 failed"
+
+# 9. A pickup lasts at most until a kernel of the node ends (its core is free: on hardware the
+#    compute thread handles what is queued at once). Matmul as in 6 with rt_pickup=100 s: the
+#    draws (mean 100 s) would keep a message waiting for minutes beside a kernel of
+#    milliseconds; cut short, each message waits no longer than the kernel it came beside,
+#    and the run takes at most twice the run without pickup (m2).
+"$gen" --nodes 2 --cores 1 --cpu-prop rt_message_per_byte=4e-9 --cpu-prop rt_loop_weight=9.31 \
+  --cpu-prop rt_pickup=100 >"$tmp/pickup100.xml"
+o9=$("$nw" "${mm[@]}" --platform "$tmp/pickup100.xml") || fail "matmul, rt_pickup 100 s"
+m10=$(field "$o9" makespan_s)
+echo "matmul: $m2 s sharing the core, $m10 s with rt_pickup 100 s"
+awk -v a="$m2" -v b="$m10" 'BEGIN { exit !(b >= a && b <= 2 * a) }' ||
+  fail "a pickup outlasted the kernel beside it: $m10 s against $m2 s without"
+passed=9
+echo "loop_shares_core: 9 passed, 0 failed"
