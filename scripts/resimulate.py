@@ -80,6 +80,7 @@ def main():
         if not os.access(nw, os.X_OK):
             die(nw + ': not an executable')
     err = {nw: [] for nw in builds}
+    sim = {nw: [] for nw in builds}  # the simulated seconds themselves: equal ones are a tie
     for r in rows:
         if r['configuration'] not in confs:
             die('%s: configuration %s is not in %s' % (d, r['configuration'], path))
@@ -88,7 +89,8 @@ def main():
         line = '%-44s real %.4f' % (c['name'][:44], real)
         anchor = 1 + float(r['anchor']) if r.get('anchor') else None
         for nw in builds:
-            e = simulate(nw, d, cals[c['calibration']], c, anchor) / real - 1
+            sim[nw].append(simulate(nw, d, cals[c['calibration']], c, anchor))
+            e = sim[nw][-1] / real - 1
             err[nw].append(e)
             line += '  %+6.1f%%' % (100 * e)
         print(line)
@@ -109,8 +111,7 @@ def main():
                     if abs(ri - rj) > max(float(rows[i]['spread']) * ri,
                                           float(rows[j]['spread']) * rj):
                         told += 1
-                        si, sj = (1 + err[nw][i]) * ri, (1 + err[nw][j]) * rj
-                        alike += (si - sj) * (ri - rj) > 0
+                        alike += (sim[nw][i] - sim[nw][j]) * (ri - rj) > 0
         print('%s: median %.1f%%, p95 %.1f%%, max %.1f%%, %d of %d within max(12%%, spread), '
               'pairs told apart %d, ordered alike %d' %
               (nw, 100 * statistics.median(a), 100 * a[max(0, math.ceil(0.95 * n - 1e-9) - 1)],
