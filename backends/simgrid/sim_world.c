@@ -146,18 +146,25 @@ double sim_host_property(sg_host_t h, const char *key, double fallback) {
 
 /* ---- devices */
 
-typedef struct sim_pickup_waiter {
+/* An actor waiting for a node's loop: for its next poll (pollers) or a kernel's end
+ * (pickup_waiters). */
+typedef struct sim_poller {
   sg_sem_t sem;
-  struct sim_pickup_waiter *next;
-} sim_pickup_waiter;
+  struct sim_poller *next;
+} sim_poller;
+
+/* Wakes every waiter of the list and empties it. */
+static void release_all(sim_poller **list) {
+  while (*list) {
+    sim_poller *p = *list;
+    *list = p->next;
+    sg_sem_release(p->sem);
+  }
+}
 
 /* A kernel of sn ended: whoever waits for a pickup there is seen now. */
 static void pickup_cut(sim_node *sn) {
-  while (sn->pickup_waiters) {
-    sim_pickup_waiter *p = sn->pickup_waiters;
-    sn->pickup_waiters = p->next;
-    sg_sem_release(p->sem);
-  }
+  release_all(&sn->pickup_waiters);
 }
 
 /* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. A CPU
@@ -312,10 +319,10 @@ void sim_pickup_wait(sim_node *sn) {
   double delay = sim_pickup_delay(sn);
   if (!(delay > 0))
     return;
-  sim_pickup_waiter w = {sg_sem_init(0), sn->pickup_waiters};
+  sim_poller w = {sg_sem_init(0), sn->pickup_waiters};
   sn->pickup_waiters = &w;
   sg_sem_acquire_timeout(w.sem, delay);
-  for (sim_pickup_waiter **p = &sn->pickup_waiters; *p; p = &(*p)->next)
+  for (sim_poller **p = &sn->pickup_waiters; *p; p = &(*p)->next)
     if (*p == &w) { /* timed out: still listed */
       *p = w.next;
       break;
@@ -340,17 +347,8 @@ int sim_cores_busy(const sim_node *sn) {
  * once, so its rendezvous runs beside the transfers ahead of it (an actor of its own), and a
  * prefetch only when the link is otherwise free, so the sender actor runs its rendezvous. */
 
-typedef struct sim_poller {
-  sg_sem_t sem;
-  struct sim_poller *next;
-} sim_poller;
-
 void sim_loop_polls(sim_node *sn) {
-  while (sn->pollers) {
-    sim_poller *p = sn->pollers;
-    sn->pollers = p->next;
-    sg_sem_release(p->sem);
-  }
+  release_all(&sn->pollers);
 }
 
 /* Until node n's loop polls: at once if it waits for an event (after the message's pickup

@@ -154,7 +154,7 @@ typedef struct sim_node {
   struct sim_poller *pollers;
   /* Those waiting for a message's pickup beside a kernel (sim_pickup_wait), woken when a kernel
    * ends. */
-  struct sim_pickup_waiter *pickup_waiters;
+  struct sim_poller *pickup_waiters;
   /* The machine its rank ran on (its CPU host's rt_machine property; NULL: not said), and its
    * loop's copying of transfers with nodes of the same machine (sim_shm_poll.h): how many it
    * polls now, whether it handles an event instead, and the transfers waiting for it to be
