@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # real-knob-ab.sh [BUILD_DIR] VAR A B: one of the real backend's environment knobs
-# (NARWHAL_SPIN_US, NARWHAL_LOOP_SPIN_US, NARWHAL_SPIN_POLLS, NARWHAL_COMPUTE_NICE; README, "Real backend: no network
-# thread, and spin before sleep") set to A against B, on ten workloads of this 2-core machine:
+# (NARWHAL_SPIN_US, NARWHAL_LOOP_SPIN_US, NARWHAL_SPIN_POLLS, NARWHAL_COMPUTE_NICE; README,
+# "Real backend: no network thread, and spin before sleep") set to A against B, on ten
+# workloads of this 2-core machine:
 # Task Bench stencils of two one-device ranks (empty, 4096 and 65536 iterations a subtask),
 # matmul and conv2d on two ranks (inputs on node 0; spread; a rank slowed 2x), C-means on two
 # one-device ranks with eager and a rank slowed 2x, and one rank
