@@ -89,7 +89,6 @@ typedef struct rank_state {
   pthread_mutex_t net_mu;     /* held around every MPI call once the threads run */
   real_placement place;       /* the reserved cores' split of the rank's cores */
   atomic_int finished;        /* the node finished: events are no longer handled */
-  atomic_int cpus_started;    /* cpus is set: its idle threads may poll and handle events */
   atomic_int handling;        /* a thread holds node_mu in drain */
   real_spin_stats spins;      /* the event loop's spins begun while a kernel ran (measure_cpu) */
   real_spin_stats polls;      /* ... and those begun with a transfer within the host under way */
@@ -273,11 +272,7 @@ static void cpu_done(void *ctx, int d, nw_exec *e) {
  * taken), it has nothing to do. Only on a rank with peers (rs->net). */
 static void cpu_idle(void *ctx) {
   rank_state *rs = ctx;
-  /* The pool's threads start before real_cpu_pool_start returns it: an event handled then
-   * could launch a subtask on a pool not yet in rs->cpus (seen under AddressSanitizer once
-   * messages were matched at a rank's first probe). */
-  if (!atomic_load_explicit(&rs->cpus_started, memory_order_acquire) ||
-      pthread_mutex_trylock(&rs->net_mu) != 0)
+  if (pthread_mutex_trylock(&rs->net_mu) != 0)
     return;
   real_net_poll(rs->net);
   pthread_mutex_unlock(&rs->net_mu);
@@ -882,7 +877,6 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
   pthread_mutex_init(&rs.node_mu, NULL);
   pthread_mutex_init(&rs.net_mu, NULL);
   atomic_init(&rs.finished, 0);
-  atomic_init(&rs.cpus_started, 0);
   st = nw_node_create(&nc, (nw_backend){&real_ops, &rs}, &rs.node);
   rs.dev = calloc((size_t)rs.ndev, sizeof *rs.dev);
   if (st != NW_OK || !rs.dev || (rs.size > 1 && !rs.net))
@@ -933,13 +927,16 @@ nw_status nw_real_run(const nw_run_config *cfg, const nw_app *app, nw_run_result
       exit(1);
     }
   }
-  if (cpus > 0 && !(rs.cpus = real_cpu_pool_start(
-                        cpus, (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL,
-                                                    &rs, rs.measure_cpu}))) {
+  /* rs.cpus is set before the pool's threads start: an idle one polls MPI and handles what came
+   * (cpu_idle), and a message matched at its first probe may launch a subtask on the pool. */
+  if (cpus > 0 &&
+      !real_cpu_pool_start(cpus,
+                           (real_cpu_pool_calls){cpu_kernel, cpu_done, rs.net ? cpu_idle : NULL,
+                                                 &rs, rs.measure_cpu},
+                           &rs.cpus)) {
     fprintf(stderr, "narwhal: rank %d: out of memory for its compute threads\n", rs.rank);
     exit(1);
   }
-  atomic_store_explicit(&rs.cpus_started, 1, memory_order_release);
   real_placement_runtime(&rs.place);
   for (int i = 0; i < cfg->faults.nfail; i++) /* --fail: README, "Faults" */
     if (cfg->faults.fail[i].node == rs.rank)

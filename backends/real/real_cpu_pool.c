@@ -188,7 +188,7 @@ static void *pool_main(void *arg) {
   return NULL;
 }
 
-real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls) {
+real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls, real_cpu_pool **publish) {
   real_cpu_pool *p = calloc(1, sizeof *p);
   if (!p)
     return NULL;
@@ -210,6 +210,8 @@ real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls) {
     p->thr[t] = (pool_thread){.pool = p, .home = t};
     pthread_cond_init(&p->thr[t].cv, NULL);
   }
+  if (publish) /* before the threads: pthread_create orders it before their first call */
+    *publish = p;
   for (int t = 0; t < ndev; t++)
     if (pthread_create(&p->thr[t].thread, NULL, pool_main, &p->thr[t]) != 0) {
       fprintf(stderr, "narwhal: cannot start a compute thread\n");

@@ -48,8 +48,10 @@ typedef struct real_cpu_pool_calls {
 } real_cpu_pool_calls;
 
 /* Starts ndev threads (ndev >= 1), thread d's own device being d; NULL if out of memory or
- * threads. */
-real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls);
+ * threads. *publish (publish may be NULL) is set to the pool before any thread starts: a
+ * callback that reaches the pool through it (an idle thread handling an event that launches a
+ * subtask) finds it there from its first call. */
+real_cpu_pool *real_cpu_pool_start(int ndev, real_cpu_pool_calls calls, real_cpu_pool **publish);
 /* Queues exec on device d (any thread, any time before stop). */
 void real_cpu_pool_launch(real_cpu_pool *p, int d, nw_exec *exec);
 /* Devices with a subtask waiting and none running; lock-free, for the event loop's yield rule. */

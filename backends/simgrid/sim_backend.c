@@ -295,7 +295,7 @@ static void node_actor(int argc, char **argv) {
     nw_event *ev = sn->q.head;
     /* A message to a loop that waits beside a running kernel, or beside the load that slows
      * the node, is seen at its next poll, or when a kernel ends there. */
-    if (waited && ev->kind == NW_EVENT_MESSAGE && sn->costs.pickup_s > 0 && sim_cores_busy(sn)) {
+    if (waited && ev->kind == NW_EVENT_MESSAGE) {
       sim_pickup_wait(sn);
       if (sn->lost)
         break;

@@ -162,11 +162,6 @@ static void release_all(sim_poller **list) {
   }
 }
 
-/* A kernel of sn ended: whoever waits for a pickup there is seen now. */
-static void pickup_cut(sim_node *sn) {
-  release_all(&sn->pickup_waiters);
-}
-
 /* One execution of `flops` on d's host, at most `bound` flop/s when bound > 0. A CPU
  * device's runs at 1 / rt_loop_weight of the event loop's priority where the loop shares its
  * cores (sim_costs.h): SimGrid shares a host between executions in proportion to their
@@ -176,7 +171,7 @@ static void execute(sim_device *d, double flops, double bound) {
     d->node->kernels++;
     sg_actor_execute_with_priority(flops, 1.0 / d->node->costs.loop_weight);
     d->node->kernels--;
-    pickup_cut(d->node);
+    release_all(&d->node->pickup_waiters); /* its core is free: a waiting message is seen */
     return;
   }
   if (bound <= 0) {
@@ -302,7 +297,7 @@ static double control_delay(sim_node *sn, int dst, double wire) {
  * 0.81-0.90 ms: an exponential's median is 0.69 and its p90 2.3 times its mean
  * (docs/experiments/message-pickup.md). A constant delay missed the tail, which is what
  * reaches the critical path: a prefetch late by more than the kernel beside it. */
-double sim_pickup_delay(sim_node *sn) {
+static double pickup_delay(sim_node *sn) {
   double u = (double)(nw_rng_next(&sn->pickup_rng) >> 11) * 0x1.0p-53; /* [0, 1) */
   return -sn->costs.pickup_s * log1p(-u);
 }
@@ -312,11 +307,18 @@ double sim_pickup_delay(sim_node *sn) {
  * have spent FACTOR times their CPU time, real_backend.c, hold_slowed. Until that, busy threads
  * slowed a rank on hardware and kept its loop from messages between kernels too, which this also
  * charged: docs/experiments/kernel-drift.md.) */
-/* On hardware (two one-core ranks, PageRank 262144/16384) a kernel's end to the handling of
- * its completion took 20 us in all over 400 subtasks; waiting out the whole draw beside a
- * kernel that had ended held them 253 ms (docs/experiments/probe-twice.md). */
+static int cores_busy(const sim_node *sn) {
+  return sn->kernels > 0;
+}
+
+/* The draw is cut short when a kernel ends (execute): on hardware (two one-core ranks, PageRank
+ * 262144/16384) a kernel's end to the handling of its completion took 20 us in all over 400
+ * subtasks; waiting out the whole draw beside a kernel that had ended held them 253 ms
+ * (docs/experiments/probe-twice.md). */
 void sim_pickup_wait(sim_node *sn) {
-  double delay = sim_pickup_delay(sn);
+  if (!(sn->costs.pickup_s > 0) || !cores_busy(sn))
+    return;
+  double delay = pickup_delay(sn);
   if (!(delay > 0))
     return;
   sim_poller w = {sg_sem_init(0), sn->pickup_waiters};
@@ -328,10 +330,6 @@ void sim_pickup_wait(sim_node *sn) {
       break;
     }
   sg_sem_destroy(w.sem);
-}
-
-int sim_cores_busy(const sim_node *sn) {
-  return sn->kernels > 0;
 }
 
 /* ---- the rendezvous of large messages (rt_eager_bytes)
@@ -357,8 +355,7 @@ static void wait_for_poll(sim_node *n) {
   if (n->lost || n->loop_ended)
     return;
   if (n->loop_idle) {
-    if (n->costs.pickup_s > 0 && sim_cores_busy(n))
-      sim_pickup_wait(n);
+    sim_pickup_wait(n);
     return;
   }
   sim_poller p = {sg_sem_init(0), n->pollers};

@@ -264,14 +264,11 @@ void sim_send(sim_node *sn, int dst, nw_channel ch, void *buf, size_t len, uint6
 /* The node's loop polls its transport (its queue is empty: it is about to wait, or stopped):
  * the rendezvous waiting for that go on. */
 void sim_loop_polls(sim_node *sn);
-/* Whether the cores sn's loop shares compute now: a kernel runs. */
-int sim_cores_busy(const sim_node *sn);
-/* How long a message to sn's loop, waiting beside a running kernel, waits to be seen (a draw of
- * rt_pickup's exponential distribution from the node's own stream). */
-double sim_pickup_delay(sim_node *sn);
-/* Waits out a message's pickup beside a running kernel: sim_pickup_delay's draw, cut short
- * where a kernel of the node ends first (its core is free: on hardware the compute thread that
- * ran it handles what is queued at once, real_backend.c, drain). */
+/* A message comes to sn's loop: where a kernel runs on the cores the loop shares (and the
+ * platform prices rt_pickup), waits until the loop would see it, a draw of rt_pickup's
+ * exponential distribution from the node's own stream, cut short where a kernel of the node
+ * ends first (its core is free: on hardware the compute thread that ran it handles what is
+ * queued at once, real_backend.c, drain); otherwise returns at once. */
 void sim_pickup_wait(sim_node *sn);
 /* The sender actor starts data message e of node sn: waits for its rendezvous where it needs
  * one (running it now if it was not started when sent) and returns the bytes to put on the

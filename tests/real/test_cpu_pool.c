@@ -66,7 +66,7 @@ static void wait_finished(int n) {
 }
 
 static void test_idle_thread_takes_over(void) {
-  pool = real_cpu_pool_start(2, (real_cpu_pool_calls){k_record, d_record, NULL, NULL, 0});
+  pool = real_cpu_pool_start(2, (real_cpu_pool_calls){k_record, d_record, NULL, NULL, 0}, NULL);
   CHECK(pool != NULL);
   pause_us(50000); /* both threads spin 20 us, then sleep */
   real_cpu_pool_launch(pool, 0, EXEC(0));
@@ -150,7 +150,7 @@ static void *producer(void *arg) {
 
 static void test_stress(void) {
   atomic_store(&finished, 0);
-  pool = real_cpu_pool_start(NDEV, (real_cpu_pool_calls){k_stress, d_stress, NULL, NULL, 1});
+  pool = real_cpu_pool_start(NDEV, (real_cpu_pool_calls){k_stress, d_stress, NULL, NULL, 1}, NULL);
   CHECK(pool != NULL);
   pthread_t p[PRODUCERS];
   for (int i = 0; i < PRODUCERS; i++)
